@@ -1,0 +1,3 @@
+## bench/ — benchmarks (never run by `make check'): `make bench'.
+bench:
+.PHONY: bench

@@ -1,0 +1,109 @@
+/* collect.h — the live collector: BPF sampling on every CPU, per-CPU
+ * buffers, a bounded central queue, side-band records, exact drop counts.
+ *
+ * Owns: the BPF skeleton, the perf events (sampling and side-band), the
+ * per-CPU buffers, the consumer thread and the central queue. Records leave
+ * it only as encoded stream bytes (model/stream.h), whole records at a
+ * time, through kp_collector__read().
+ *
+ * Who calls it: src/kptop.c (batch) and src/tui/ (live view). It depends on
+ * the record vocabulary (model/record.h, model/stream.h) and nothing else
+ * of kptop; it never includes curses, the model or the symbols layer.
+ *
+ * Threads: kp_collector__new() starts one consumer thread that drains the
+ * per-CPU buffers into the queue. Every function below may be called from
+ * one other thread (the main thread); they are not reentrant among
+ * themselves.
+ *
+ * Drops: samples may be dropped (counted in kp_collect_stats); process,
+ * exec, exit, thread, mmap, cgroup and lost records never are. The
+ * invariant, exact at any time after kp_collector__stop() returns:
+ *   taken == delivered + lost_bpf_full + lost_cpu_buffer + lost_queue_full
+ *            + queued
+ * where queued is the samples still in the central queue (0 after reading
+ * it empty).
+ */
+#ifndef KP_COLLECT_H
+#define KP_COLLECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/kp_err.h"
+
+enum kp_unwind_mode {
+	KP_UNWIND_AUTO = 0,	/* copy regs+stack only for marked processes */
+	KP_UNWIND_FP = 1,	/* frame pointers only */
+	KP_UNWIND_DWARF = 2,	/* copy regs+stack for every user sample */
+};
+
+struct kp_collect_opts {
+	uint32_t freq_hz;		/* per CPU; 0 = 999 */
+	const uint32_t *pids;		/* -p filter, NULL/0 = every process */
+	size_t nr_pids;
+	const char *cgroup_path;	/* --cgroup filter (a cgroup2 directory), or NULL */
+	int user_only, kernel_only;	/* which stacks to take */
+	size_t cpu_buffer_bytes;	/* per-CPU buffer size; 0 = default */
+	size_t queue_limit_bytes;	/* central queue byte limit; 0 = 64 MiB */
+	enum kp_unwind_mode unwind;
+	uint32_t stack_bytes;		/* user stack copy for dwarf; 0 = 8192 */
+	int no_snapshot;		/* tests: skip the /proc snapshot */
+};
+
+struct kp_collect_stats {
+	uint64_t taken;			/* samples the BPF program took (after filters) */
+	uint64_t delivered;		/* samples read out of the queue by the caller */
+	uint64_t queued;		/* samples in the queue right now */
+	uint64_t lost_bpf_full;		/* BPF could not write to its CPU buffer */
+	uint64_t lost_cpu_buffer;	/* kernel-reported lost records, CPU buffers */
+	uint64_t lost_queue_full;	/* dropped at the central queue's limit */
+	uint64_t lost_sideband;		/* side-band records lost by the kernel */
+	uint64_t stack_err_kernel;	/* samples kept whose kernel stack failed */
+	uint64_t stack_err_user;	/* samples kept whose user stack failed */
+	uint64_t dwarf_samples;		/* samples that carried regs + stack bytes */
+	uint64_t marked_pids;		/* processes marked for DWARF in auto mode */
+	uint64_t queue_bytes, queue_limit;	/* current fill and limit */
+	uint64_t records;		/* all records queued (samples + control) */
+	int sampling;			/* 1 while sampling is on */
+};
+
+struct kp_collector;
+
+/* Check rights, load the BPF program, open the perf events on every online
+ * CPU and start the consumer thread. Sampling starts at once. The /proc
+ * snapshot (PROCESS, THREAD, MMAP, CGROUP records) and a META record are
+ * the first records queued. Returns NULL with errno set and a one-line
+ * message in err naming what is missing (root, CAP_BPF + CAP_PERFMON,
+ * perf_event_paranoid, a frequency over perf_event_max_sample_rate) on
+ * failure. */
+struct kp_collector *kp_collector__new(const struct kp_collect_opts *opts,
+				       struct kp_err *err);
+
+/* Stop: sampling off on every CPU, then every per-CPU buffer drained into
+ * the queue, so nothing already sampled is lost. Start: sampling on again.
+ * Flush: drain the per-CPU buffers into the queue now. */
+int kp_collector__start(struct kp_collector *c);
+int kp_collector__stop(struct kp_collector *c);
+int kp_collector__flush(struct kp_collector *c);
+
+/* Move whole encoded records (at most cap bytes, at least one record if
+ * cap >= KP_STREAM_RECORD_MAX or the next record fits) from the queue into
+ * buf. Waits up to timeout_ms (0: no wait, -1: forever) for the first
+ * record. Returns the byte count, 0 on timeout, or -errno. */
+ssize_t kp_collector__read(struct kp_collector *c, void *buf, size_t cap,
+			   int timeout_ms);
+
+/* An fd that is readable while the queue is not empty (for poll()). */
+int kp_collector__fd(const struct kp_collector *c);
+
+/* Counters, exact; also written into the queue as LOST records. */
+void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out);
+
+/* Mark or unmark a process for DWARF stack copies (auto unwind mode). */
+int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on);
+
+/* Stop everything, join the thread, free. NULL is a no-op. */
+void kp_collector__free(struct kp_collector *c);
+
+#endif /* KP_COLLECT_H */

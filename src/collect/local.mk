@@ -1,0 +1,1 @@
+## src/collect/ — sources, tests and fuzz targets of the collect layer.

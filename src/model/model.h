@@ -1,0 +1,242 @@
+/* model.h — live call trees from the record stream, and the views drawn
+ * from them.
+ *
+ * Owns: processes (identity = pid + start time; exec starts a new one),
+ * their threads and mappings, interned frames (module + offset), per
+ * process call trees with self/total counts, the time mode (cumulative,
+ * decaying, sliding window), the baseline, filters and the node limit.
+ *
+ * Who calls it: src/kptop.c (batch, reports) and src/tui/. It is plain C:
+ * no I/O of its own. Frame names and DWARF unwinding come through the
+ * resolver the caller hands in (src/symbols/ in kptop, fakes in tests).
+ *
+ * Ownership: the model copies what it keeps out of the records it is fed.
+ * Views are snapshots owned by the caller (kp_view__free); their strings
+ * stay valid until the model is freed. Not thread-safe: one thread feeds
+ * and reads it.
+ *
+ * Errors: 0 or negative errno (-ENOMEM); the model never exits.
+ */
+#ifndef KP_MODEL_H
+#define KP_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/record.h"
+
+/* ---- the resolver: names and unwinding, supplied by the caller ---- */
+
+/* A mapping of a process, as the model knows it from MMAP records. */
+struct kp_map_info {
+	uint32_t pid;
+	uint64_t proc_start_ns;		/* process identity with pid */
+	uint64_t addr, len, pgoff;
+	uint32_t maj, min;
+	uint64_t ino;
+	uint8_t build_id_len;
+	uint8_t build_id[KP_BUILD_ID_MAX];
+	const char *path;
+};
+
+/* One name for one frame. Strings must live as long as the resolver. */
+struct kp_frame_info {
+	const char *name;	/* demangled function name; NULL: unknown */
+	const char *mangled;	/* mangled name, or NULL if not mangled */
+	const char *file;	/* source file, or NULL */
+	uint32_t line;		/* 0 if unknown */
+	int inlined;		/* 1: an inlined frame inside the next one */
+};
+
+struct kp_resolver_ops {
+	/* Name the code at `addr`: for a user frame map != NULL and addr is
+	 * the virtual address in that mapping; for a kernel frame map == NULL
+	 * and addr is the kernel address. Fill out[0..max): inlined frames
+	 * first (innermost), the containing function last. Return the number
+	 * filled (0: nothing known, shown as module+0xoffset) or -errno. */
+	int (*symbolize)(void *ctx, const struct kp_map_info *map,
+			 uint64_t addr, struct kp_frame_info *out, int max);
+	/* Module display name for a mapping or the kernel (map == NULL and
+	 * addr a kernel address: "[kernel]" or "[modname]"). May be NULL:
+	 * then the model uses the basename of map->path. */
+	const char *(*module_name)(void *ctx, const struct kp_map_info *map,
+				   uint64_t addr);
+	/* Unwind a sample that carries regs and stack bytes (KP_SAMPLE_REGS)
+	 * using the process's mappings. Fill pcs[0..max) innermost first;
+	 * return the count or -errno; set *truncated when it stopped early.
+	 * May be NULL: then samples keep their frame-pointer user stack. */
+	int (*unwind)(void *ctx, const struct kp_rec_sample *s,
+		      const struct kp_map_info *maps, size_t nr_maps,
+		      uint64_t *pcs, int max, int *truncated);
+	/* Forget everything cached for an exited process. May be NULL. */
+	void (*process_gone)(void *ctx, uint32_t pid, uint64_t start_ns);
+};
+
+struct kp_resolver {
+	const struct kp_resolver_ops *ops;
+	void *ctx;
+};
+
+/* ---- the model ---- */
+
+enum kp_time_mode {
+	KP_TIME_CUMULATIVE = 0,	/* since the last zero */
+	KP_TIME_DECAY = 1,	/* each kp_model__refresh() multiplies by 7/8 */
+	KP_TIME_WINDOW = 2,	/* the last window_s seconds */
+};
+
+struct kp_model_opts {
+	size_t max_nodes;		/* 0 = default (KP_MODEL_DEFAULT_MAX_NODES) */
+	struct kp_resolver resolver;	/* ops may be NULL: no names */
+};
+#define KP_MODEL_DEFAULT_MAX_NODES 1000000
+
+struct kp_model;
+
+struct kp_model *kp_model__new(const struct kp_model_opts *opts);
+void kp_model__free(struct kp_model *m);
+
+/* Feed one decoded record. SYMTAB records name frames of their module
+ * ahead of the resolver (a saved stream carries its own names). */
+int kp_model__feed(struct kp_model *m, const struct kp_record *r);
+
+/* Called once per refresh with the newest time seen (or the clock):
+ * applies the decay or expires the window. */
+void kp_model__refresh(struct kp_model *m, uint64_t now_ns);
+
+void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
+			     unsigned window_s);
+/* Zero the counts; processes, mappings and names are kept. */
+void kp_model__zero(struct kp_model *m);
+/* Baseline: mark = take the current counts as the baseline and start a
+ * fresh current window; clear = no baseline. Views then carry both. */
+void kp_model__baseline_mark(struct kp_model *m);
+void kp_model__baseline_clear(struct kp_model *m);
+int kp_model__has_baseline(const struct kp_model *m);
+
+/* ---- filters ---- */
+
+struct kp_filter {
+	uint32_t pid;			/* 0 = any */
+	const char *comm;		/* exact comm, NULL = any */
+	uint64_t cgroup_id;		/* 0 = any */
+	const char *module;		/* module display name, NULL = any */
+	const char *name;		/* substring of the function name, or */
+	int name_is_regex;		/* ... a POSIX extended regex */
+	uint64_t focus_fn;		/* function id: only stacks through it; 0 = off */
+	int hide_kernel, hide_user;	/* drop those frames from stacks */
+	int show_idle;			/* idle samples are hidden unless set */
+};
+/* Copies what it needs. Returns -EINVAL for a regex that does not compile. */
+int kp_model__set_filter(struct kp_model *m, const struct kp_filter *f);
+
+/* ---- views ---- */
+
+enum kp_view_kind {
+	KP_VIEW_FLAT = 0,	/* functions: self, total, samples, module, procs */
+	KP_VIEW_TOPDOWN,	/* call tree from the roots */
+	KP_VIEW_BOTTOMUP,	/* callers of functions, from the leaves up */
+	KP_VIEW_PROCESS,	/* one row per process */
+	KP_VIEW_THREAD,		/* one row per thread */
+	KP_VIEW_CGROUP,		/* one row per cgroup */
+	KP_VIEW_MODULE,		/* one row per module */
+	KP_VIEW_KIND_MAX,
+};
+
+enum kp_sort {
+	KP_SORT_SELF = 0, KP_SORT_TOTAL, KP_SORT_NAME, KP_SORT_DELTA,
+};
+
+struct kp_view_opts {
+	enum kp_view_kind kind;
+	enum kp_sort sort;
+	/* Tree views: a row's children are listed only if expanded(id) says
+	 * so (NULL: expand everything). */
+	int (*expanded)(void *ctx, uint64_t id);
+	void *expanded_ctx;
+	/* Bottom-up: the function whose callers are listed (0: every leaf). */
+	uint64_t root_fn;
+	size_t max_rows;	/* 0 = no limit */
+};
+
+struct kp_row {
+	uint64_t id;		/* stable across refreshes: node, function, pid... */
+	uint64_t fn;		/* function id (for focus / bottom-up), 0 if none */
+	int depth;		/* tree views; 0 elsewhere */
+	int has_children;
+	double self, total;	/* current counts (fractional under decay) */
+	double base_self, base_total;	/* baseline counts, 0 without one */
+	uint64_t samples;	/* raw samples behind total, undecayed */
+	const char *name;	/* function, comm, cgroup path or module */
+	const char *module;	/* module of the function, or NULL */
+	const char *source;	/* "file:line" or NULL */
+	const char *comm;	/* process/thread views and merged flat view */
+	uint32_t pid, tid;
+	uint32_t nr_procs;	/* flat view: processes the function runs in */
+	int inlined, kernel;
+};
+
+struct kp_view {
+	size_t nr_rows;
+	struct kp_row *rows;
+	double total;		/* current samples in the view (after filters) */
+	double base_total;	/* baseline samples, 0 without one */
+};
+
+int kp_model__view(struct kp_model *m, const struct kp_view_opts *o,
+		   struct kp_view **out);
+void kp_view__free(struct kp_view *v);
+
+/* ---- whole stacks, for folded and pprof output ---- */
+
+struct kp_frame_ref {
+	const char *name;	/* never NULL: "module+0xoff" when unknown */
+	const char *module;	/* display name */
+	const char *path;	/* mapping path, or NULL (kernel) */
+	const uint8_t *build_id; uint8_t build_id_len;
+	uint64_t addr;		/* user: file offset in module; kernel: address */
+	uint64_t map_start, map_limit, map_pgoff;	/* mapping, 0 for kernel */
+	const char *file; uint32_t line;
+	int inlined, kernel;
+};
+
+struct kp_stack_visit {
+	const char *comm;
+	uint32_t pid, tid;
+	uint64_t cgroup_id;
+	const struct kp_frame_ref *const *frames;	/* root first */
+	size_t depth;
+	double count;		/* current count (after time mode) */
+	uint64_t samples;	/* raw samples */
+};
+
+/* Call cb for every distinct stack with a non-zero count, honouring the
+ * filter. cb returns 0 to go on, non-zero to stop (returned). */
+int kp_model__foreach_stack(struct kp_model *m,
+			    int (*cb)(void *ctx, const struct kp_stack_visit *v),
+			    void *ctx);
+
+/* Every distinct frame seen, for SYMTAB records at the end of a save:
+ * path/build-id of its module, address as in kp_rec_symtab, its name. */
+int kp_model__foreach_symbol(struct kp_model *m,
+			     int (*cb)(void *ctx, const char *path,
+				       const uint8_t *build_id, uint8_t build_id_len,
+				       uint64_t addr, const char *name),
+			     void *ctx);
+
+struct kp_model_summary {
+	double total;			/* current non-idle samples (time mode) */
+	double idle;			/* current idle samples */
+	uint64_t samples;		/* all samples fed since the last zero */
+	uint64_t lost[KP_LOST_STAGE_MAX + 1];	/* from LOST records, by stage */
+	uint64_t processes, threads, mappings;
+	uint64_t nodes, frames, other_nodes;	/* memory bounds */
+	uint64_t folded_samples;	/* samples counted under [other] */
+	uint64_t unwound_dwarf, unwound_fp;	/* how user stacks were unwound */
+	uint64_t unknown_pid;		/* samples whose process was unknown */
+	uint64_t first_ns, last_ns;	/* time span of the samples fed */
+	uint32_t freq_hz, ncpus;	/* from the META record */
+};
+void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out);
+
+#endif /* KP_MODEL_H */

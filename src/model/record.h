@@ -1,0 +1,197 @@
+/* record.h — the record vocabulary of kptop.
+ *
+ * Owns: the in-memory form of every record that flows from collect to the
+ * model, to the stream writer and back from a saved stream. The wire form
+ * is in stream.h and man/kptop-stream.5; nothing here is ever written raw.
+ *
+ * Who uses it: collect builds records and encodes them (stream.h) into its
+ * central queue; the model and the reports consume decoded records.
+ *
+ * Ownership: a record borrows every pointer it holds (strings, frames,
+ * stack bytes, symbol arrays). A decoder's records point into the buffer
+ * they were decoded from and are valid until that buffer changes.
+ *
+ * Never: includes anything but <stdint.h>/<stddef.h>; no functions here.
+ * Times are CLOCK_MONOTONIC nanoseconds unless a field says otherwise.
+ */
+#ifndef KP_MODEL_RECORD_H
+#define KP_MODEL_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Record types. The numbers are part of the stream format: never reuse. */
+enum kp_rec_type {
+	KP_REC_META = 1,	/* one per stream, first record */
+	KP_REC_PROCESS = 2,	/* a process exists (snapshot or fork) */
+	KP_REC_EXEC = 3,	/* a process exec'd: new identity, new comm */
+	KP_REC_EXIT = 4,	/* a thread or process exited */
+	KP_REC_MMAP = 5,	/* an executable mapping appeared */
+	KP_REC_SAMPLE = 6,	/* one CPU sample with its stacks */
+	KP_REC_LOST = 7,	/* items lost at one stage on one CPU */
+	KP_REC_SYMTAB = 8,	/* names for addresses of one module */
+	KP_REC_THREAD = 9,	/* a thread exists or was renamed */
+	KP_REC_CGROUP = 10,	/* a cgroup id and its path */
+	KP_REC_TYPE_MAX = 10,
+};
+
+/* Limits shared by the BPF side, the codec and the model. */
+#define KP_MAX_FRAMES 127	/* per stack (kernel or user) */
+#define KP_COMM_LEN 16		/* task comm, NUL included */
+#define KP_PATH_MAX 4096	/* longest path a record may carry */
+#define KP_BUILD_ID_MAX 20	/* bytes */
+#define KP_MAX_REGS 17		/* x86-64 DWARF regs 0..16 (rax..rip) */
+#define KP_MAX_STACK_BYTES 65536 /* largest user stack copy in a sample */
+
+struct kp_rec_meta {
+	const char *version;	/* kptop version string */
+	const char *kernel;	/* uname -r */
+	const char *hostname;
+	const char *arch;	/* uname -m, e.g. "x86_64" */
+	uint32_t freq_hz;	/* sampling frequency per CPU; 0 if unknown */
+	uint32_t ncpus;		/* online CPUs sampled */
+	uint64_t start_mono_ns;	/* CLOCK_MONOTONIC at start */
+	uint64_t start_real_ns;	/* CLOCK_REALTIME at the same instant */
+	uint32_t page_size;
+	uint32_t flags;		/* KP_META_* */
+};
+#define KP_META_KERNEL_STACKS (1u << 0) /* kernel stacks were sampled */
+#define KP_META_USER_STACKS (1u << 1)	/* user stacks were sampled */
+#define KP_META_FILTERED (1u << 2)	/* -p or --cgroup filter in force */
+
+/* Process identity is (pid, start_ns): a reused pid has a new start time. */
+struct kp_rec_process {
+	uint64_t time_ns;	/* when it was seen (snapshot or fork time) */
+	uint64_t start_ns;	/* process start, CLOCK_MONOTONIC ns */
+	uint32_t pid, ppid;	/* in kptop's pid namespace */
+	uint32_t gpid;		/* in the initial pid namespace */
+	uint32_t uid;
+	uint32_t flags;		/* KP_PROC_* */
+	const char *comm;	/* NUL-terminated, < KP_COMM_LEN */
+	const char *exe;	/* executable path, "" if unknown */
+};
+#define KP_PROC_SNAPSHOT (1u << 0) /* from the /proc snapshot at start */
+#define KP_PROC_KTHREAD (1u << 1)  /* kernel thread */
+
+struct kp_rec_exec {
+	uint64_t time_ns;
+	uint32_t pid, tid;
+	const char *comm;
+	const char *exe;	/* "" if unknown; the MMAP of the exe follows */
+};
+
+struct kp_rec_exit {
+	uint64_t time_ns;
+	uint32_t pid, tid;	/* tid == pid: the whole process exited */
+};
+
+struct kp_rec_thread {
+	uint64_t time_ns;
+	uint32_t pid, tid;
+	const char *comm;
+};
+
+struct kp_rec_mmap {
+	uint64_t time_ns;
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;	/* pgoff in bytes */
+	uint32_t prot, flags;		/* PROT_*, MAP_* */
+	uint32_t maj, min;		/* device of the file */
+	uint64_t ino, ino_generation;
+	uint8_t build_id_len;		/* 0 when not known */
+	uint8_t build_id[KP_BUILD_ID_MAX];
+	const char *path;		/* "[vdso]", "//anon" etc. as the kernel says */
+};
+
+/* Sample flags. */
+#define KP_SAMPLE_IDLE (1u << 0)	/* the idle task (pid 0) was running */
+#define KP_SAMPLE_KTRUNC (1u << 1)	/* kernel stack hit the frame limit */
+#define KP_SAMPLE_UTRUNC (1u << 2)	/* user stack hit the frame limit */
+#define KP_SAMPLE_KERR (1u << 3)	/* kernel stack could not be read */
+#define KP_SAMPLE_UERR (1u << 4)	/* user stack could not be read */
+#define KP_SAMPLE_USER_MODE (1u << 5)	/* the sample hit user mode */
+#define KP_SAMPLE_REGS (1u << 6)	/* regs[] and stack[] are valid */
+
+struct kp_rec_sample {
+	uint64_t time_ns;
+	uint64_t cgroup_id;		/* cgroup v2 id (inode of the directory) */
+	uint32_t cpu;
+	uint32_t pid, tid;		/* in kptop's pid namespace (0 if not visible) */
+	uint32_t gpid, gtid;		/* in the initial pid namespace */
+	uint32_t flags;			/* KP_SAMPLE_* */
+	int32_t kerr, uerr;		/* -errno from the stack walk, 0 if fine */
+	char comm[KP_COMM_LEN];		/* thread comm, NUL-terminated */
+	uint16_t nr_kframes, nr_uframes;	/* each <= KP_MAX_FRAMES */
+	const uint64_t *kframes;	/* innermost first */
+	const uint64_t *uframes;	/* innermost first */
+	/* User registers and a copy of the user stack from regs[7] (rsp)
+	 * up, for CFI unwinding; nr_regs == 0 and stack_len == 0 when absent.
+	 * regs[] uses the DWARF register numbering of the arch (x86-64:
+	 * 0 rax, 1 rdx, 2 rcx, 3 rbx, 4 rsi, 5 rdi, 6 rbp, 7 rsp, 8..15 r8..r15,
+	 * 16 rip). */
+	uint8_t nr_regs;
+	uint64_t regs[KP_MAX_REGS];
+	uint32_t stack_len;
+	const uint8_t *stack;
+};
+
+/* Stages at which items can be lost; the numbers are in the stream. */
+enum kp_lost_stage {
+	KP_LOST_BPF_FULL = 1,	/* BPF could not reserve space in its CPU buffer */
+	KP_LOST_CPU_BUFFER = 2,	/* the kernel reported lost records for a CPU buffer */
+	KP_LOST_STACK = 3,	/* a stack could not be read (sample kept, stack empty) */
+	KP_LOST_QUEUE_FULL = 4,	/* the central queue was at its byte limit */
+	KP_LOST_SIDEBAND = 5,	/* perf side-band records lost by the kernel */
+	KP_LOST_UNWIND = 6,	/* a DWARF unwind stopped early (sample kept) */
+	KP_LOST_STAGE_MAX = 6,
+};
+
+/* count items lost at `stage` on `cpu` since the previous LOST record for
+ * the same (stage, cpu); cpu == UINT32_MAX when not tied to a CPU. */
+struct kp_rec_lost {
+	uint64_t time_ns;
+	uint32_t stage;
+	uint32_t cpu;
+	uint64_t count;
+};
+
+/* Names for addresses of one module, so a stream opens with names on
+ * another machine. Kernel: path "[kernel.kallsyms]" or "[modname]" and
+ * absolute addresses; user modules: addresses are file offsets. */
+struct kp_symbol {
+	uint64_t addr;
+	uint64_t size;		/* 0 if unknown */
+	const char *name;
+};
+
+struct kp_rec_symtab {
+	const char *path;
+	uint8_t build_id_len;
+	uint8_t build_id[KP_BUILD_ID_MAX];
+	uint32_t nr_syms;
+	const struct kp_symbol *syms;	/* sorted by addr */
+};
+
+struct kp_rec_cgroup {
+	uint64_t time_ns;
+	uint64_t id;
+	const char *path;	/* relative to the cgroup2 mount, "/" for the root */
+};
+
+struct kp_record {
+	uint32_t type;	/* enum kp_rec_type */
+	union {
+		struct kp_rec_meta meta;
+		struct kp_rec_process process;
+		struct kp_rec_exec exec;
+		struct kp_rec_exit exit;
+		struct kp_rec_thread thread;
+		struct kp_rec_mmap mmap;
+		struct kp_rec_sample sample;
+		struct kp_rec_lost lost;
+		struct kp_rec_symtab symtab;
+		struct kp_rec_cgroup cgroup;
+	};
+};
+
+#endif /* KP_MODEL_RECORD_H */

@@ -1,0 +1,1 @@
+## src/report/ — sources, tests and fuzz targets of the report layer.

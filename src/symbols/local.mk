@@ -1,0 +1,1 @@
+## src/symbols/ — sources, tests and fuzz targets of the symbols layer.

@@ -1,0 +1,1 @@
+## src/tui/ — sources, tests and fuzz targets of the tui layer.

@@ -1,0 +1,13 @@
+# Shared helpers for the shell tests (sourced). Each test sources this file.
+# skip REASON: exit 77 with the reason (run-sh.sh turns it into a failure
+# under KPTOP_REQUIRE_BPF=1).
+skip() { echo "SKIP: $*" >&2; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# require_bpf: skip unless we are root on a machine where BPF and perf
+# events can be used.
+require_bpf() {
+	[ "$(id -u)" = 0 ] || skip "needs root (BPF programs and system-wide perf events)"
+	[ -r /sys/kernel/btf/vmlinux ] || skip "kernel has no BTF (/sys/kernel/btf/vmlinux)"
+	[ -x "${KPTOP:-}" ] || fail "kptop binary not built: ${KPTOP:-unset}"
+}
