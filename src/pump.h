@@ -1,0 +1,55 @@
+/* pump.h — moves records from their source into the model, and into a
+ * stream file while saving.
+ *
+ * Owns: the decoder of the live byte stream, the save-to-stream writer
+ * (temporary name, renamed when complete, mode 0600), the spool (the last
+ * N seconds of records, bounded, written first when a save starts) and the
+ * reading of a saved stream for `kptop -i`.
+ *
+ * Who calls it: src/kptop.c (batch) and src/tui/ (live view), once per
+ * loop turn. It sits above collect and model and wires them; it never
+ * draws anything and never exits.
+ *
+ * Errors: 0 / count or negative errno, with a one-line message in kp_err.
+ * A damaged stream file yields every record before the damage: load
+ * returns 0 and sets *warning with the byte offset. Not thread-safe.
+ */
+#ifndef KP_PUMP_H
+#define KP_PUMP_H
+
+#include <stdint.h>
+
+#include "collect/collect.h"
+#include "model/model.h"
+#include "util/kp_err.h"
+
+struct kp_pump;
+
+/* c may be NULL (reading a file: the pump then only loads and saves).
+ * spool_s: seconds of records kept for a save started later (0: none). */
+struct kp_pump *kp_pump__new(struct kp_collector *c, struct kp_model *m,
+			     unsigned spool_s, struct kp_err *err);
+void kp_pump__free(struct kp_pump *p);
+
+/* Drain what the collector has queued (waiting up to timeout_ms for the
+ * first record) into the model and, when saving, the file. Returns the
+ * number of records moved or -errno. */
+int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err);
+
+/* Start writing the stream to path: the header, a META record, every
+ * process, thread, mapping and cgroup already known, the spool, then the
+ * live records. Stop: append SYMTAB records for every frame seen, flush,
+ * fsync and rename into place. */
+int kp_pump__save_start(struct kp_pump *p, const char *path, struct kp_err *err);
+int kp_pump__save_stop(struct kp_pump *p, struct kp_err *err);
+/* 1 while saving; *path and *bytes describe the file (either may be NULL). */
+int kp_pump__saving(const struct kp_pump *p, const char **path, uint64_t *bytes);
+
+/* Read a saved stream into the model (SYMTAB records first, then the
+ * rest). Refuses a file owned by another user unless force (root may
+ * read any). On damage: the records before it are kept, 0 is returned
+ * and warning (if not NULL) gets "FILE: damaged at byte N: what". */
+int kp_pump__load_file(struct kp_pump *p, const char *path, int force,
+		       struct kp_err *warning, struct kp_err *err);
+
+#endif /* KP_PUMP_H */

@@ -1,0 +1,65 @@
+/* unwind.h — DWARF CFI unwinding of user stacks from a register set and a
+ * copy of the top of the stack (samples with KP_SAMPLE_REGS).
+ *
+ * Owns: per-module CFI tables (.eh_frame/.eh_frame_hdr/.debug_frame of the
+ * binary or its debug file), loaded once and cached; the memory-read
+ * callback over the copied stack bytes.
+ *
+ * Who calls it: src/resolve.c (the model's resolver) for each sample that
+ * carries registers. Never includes model, collect or curses.
+ *
+ * Errors: counts >= 0 or -errno / KP_ENOCFI; failures are counted by cause
+ * in kp_unwind_stats. Not thread-safe.
+ */
+#ifndef KP_SYMBOLS_UNWIND_H
+#define KP_SYMBOLS_UNWIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/kp_err.h"
+
+/* A mapping of the sampled process (as in an MMAP record). */
+struct kp_unwind_map {
+	uint64_t start, end, pgoff;
+	uint32_t maj, min;
+	uint64_t ino;
+	const char *path;	/* file to read CFI from (already made safe) */
+};
+
+struct kp_unwind_stats {
+	uint64_t ok;		/* unwound to the outermost frame */
+	uint64_t no_cfi;	/* stopped: no CFI for a pc */
+	uint64_t short_stack;	/* stopped: needed stack bytes beyond the copy */
+	uint64_t bad_address;	/* stopped: pc outside every mapping */
+	uint64_t leaf_fixed;	/* frame-pointer stacks given back a leaf's caller */
+};
+
+struct kp_unwinder;
+
+struct kp_unwinder *kp_unwinder__new(struct kp_err *err);
+void kp_unwinder__free(struct kp_unwinder *u);
+
+/* Unwind from regs (DWARF numbering, nr_regs of them) over stack[0..len)
+ * which starts at regs[7] (the stack pointer). pcs[0] is the sampled pc.
+ * Returns the frame count (>= 1 when regs hold a pc); *truncated is set
+ * when it stopped before the outermost frame. */
+int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
+			const struct kp_unwind_map *maps, size_t nr_maps,
+			const uint64_t *regs, int nr_regs,
+			const uint8_t *stack, size_t len,
+			uint64_t *pcs, int max, int *truncated);
+
+/* Frame-pointer stacks skip the caller of a frameless leaf. Given the
+ * frame-pointer stack fp[0..n) (fp[0] = sampled pc) and the first words at
+ * the stack pointer, insert the leaf's caller when the leaf's CFI says its
+ * return address is still on the stack. Returns the new count (<= max). */
+int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,
+			  const struct kp_unwind_map *maps, size_t nr_maps,
+			  const uint64_t *regs, int nr_regs,
+			  const uint8_t *stack, size_t len,
+			  uint64_t *fp, int n, int max);
+
+void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out);
+
+#endif /* KP_SYMBOLS_UNWIND_H */

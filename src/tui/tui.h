@@ -1,0 +1,34 @@
+/* tui.h — the live view: an ncurses top for CPU profiles.
+ *
+ * Owns: the terminal (ncursesw setup and teardown, colours, resize), the
+ * screens (main table, tree, help, prompts) and the keys.
+ *
+ * Who calls it: main() in src/kptop.c, after it has built the collector
+ * (NULL with -i), the model and the pump. kp_tui__run() returns when the
+ * user quits or a SIGINT/SIGTERM arrives; the terminal is always restored
+ * before it returns, on every path. It never calls exit().
+ */
+#ifndef KP_TUI_H
+#define KP_TUI_H
+
+#include "collect/collect.h"
+#include "model/model.h"
+#include "pump.h"
+#include "util/kp_err.h"
+
+struct kp_tui_config {
+	struct kp_collector *collector;	/* NULL when reading a file */
+	struct kp_model *model;
+	struct kp_pump *pump;
+	const char *input_path;		/* -i FILE, or NULL */
+	unsigned delay_ms;		/* -d, refresh interval */
+	uint32_t freq_hz;
+	unsigned window_s;		/* window length for the window mode */
+	const char *save_default;	/* default file name offered by `w` */
+};
+
+/* Run the live view. Returns 0 on a normal quit, or -errno with a message
+ * in err (the terminal already restored). */
+int kp_tui__run(const struct kp_tui_config *cfg, struct kp_err *err);
+
+#endif /* KP_TUI_H */
