@@ -1,3 +1,1 @@
-## src/model/ — sources, tests and fuzz targets of the model layer.
-noinst_LIBRARIES += libkputil.a
-libkputil_a_SOURCES = src/util/kp_err.h src/util/kp_err.c
+## src/model/ — the model: processes, call trees, views (model.h).

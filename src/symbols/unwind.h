@@ -60,6 +60,14 @@ int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,
 			  const uint8_t *stack, size_t len,
 			  uint64_t *fp, int n, int max);
 
+/* 1 if the frame-pointer stack pcs[0..n) (innermost first) reaches the
+ * process entry (its outermost frame's CFI marks the end of the stack, as in
+ * _start), 0 if it stops short (the process wants DWARF unwinding), <0 on
+ * error. Used by auto unwind mode to mark processes. */
+int kp_unwinder__reaches_entry(struct kp_unwinder *u, uint32_t pid,
+			       const struct kp_unwind_map *maps, size_t nr_maps,
+			       const uint64_t *pcs, int n);
+
 void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out);
 
 #endif /* KP_SYMBOLS_UNWIND_H */

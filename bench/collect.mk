@@ -1,0 +1,1 @@
+## bench/ — collect benchmarks (not run by make check).

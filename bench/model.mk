@@ -1,0 +1,1 @@
+## bench/ — model benchmarks (not run by make check).

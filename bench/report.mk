@@ -1,0 +1,1 @@
+## bench/ — report benchmarks (not run by make check).

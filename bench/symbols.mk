@@ -1,0 +1,1 @@
+## bench/ — symbols benchmarks (not run by make check).

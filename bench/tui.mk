@@ -1,0 +1,1 @@
+## bench/ — tui benchmarks (not run by make check).

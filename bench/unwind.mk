@@ -1,0 +1,1 @@
+## bench/ — unwind benchmarks (not run by make check).

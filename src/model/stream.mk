@@ -1,0 +1,1 @@
+## src/model/ — the stream codec (stream.h, man/kptop-stream.5) and the fuzz replay driver.

@@ -1,0 +1,1 @@
+## src/symbols/ — DWARF CFI unwinding (unwind.h); adds to libkpsymbols.a.

@@ -1,0 +1,3 @@
+## src/util/ — the error convention shared by every layer.
+noinst_LIBRARIES += libkputil.a
+libkputil_a_SOURCES = src/util/kp_err.h src/util/kp_err.c
