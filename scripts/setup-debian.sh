@@ -20,7 +20,7 @@ as_root() {
 PKGS="build-essential autoconf automake autoconf-archive libtool pkg-config
 clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev
 libncurses-dev libcmocka-dev tmux golang-go elfutils binutils xz-utils
-procps util-linux linux-perf man-db"
+procps util-linux linux-perf man-db liblzma-dev libiberty-dev"
 
 missing=""
 for p in $PKGS; do
