@@ -1,28 +1,176 @@
-/* unwind.c — DWARF CFI unwinder (stub: the API compiles, nothing unwinds yet). */
+/* unwind.c — DWARF CFI unwinding of user stacks (unwind.h).
+ *
+ * A plain register-state loop over libdw's CFI API: for each frame, find
+ * the pc's mapping and module, ask dwarf_cfi_addrframe for the frame state
+ * (at pc - 1 for return addresses), compute the CFA and the caller's
+ * registers with unwind-expr.c, reading memory only from the copied stack.
+ * The caller's stack pointer is the CFA. The walk ends successfully where
+ * the CFI leaves the return address undefined (_start, clone's child) or
+ * the return address is 0. */
 #include "symbols/unwind.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dwarf.h>
+
+#include "symbols/unwind-int.h"
 
 struct kp_unwinder {
+	struct uw_cache *cache;
 	struct kp_unwind_stats stats;
 };
+
+enum uw_step { UW_STEP_OK, UW_STEP_END };
 
 struct kp_unwinder *kp_unwinder__new(struct kp_err *err)
 {
 	struct kp_unwinder *u = calloc(1, sizeof(*u));
 
-	if (!u) {
-		kp_err_set(err, -ENOMEM, "unwinder: out of memory");
-		errno = ENOMEM;
-	}
+	if (!u)
+		goto out_nomem;
+	u->cache = uw_cache__new();
+	if (!u->cache)
+		goto out_free;
 	return u;
+
+out_free:
+	free(u);
+out_nomem:
+	kp_err_set(err, -ENOMEM, "unwinder: cannot allocate its CFI cache");
+	errno = ENOMEM;
+	return NULL;
 }
 
 void kp_unwinder__free(struct kp_unwinder *u)
 {
+	if (!u)
+		return;
+	uw_cache__free(u->cache);
 	free(u);
+}
+
+static const struct kp_unwind_map *find_map(const struct kp_unwind_map *maps,
+					    size_t nr_maps, uint64_t pc)
+{
+	for (size_t i = 0; i < nr_maps; i++)
+		if (pc >= maps[i].start && pc < maps[i].end)
+			return &maps[i];
+	return NULL;
+}
+
+/* The frame state for pc; KP_ENOCFI, -EFAULT (no mapping) or 0. */
+static int frame_at(struct kp_unwinder *u, const struct kp_unwind_map *maps,
+		    size_t nr_maps, uint64_t pc, Dwarf_Frame **frame)
+{
+	const struct kp_unwind_map *map = find_map(maps, nr_maps, pc);
+	struct uw_module *m;
+
+	*frame = NULL;
+	if (!map)
+		return -EFAULT;
+	m = uw_cache__module(u->cache, map);
+	if (!m)
+		return KP_ENOCFI;
+	return uw_module__frame(m, map, pc, frame);
+}
+
+static int frame_cfa(Dwarf_Frame *frame, const struct uw_regs *regs,
+		     const struct uw_mem *mem, uint64_t *cfa)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+	bool is_value;
+
+	if (dwarf_frame_cfa(frame, &ops, &nops) || nops == 0)
+		return KP_ENOCFI;
+	return uw_expr_eval(ops, nops, regs, mem, false, 0, cfa, &is_value);
+}
+
+/* The caller's value of register n into out (valid bit set or cleared);
+ * returns 1 if the rule is "undefined". */
+static int caller_reg(Dwarf_Frame *frame, int n, const struct uw_regs *regs,
+		      const struct uw_mem *mem, uint64_t cfa, struct uw_regs *out)
+{
+	Dwarf_Op mem_ops[3], *ops;
+	size_t nops;
+	uint64_t v;
+	bool is_value;
+	int err;
+
+	if (dwarf_frame_register(frame, n, mem_ops, &ops, &nops))
+		return KP_ENOCFI;
+	if (nops == 0) {
+		if (ops)	/* undefined */
+			return 1;
+		if (regs->valid & (1u << n)) {	/* same value */
+			out->r[n] = regs->r[n];
+			out->valid |= 1u << n;
+		}
+		return 0;
+	}
+	err = uw_expr_eval(ops, nops, regs, mem, true, cfa, &v, &is_value);
+	if (!err && !is_value)
+		err = uw_mem_read(mem, v, &v);
+	if (err == -EINVAL)	/* e.g. from a clobbered register: unknown */
+		return 0;
+	if (err)
+		return err;
+	out->r[n] = v;
+	out->valid |= 1u << n;
+	return 0;
+}
+
+/* One step from the state in regs (whose pc's frame state is frame) to
+ * its caller's. */
+static int step(Dwarf_Frame *frame, struct uw_regs *regs, const struct uw_mem *mem)
+{
+	struct uw_regs next = { .valid = 0 };
+	uint64_t cfa;
+	int err;
+
+	if ((err = frame_cfa(frame, regs, mem, &cfa)))
+		return err == -EINVAL ? KP_ENOCFI : err;
+	err = caller_reg(frame, UW_RA, regs, mem, cfa, &next);
+	if (err == 1)
+		return UW_STEP_END;
+	if (err)
+		return err;
+	if (!(next.valid & (1u << UW_RA)))
+		return KP_ENOCFI;
+	for (int n = 0; n < UW_RA; n++) {
+		if (n == UW_SP)
+			continue;
+		err = caller_reg(frame, n, regs, mem, cfa, &next);
+		if (err < 0)
+			return err;
+	}
+	if (cfa <= regs->r[UW_SP])	/* the stack must grow towards the caller */
+		return -EFAULT;
+	next.r[UW_SP] = cfa;
+	next.valid |= 1u << UW_SP;
+	*regs = next;
+	return next.r[UW_RA] ? UW_STEP_OK : UW_STEP_END;
+}
+
+static void count_stop(struct kp_unwind_stats *st, int err)
+{
+	if (err == -ERANGE)
+		st->short_stack++;
+	else if (err == KP_ENOCFI)
+		st->no_cfi++;
+	else
+		st->bad_address++;
+}
+
+static void regs_init(struct uw_regs *r, const uint64_t *regs, int nr_regs)
+{
+	r->valid = 0;
+	for (int i = 0; i < UW_NREGS; i++) {
+		r->r[i] = i < nr_regs ? regs[i] : 0;
+		if (i < nr_regs)
+			r->valid |= 1u << i;
+	}
 }
 
 int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
@@ -31,7 +179,78 @@ int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
 			const uint8_t *stack, size_t len,
 			uint64_t *pcs, int max, int *truncated)
 {
-	return -ENOSYS;
+	struct uw_mem mem = { .stack = stack, .len = stack ? len : 0 };
+	struct uw_regs r;
+	int n = 0, err = 0;
+	bool exact = true;
+
+	*truncated = 1;
+	if (nr_regs <= UW_RA || max < 1) {
+		u->stats.bad_address++;
+		return nr_regs <= UW_RA ? -EINVAL : 0;
+	}
+	regs_init(&r, regs, nr_regs);
+	mem.sp0 = r.r[UW_SP];
+	pcs[n++] = r.r[UW_RA];
+	while (n < max) {
+		Dwarf_Frame *frame;
+		uint64_t at = exact ? r.r[UW_RA] : r.r[UW_RA] - 1;
+		bool signalp = false;
+
+		if ((err = frame_at(u, maps, nr_maps, at, &frame)))
+			break;
+		dwarf_frame_info(frame, NULL, NULL, &signalp);
+		err = step(frame, &r, &mem);
+		free(frame);
+		if (err == UW_STEP_END) {
+			*truncated = 0;
+			u->stats.ok++;
+			return n;
+		}
+		if (err)
+			break;
+		exact = signalp;
+		pcs[n++] = r.r[UW_RA];
+	}
+	if (err)
+		count_stop(&u->stats, err);
+	else
+		u->stats.too_deep++;
+	return n;
+}
+
+/* The leaf's return address if the CFI at the sampled pc finds it through
+ * the stack pointer (CFA = rsp + N): 1 and *ra, 0 if not, <0 on error. */
+static int leaf_return(struct kp_unwinder *u, const struct kp_unwind_map *maps,
+		       size_t nr_maps, const struct uw_regs *r,
+		       const struct uw_mem *mem, uint64_t *ra)
+{
+	Dwarf_Frame *frame;
+	Dwarf_Op *ops;
+	size_t nops;
+	struct uw_regs next = { .valid = 0 };
+	uint64_t cfa;
+	int err;
+
+	if ((err = frame_at(u, maps, nr_maps, r->r[UW_RA], &frame)))
+		return err;
+	err = 0;
+	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
+	    !((ops[0].atom == DW_OP_bregx && ops[0].number == UW_SP) ||
+	      ops[0].atom == DW_OP_breg0 + UW_SP))
+		goto out;	/* CFA from the frame pointer: the fp walk is right */
+	if ((err = frame_cfa(frame, r, mem, &cfa)))
+		goto out;
+	err = caller_reg(frame, UW_RA, r, mem, cfa, &next);
+	if (err == 0 && (next.valid & (1u << UW_RA))) {
+		*ra = next.r[UW_RA];
+		err = 1;
+	} else if (err == 1) {
+		err = 0;
+	}
+out:
+	free(frame);
+	return err;
 }
 
 int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,
@@ -40,14 +259,69 @@ int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,
 			  const uint8_t *stack, size_t len,
 			  uint64_t *fp, int n, int max)
 {
-	return n;
+	struct uw_mem mem = { .stack = stack, .len = stack ? len : 0 };
+	struct uw_regs r;
+	uint64_t ra = 0;
+
+	if (nr_regs <= UW_RA || n < 1 || max < 2 || n > max)
+		return n;
+	regs_init(&r, regs, nr_regs);
+	mem.sp0 = r.r[UW_SP];
+	if (fp[0] != r.r[UW_RA])
+		return n;	/* the fp stack is not from these registers */
+	if (leaf_return(u, maps, nr_maps, &r, &mem, &ra) != 1 || !ra)
+		return n;
+	if (n >= 2 && fp[1] == ra)
+		return n;
+	if (!find_map(maps, nr_maps, ra))
+		return n;	/* not a code address: leave the stack alone */
+	if (n == max)
+		n--;
+	memmove(&fp[2], &fp[1], (size_t)(n - 1) * sizeof(*fp));
+	fp[1] = ra;
+	u->stats.leaf_fixed++;
+	return n + 1;
+}
+
+/* Rule: the stack reaches the process entry if its outermost pc, or the
+ * one before it (an fp walk may add one junk frame past the entry code),
+ * is in a function whose CFI leaves the return address undefined (_start,
+ * the child side of clone/clone3) or inside one of the entry functions
+ * by name (_start, __libc_start_main*, __libc_start_call_main,
+ * start_thread, clone*) in the module's or its debug file's symbols. */
+static int pc_is_entry(struct kp_unwinder *u, const struct kp_unwind_map *maps,
+		       size_t nr_maps, uint64_t pc, bool exact)
+{
+	const struct kp_unwind_map *map;
+	struct uw_module *m;
+	Dwarf_Frame *frame;
+	Dwarf_Op mem_ops[3], *ops;
+	size_t nops;
+	int ret = 0;
+
+	if (!exact && pc)
+		pc--;
+	if (!(map = find_map(maps, nr_maps, pc)) || !(m = uw_cache__module(u->cache, map)))
+		return 0;
+	if (uw_module__in_entry(m, map, pc))
+		return 1;
+	if (uw_module__frame(m, map, pc, &frame))
+		return 0;
+	if (!dwarf_frame_register(frame, UW_RA, mem_ops, &ops, &nops) && nops == 0 && ops)
+		ret = 1;
+	free(frame);
+	return ret;
 }
 
 int kp_unwinder__reaches_entry(struct kp_unwinder *u, uint32_t pid,
 			       const struct kp_unwind_map *maps, size_t nr_maps,
 			       const uint64_t *pcs, int n)
 {
-	return -ENOSYS;
+	if (n < 1)
+		return -EINVAL;
+	if (pc_is_entry(u, maps, nr_maps, pcs[n - 1], n == 1))
+		return 1;
+	return n >= 2 && pc_is_entry(u, maps, nr_maps, pcs[n - 2], n == 2);
 }
 
 void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out)

@@ -33,6 +33,7 @@ struct kp_unwind_stats {
 	uint64_t short_stack;	/* stopped: needed stack bytes beyond the copy */
 	uint64_t bad_address;	/* stopped: pc outside every mapping */
 	uint64_t leaf_fixed;	/* frame-pointer stacks given back a leaf's caller */
+	uint64_t too_deep;	/* stopped: max frames filled before the outermost */
 };
 
 struct kp_unwinder;

@@ -1,0 +1,302 @@
+/* unwind-cfi.c — the unwinder's module cache: for each file mapped into a
+ * sampled process, its CFI (.eh_frame via dwarf_getcfi_elf, .debug_frame of
+ * the file or of its /usr/lib/debug/.build-id debug file via dwarf_getcfi),
+ * its PT_LOAD segments (to turn a file offset into an ELF address) and the
+ * address ranges of the process entry functions. Loaded once per file
+ * (key: device + inode, or the path when the inode is 0), never evicted;
+ * files that cannot be read are remembered as such. */
+#include "symbols/unwind-int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <gelf.h>
+#include <elfutils/libdwelf.h>
+
+#include "util/kp_err.h"
+
+#define UW_BUCKETS 256
+#define UW_MAX_LOADS 16
+#define UW_MAX_ENTRY 16
+#define UW_BUILD_ID_MAX 64
+#define UW_DEBUG_DIR "/usr/lib/debug/.build-id"
+
+struct uw_load {
+	uint64_t offset, vaddr, filesz;
+};
+
+struct uw_range {
+	uint64_t lo, hi;
+};
+
+struct uw_file {
+	int fd;
+	Elf *elf;
+	Dwarf *dw;		/* NULL when the file has no DWARF */
+};
+
+struct uw_module {
+	struct uw_module *next;
+	uint32_t maj, min;
+	uint64_t ino;
+	char *path;
+	bool ok;
+	struct uw_file file, debug;
+	Dwarf_CFI *eh;		/* .eh_frame, ours to end */
+	Dwarf_CFI *dbg_frame;	/* .debug_frame (owned by its Dwarf) */
+	int nr_loads, nr_entry;
+	struct uw_load loads[UW_MAX_LOADS];
+	struct uw_range entry[UW_MAX_ENTRY];
+};
+
+struct uw_cache {
+	struct uw_module *buckets[UW_BUCKETS];
+};
+
+static const char *const entry_names[] = {
+	"_start", "__libc_start_main", "__libc_start_call_main",
+	"start_thread", "__clone", "clone",
+};
+
+struct uw_cache *uw_cache__new(void)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		errno = ENOTSUP;
+		return NULL;
+	}
+	return calloc(1, sizeof(struct uw_cache));
+}
+
+static void file_close(struct uw_file *f)
+{
+	if (f->dw)
+		dwarf_end(f->dw);
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+}
+
+static void module_free(struct uw_module *m)
+{
+	if (m->eh)
+		dwarf_cfi_end(m->eh);
+	file_close(&m->debug);
+	file_close(&m->file);
+	free(m->path);
+	free(m);
+}
+
+void uw_cache__free(struct uw_cache *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < UW_BUCKETS; i++) {
+		while (c->buckets[i]) {
+			struct uw_module *m = c->buckets[i];
+
+			c->buckets[i] = m->next;
+			module_free(m);
+		}
+	}
+	free(c);
+}
+
+static int file_open(struct uw_file *f, const char *path)
+{
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return -errno;
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
+		file_close(f);
+		return KP_EFORMAT;
+	}
+	f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);	/* may be NULL */
+	return 0;
+}
+
+static void read_loads(struct uw_module *m)
+{
+	size_t n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(m->file.elf, &n))
+		return;
+	for (size_t i = 0; i < n && m->nr_loads < UW_MAX_LOADS; i++) {
+		if (!gelf_getphdr(m->file.elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		m->loads[m->nr_loads++] = (struct uw_load){
+			.offset = ph.p_offset, .vaddr = ph.p_vaddr, .filesz = ph.p_filesz,
+		};
+	}
+}
+
+static bool is_entry_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(entry_names) / sizeof(entry_names[0]); i++) {
+		size_t l = strlen(entry_names[i]);
+
+		if (strncmp(name, entry_names[i], l) == 0 &&
+		    (name[l] == '\0' || name[l] == '_' || name[l] == '3' || name[l] == '@'))
+			return true;
+	}
+	return false;
+}
+
+/* Collect the entry functions from the symbol table of type `type`;
+ * returns 1 if the file had such a table. */
+static int read_entry(struct uw_module *m, Elf *elf, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Data *data;
+	int found = 0;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
+			continue;
+		found = 1;
+		if (!(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &sym) ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !is_entry_name(name) || m->nr_entry >= UW_MAX_ENTRY)
+				continue;
+			m->entry[m->nr_entry++] = (struct uw_range){
+				sym.st_value, sym.st_value + (sym.st_size ? sym.st_size : 1),
+			};
+		}
+	}
+	return found;
+}
+
+static void open_debug(struct uw_module *m)
+{
+	const unsigned char *id;
+	char path[sizeof(UW_DEBUG_DIR) + 2 * UW_BUILD_ID_MAX + 16];
+	ssize_t len = dwelf_elf_gnu_build_id(m->file.elf, (const void **)&id);
+	int o;
+
+	if (len < 2 || len > UW_BUILD_ID_MAX)
+		return;
+	o = snprintf(path, sizeof(path), "%s/%02x/", UW_DEBUG_DIR, id[0]);
+	for (ssize_t i = 1; i < len; i++)
+		o += snprintf(path + o, sizeof(path) - (size_t)o, "%02x", id[i]);
+	snprintf(path + o, sizeof(path) - (size_t)o, ".debug");
+	if (file_open(&m->debug, path))
+		m->debug.fd = -1;
+}
+
+static void module_load(struct uw_module *m)
+{
+	if (file_open(&m->file, m->path))
+		return;
+	read_loads(m);
+	open_debug(m);
+	m->eh = dwarf_getcfi_elf(m->file.elf);
+	if (m->file.dw)
+		m->dbg_frame = dwarf_getcfi(m->file.dw);
+	if (!m->dbg_frame && m->debug.dw)
+		m->dbg_frame = dwarf_getcfi(m->debug.dw);
+	if (!read_entry(m, m->file.elf, SHT_SYMTAB) &&
+	    !(m->debug.elf && read_entry(m, m->debug.elf, SHT_SYMTAB)))
+		read_entry(m, m->file.elf, SHT_DYNSYM);
+	m->ok = m->eh || m->dbg_frame;
+}
+
+static unsigned hash_key(const struct kp_unwind_map *map)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	if (map->ino) {
+		h = (h ^ map->ino) * 1099511628211ull;
+		h = (h ^ ((uint64_t)map->maj << 32 | map->min)) * 1099511628211ull;
+	} else {
+		for (const char *p = map->path ? map->path : ""; *p; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	}
+	return (unsigned)(h % UW_BUCKETS);
+}
+
+static bool same_key(const struct uw_module *m, const struct kp_unwind_map *map)
+{
+	if (map->ino)
+		return m->ino == map->ino && m->maj == map->maj && m->min == map->min;
+	return !m->ino && strcmp(m->path, map->path ? map->path : "") == 0;
+}
+
+struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_map *map)
+{
+	unsigned h = hash_key(map);
+	struct uw_module *m;
+
+	for (m = c->buckets[h]; m; m = m->next)
+		if (same_key(m, map))
+			return m->ok ? m : NULL;
+	if (!(m = calloc(1, sizeof(*m))))
+		return NULL;
+	m->file.fd = m->debug.fd = -1;
+	m->maj = map->maj, m->min = map->min, m->ino = map->ino;
+	if (!(m->path = strdup(map->path ? map->path : ""))) {
+		free(m);
+		return NULL;
+	}
+	if (m->path[0] == '/')
+		module_load(m);
+	m->next = c->buckets[h];
+	c->buckets[h] = m;
+	return m->ok ? m : NULL;
+}
+
+/* The ELF address of process address pc in map; 0 when outside the
+ * file's loaded segments. */
+static uint64_t elf_addr(const struct uw_module *m, const struct kp_unwind_map *map,
+			 uint64_t pc)
+{
+	uint64_t off = pc - map->start + map->pgoff;
+
+	for (int i = 0; i < m->nr_loads; i++) {
+		const struct uw_load *l = &m->loads[i];
+
+		if (off >= l->offset && off - l->offset < l->filesz)
+			return off - l->offset + l->vaddr;
+	}
+	return 0;
+}
+
+int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
+		     uint64_t pc, Dwarf_Frame **frame)
+{
+	uint64_t a = elf_addr(m, map, pc);
+
+	*frame = NULL;
+	if (!a)
+		return KP_ENOCFI;
+	if (m->eh && dwarf_cfi_addrframe(m->eh, a, frame) == 0)
+		return 0;
+	if (m->dbg_frame && dwarf_cfi_addrframe(m->dbg_frame, a, frame) == 0)
+		return 0;
+	return KP_ENOCFI;
+}
+
+int uw_module__in_entry(struct uw_module *m, const struct kp_unwind_map *map,
+			uint64_t pc)
+{
+	uint64_t a = elf_addr(m, map, pc);
+
+	for (int i = 0; a && i < m->nr_entry; i++)
+		if (a >= m->entry[i].lo && a < m->entry[i].hi)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,74 @@
+/* unwind-int.h — internals shared by the unwinder's files (unwind.c, the
+ * CFI module cache unwind-cfi.c, the DWARF expression evaluator
+ * unwind-expr.c). Not part of any contract: only src/symbols/unwind*.c
+ * include it.
+ *
+ * Register state: x86-64 DWARF numbering 0..16 (16 = return address/rip),
+ * with a bit per register saying whether its value is known.
+ * Memory: only the copied stack [sp0, sp0 + len) can be read.
+ * Errors: -ERANGE (address above the copy: stack copy too short), -EFAULT
+ * (any other unreadable address), KP_ENOCFI, -EINVAL (expression we do
+ * not evaluate), -ENOMEM.
+ */
+#ifndef KP_SYMBOLS_UNWIND_INT_H
+#define KP_SYMBOLS_UNWIND_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <elfutils/libdw.h>
+
+#include "symbols/unwind.h"
+
+#define UW_NREGS 17
+#define UW_SP 7
+#define UW_FP 6
+#define UW_RA 16
+
+struct uw_regs {
+	uint64_t r[UW_NREGS];
+	uint32_t valid;		/* bit n: r[n] is known */
+};
+
+struct uw_mem {
+	const uint8_t *stack;
+	size_t len;
+	uint64_t sp0;		/* address of stack[0] */
+};
+
+/* Read 8 bytes at addr from the copied stack. */
+int uw_mem_read(const struct uw_mem *m, uint64_t addr, uint64_t *out);
+
+/* Evaluate a CFI expression. cfa is pushed for DW_OP_call_frame_cfa
+ * (pass have_cfa false while computing the CFA itself). Sets *is_value
+ * when the result is a value (DW_OP_stack_value or a register), else the
+ * result is an address to read. */
+int uw_expr_eval(const Dwarf_Op *ops, size_t nops, const struct uw_regs *regs,
+		 const struct uw_mem *mem, bool have_cfa, uint64_t cfa,
+		 uint64_t *out, bool *is_value);
+
+/* ---- the CFI module cache (unwind-cfi.c) ---- */
+
+struct uw_cache;
+struct uw_module;
+
+struct uw_cache *uw_cache__new(void);
+void uw_cache__free(struct uw_cache *c);
+
+/* The module of map (loaded on first use); NULL when its file cannot be
+ * opened or read (remembered: not retried). */
+struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_map *map);
+
+/* The CFI frame state at pc (a process address inside map); the caller
+ * frees *frame. Returns 0, KP_ENOCFI or -errno. */
+int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
+		     uint64_t pc, Dwarf_Frame **frame);
+
+/* 1 if pc (a process address inside map) is inside one of the process
+ * entry functions (_start, __libc_start_main, __libc_start_call_main,
+ * start_thread, clone, clone3) by the module's symbol table (or that of
+ * its debug file). */
+int uw_module__in_entry(struct uw_module *m, const struct kp_unwind_map *map,
+			uint64_t pc);
+
+#endif /* KP_SYMBOLS_UNWIND_INT_H */
