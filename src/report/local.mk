@@ -1,1 +1,3 @@
-## src/report/ — sources, tests and fuzz targets of the report layer.
+## src/report/ — the batch report formats (report.h): libkpreport.a.
+noinst_LIBRARIES += libkpreport.a
+libkpreport_a_SOURCES = src/report/report.h src/report/format.c

@@ -1,0 +1,376 @@
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OPT_BATCH = 256, OPT_FORMAT, OPT_FORCE, OPT_CGROUP, OPT_USER_ONLY,
+	OPT_KERNEL_ONLY, OPT_CPU_BUFFER, OPT_QUEUE_LIMIT, OPT_MAX_NODES,
+	OPT_SPOOL, OPT_UNWIND, OPT_STACK_BYTES, OPT_WINDOW, OPT_IDLE,
+};
+
+static const struct option long_opts[] = {
+	{ "batch", no_argument, NULL, OPT_BATCH },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "save", required_argument, NULL, 'w' },
+	{ "input", required_argument, NULL, 'i' },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "user-only", no_argument, NULL, OPT_USER_ONLY },
+	{ "kernel-only", no_argument, NULL, OPT_KERNEL_ONLY },
+	{ "cpu-buffer", required_argument, NULL, OPT_CPU_BUFFER },
+	{ "queue-limit", required_argument, NULL, OPT_QUEUE_LIMIT },
+	{ "max-nodes", required_argument, NULL, OPT_MAX_NODES },
+	{ "spool", required_argument, NULL, OPT_SPOOL },
+	{ "unwind", required_argument, NULL, OPT_UNWIND },
+	{ "stack-bytes", required_argument, NULL, OPT_STACK_BYTES },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "idle", no_argument, NULL, OPT_IDLE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char short_opts[] = ":bd:n:o:w:i:F:p:hV";
+
+void kp_options_usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+"Usage: %s [OPTION]...            live view (root)\n"
+"       %s --batch [-d SECS] [-n N] [-o FILE] [--format FMT] [OPTION]...\n"
+"Live, system-wide sampling CPU profiler.\n"
+"\n"
+"Modes and output:\n"
+"  -b, --batch            no screen: sample, then write a report\n"
+"  -d, --delay SECS       live: refresh interval (default 2); batch:\n"
+"                         seconds per report (default: until SIGINT/SIGTERM)\n"
+"  -n, --iterations N     batch: number of reports (default 1)\n"
+"  -o, --output FILE      batch: write the report to FILE (default stdout)\n"
+"      --format FMT       batch: text, tree, folded, pprof or json (default text)\n"
+"  -w, --save FILE        also write the record stream to FILE\n"
+"  -i, --input FILE       read a saved stream instead of sampling\n"
+"      --force            read a stream owned by another user\n"
+"\n"
+"Sampling:\n"
+"  -F, --freq HZ          samples per second per CPU (default %u)\n"
+"  -p, --pid PID[,PID...] only these processes\n"
+"      --cgroup PATH      only this cgroup (a cgroup2 directory)\n"
+"      --user-only        user stacks only\n"
+"      --kernel-only      kernel stacks only\n"
+"      --cpu-buffer SIZE  per-CPU buffer size (K, M, G suffixes)\n"
+"      --queue-limit SIZE central queue limit (default 64M)\n"
+"      --unwind MODE      fp, dwarf or auto (default auto)\n"
+"      --stack-bytes N    user stack bytes copied for dwarf (default %u)\n"
+"\n"
+"Model and view:\n"
+"      --max-nodes N      call tree node limit (default %u)\n"
+"      --spool SECS       seconds of records kept for a save (default %u)\n"
+"      --window SECS      length of the window time mode (default %u)\n"
+"      --idle             show the idle task\n"
+"  -h, --help             this help\n"
+"  -V, --version          print the version\n"
+"\n"
+"Exit status: 0 ok, 1 runtime error, 2 usage, 3 no rights to sample,\n"
+"4 input file unreadable or damaged. See kptop(1).\n",
+		prog, prog, KP_DEFAULT_FREQ, KP_DEFAULT_STACK_BYTES,
+		KP_MODEL_DEFAULT_MAX_NODES, KP_DEFAULT_SPOOL_S,
+		KP_DEFAULT_WINDOW_S);
+}
+
+int kp_parse_size(const char *s, size_t *out)
+{
+	unsigned long long v, mul = 1;
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': mul = 1ULL << 10; end++; break;
+	case 'm': case 'M': mul = 1ULL << 20; end++; break;
+	case 'g': case 'G': mul = 1ULL << 30; end++; break;
+	}
+	if ((*end == 'i' || *end == 'I') && mul > 1)
+		end++;
+	if ((*end == 'b' || *end == 'B') && end != s)
+		end++;
+	if (*end || v == 0 || v > SIZE_MAX / mul)
+		return -EINVAL;
+	*out = (size_t)(v * mul);
+	return 0;
+}
+
+int kp_parse_seconds(const char *s, double *out)
+{
+	double v;
+	char *end;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e7)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned long long max,
+		      unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_pids(struct kp_options *o, const char *arg)
+{
+	const char *p = arg;
+	unsigned long long v;
+	char buf[32];
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		uint32_t *np;
+
+		if (n == 0 || n >= sizeof(buf))
+			return -EINVAL;
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		if (parse_uint(buf, INT_MAX, &v) || v == 0)
+			return -EINVAL;
+		np = realloc(o->pids, (o->nr_pids + 1) * sizeof(*np));
+		if (!np)
+			return -ENOMEM;
+		o->pids = np;
+		o->pids[o->nr_pids++] = (uint32_t)v;
+		p += n;
+		if (*p == ',' && !*++p)
+			return -EINVAL;
+	}
+	return o->nr_pids ? 0 : -EINVAL;
+}
+
+static int bad(struct kp_err *err, const char *opt, const char *arg,
+	       const char *accepted)
+{
+	return kp_err_set(err, KP_EUSAGE, "invalid value '%s' for %s: %s",
+			  arg, opt, accepted);
+}
+
+/* Options with a number or a size. Returns 0, 1 (not handled) or an error. */
+static int parse_value(struct kp_options *o, int c, const char *arg,
+		       struct kp_err *err)
+{
+	unsigned long long v;
+	double d;
+
+	switch (c) {
+	case 'd':
+		if (kp_parse_seconds(arg, &d))
+			return bad(err, "-d", arg, "expected seconds > 0, e.g. 2 or 0.5");
+		o->delay_s = d;
+		o->delay_set = 1;
+		return 0;
+	case 'n':
+		if (parse_uint(arg, 1000000, &v) || v == 0)
+			return bad(err, "-n", arg, "expected a count of reports >= 1");
+		o->count = (unsigned)v;
+		return 0;
+	case 'F':
+		if (parse_uint(arg, 1000000, &v) || v == 0)
+			return bad(err, "-F", arg, "expected a frequency in Hz >= 1");
+		o->freq_hz = (uint32_t)v;
+		return 0;
+	case OPT_CPU_BUFFER:
+		if (kp_parse_size(arg, &o->cpu_buffer) || o->cpu_buffer < 4096)
+			return bad(err, "--cpu-buffer", arg,
+				   "expected a size >= 4K, with K, M or G suffix");
+		return 0;
+	case OPT_QUEUE_LIMIT:
+		if (kp_parse_size(arg, &o->queue_limit) || o->queue_limit < 65536)
+			return bad(err, "--queue-limit", arg,
+				   "expected a size >= 64K, with K, M or G suffix");
+		return 0;
+	case OPT_MAX_NODES:
+		if (parse_uint(arg, SIZE_MAX, &v) || v < 16)
+			return bad(err, "--max-nodes", arg, "expected a count >= 16");
+		o->max_nodes = (size_t)v;
+		return 0;
+	case OPT_SPOOL:
+		if (parse_uint(arg, 86400, &v))
+			return bad(err, "--spool", arg, "expected seconds from 0 to 86400");
+		o->spool_s = (unsigned)v;
+		return 0;
+	case OPT_STACK_BYTES:
+		if (parse_uint(arg, KP_MAX_STACK_BYTES, &v) || v < 64)
+			return bad(err, "--stack-bytes", arg,
+				   "expected bytes from 64 to 65536");
+		o->stack_bytes = (uint32_t)v;
+		return 0;
+	case OPT_WINDOW:
+		if (parse_uint(arg, 86400, &v) || v == 0)
+			return bad(err, "--window", arg, "expected seconds from 1 to 86400");
+		o->window_s = (unsigned)v;
+		return 0;
+	}
+	return 1;
+}
+
+static int parse_word(struct kp_options *o, int c, const char *arg,
+		      struct kp_err *err)
+{
+	int rc;
+
+	switch (c) {
+	case OPT_FORMAT:
+		if (kp_format_parse(arg, &o->format))
+			return bad(err, "--format", arg,
+				   "expected text, tree, folded, pprof or json");
+		return 0;
+	case OPT_UNWIND:
+		if (!strcmp(arg, "fp"))
+			o->unwind = KP_UNWIND_FP;
+		else if (!strcmp(arg, "dwarf"))
+			o->unwind = KP_UNWIND_DWARF;
+		else if (!strcmp(arg, "auto"))
+			o->unwind = KP_UNWIND_AUTO;
+		else
+			return bad(err, "--unwind", arg, "expected fp, dwarf or auto");
+		return 0;
+	case 'p':
+		rc = parse_pids(o, arg);
+		if (rc == -ENOMEM)
+			return kp_err_set(err, rc, "out of memory");
+		if (rc)
+			return bad(err, "-p", arg,
+				   "expected process ids > 0, separated by commas");
+		return 0;
+	case 'o': case 'w': case 'i': case OPT_CGROUP:
+		if (!*arg)
+			return kp_err_set(err, KP_EUSAGE, "empty file name for -%c",
+					  c == OPT_CGROUP ? '-' : c);
+		if (c == 'o') o->output = arg;
+		if (c == 'w') o->save = arg;
+		if (c == 'i') o->input = arg;
+		if (c == OPT_CGROUP) o->cgroup = arg;
+		return 0;
+	}
+	return 1;
+}
+
+static int parse_flag(struct kp_options *o, int c)
+{
+	switch (c) {
+	case 'b': case OPT_BATCH: o->batch = 1; return 0;
+	case OPT_FORCE: o->force = 1; return 0;
+	case OPT_USER_ONLY: o->user_only = 1; return 0;
+	case OPT_KERNEL_ONLY: o->kernel_only = 1; return 0;
+	case OPT_IDLE: o->idle = 1; return 0;
+	case 'h': o->help = 1; return 0;
+	case 'V': o->version = 1; return 0;
+	}
+	return 1;
+}
+
+static void set_defaults(struct kp_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->delay_s = KP_DEFAULT_DELAY_S;
+	o->count = 1;
+	o->format = KP_FORMAT_TEXT;
+	o->freq_hz = KP_DEFAULT_FREQ;
+	o->spool_s = KP_DEFAULT_SPOOL_S;
+	o->unwind = KP_UNWIND_AUTO;
+	o->stack_bytes = KP_DEFAULT_STACK_BYTES;
+	o->window_s = KP_DEFAULT_WINDOW_S;
+}
+
+static int check_combination(struct kp_options *o, struct kp_err *err)
+{
+	if (o->user_only && o->kernel_only)
+		return kp_err_set(err, KP_EUSAGE,
+				  "--user-only and --kernel-only exclude each other");
+	if (o->input && o->save)
+		return kp_err_set(err, KP_EUSAGE,
+				  "-i and -w cannot be combined: the input is a stream already");
+	if (!o->batch && o->output)
+		return kp_err_set(err, KP_EUSAGE, "-o needs --batch");
+	return 0;
+}
+
+static int one_option(struct kp_options *o, int c, char **argv,
+		      struct kp_err *err)
+{
+	int rc;
+
+	if (c == '?' && optopt)
+		return kp_err_set(err, KP_EUSAGE, "unknown option '-%c' (see --help)",
+				  optopt);
+	if (c == '?')
+		return kp_err_set(err, KP_EUSAGE, "unknown option '%s' (see --help)",
+				  argv[optind - 1]);
+	if (c == ':' && optopt < OPT_BATCH && optopt > ' ')
+		return kp_err_set(err, KP_EUSAGE, "option '-%c' needs a value", optopt);
+	if (c == ':')
+		return kp_err_set(err, KP_EUSAGE, "option '%s' needs a value",
+				  argv[optind - 1]);
+	rc = parse_flag(o, c);
+	if (rc <= 0)
+		return rc;
+	rc = parse_value(o, c, optarg, err);
+	if (rc <= 0)
+		return rc;
+	rc = parse_word(o, c, optarg, err);
+	if (rc <= 0)
+		return rc;
+	return kp_err_set(err, KP_EUSAGE, "unhandled option");
+}
+
+int kp_options_parse(struct kp_options *o, int argc, char **argv,
+		     struct kp_err *err)
+{
+	int c, rc;
+
+	set_defaults(o);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+		rc = one_option(o, c, argv, err);
+		if (rc)
+			return rc;
+	}
+	if (optind < argc)
+		return kp_err_set(err, KP_EUSAGE,
+				  "unexpected argument '%s' (see --help)", argv[optind]);
+	if (o->help || o->version)
+		return 0;
+	return check_combination(o, err);
+}
+
+void kp_options_fini(struct kp_options *o)
+{
+	free(o->pids);
+	o->pids = NULL;
+	o->nr_pids = 0;
+}

@@ -1,0 +1,74 @@
+/* report.h — batch reports of a model: text, tree, folded, pprof, json.
+ *
+ * Owns: the output formats. Each format lives in its own file
+ * (text.c, tree.c, folded.c, pprof.c, json.c); kp_report__write()
+ * dispatches on the format.
+ *
+ * Who calls it: src/kptop.c in batch mode, after the model has been fed
+ * everything collected (or read from a stream file). Tests feed a model
+ * hand-built records and a fake resolver.
+ *
+ * Ownership: the caller owns the FILE, the model and the info; the
+ * report only reads them (it builds views and frees them again) and
+ * writes to the FILE. It never closes the FILE.
+ *
+ * Errors: 0 or negative errno (-EIO when the FILE reports an error,
+ * -ENOMEM) with a one-line message in err. Not thread-safe with respect
+ * to the model (it reads it). Plain C and zlib: no curses, no libbpf.
+ */
+#ifndef KP_REPORT_H
+#define KP_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/model.h"
+#include "model/record.h"
+#include "util/kp_err.h"
+
+enum kp_format {
+	KP_FORMAT_TEXT = 0,	/* header + flat function table */
+	KP_FORMAT_TREE,		/* top-down call tree, indented */
+	KP_FORMAT_FOLDED,	/* comm;root;...;leaf COUNT */
+	KP_FORMAT_PPROF,	/* gzip-compressed profile.proto */
+	KP_FORMAT_JSON,		/* flat table and counters */
+	KP_FORMAT_MAX,
+};
+
+/* "text" ... "json" <-> enum; parse returns -EINVAL for an unknown name. */
+const char *kp_format_name(enum kp_format f);
+int kp_format_parse(const char *name, enum kp_format *out);
+
+/* What the report says about the run beyond the model's contents. The
+ * collector's counters are copied in by the caller (the report layer
+ * never includes collect.h); have_collector == 0 means the records came
+ * from a file and the drops are those of the model's LOST records. */
+struct kp_report_info {
+	uint32_t freq_hz;		/* per CPU; 0: take the model's */
+	uint32_t ncpus;			/* 0: take the model's */
+	double duration_s;		/* sampling time covered by the report */
+	uint64_t time_real_ns;		/* CLOCK_REALTIME of the start, 0 unknown */
+	const char *source;		/* input file, or NULL when live */
+	unsigned index, count;		/* report index (1-based) of count */
+	int have_collector;
+	uint64_t taken, delivered;	/* collector counters (have_collector) */
+	uint64_t lost_bpf_full, lost_cpu_buffer, lost_queue_full;
+	uint64_t lost_sideband, stack_err_kernel, stack_err_user;
+};
+
+int kp_report__write(FILE *out, enum kp_format f, struct kp_model *m,
+		     const struct kp_report_info *info, struct kp_err *err);
+
+/* One function per format, called by kp_report__write(). */
+int kp_report_text(FILE *out, struct kp_model *m,
+		   const struct kp_report_info *info, struct kp_err *err);
+int kp_report_tree(FILE *out, struct kp_model *m,
+		   const struct kp_report_info *info, struct kp_err *err);
+int kp_report_folded(FILE *out, struct kp_model *m,
+		     const struct kp_report_info *info, struct kp_err *err);
+int kp_report_pprof(FILE *out, struct kp_model *m,
+		    const struct kp_report_info *info, struct kp_err *err);
+int kp_report_json(FILE *out, struct kp_model *m,
+		   const struct kp_report_info *info, struct kp_err *err);
+
+#endif /* KP_REPORT_H */
