@@ -35,6 +35,7 @@
 
 struct kp_stream_header {
 	uint16_t major, minor;
+	uint16_t header_len;	/* >= 16: skip this many bytes to the first record */
 };
 
 /* Write the 16-byte file header for this version into out. */
@@ -72,8 +73,10 @@ void kp_decoder__free(struct kp_decoder *d);
  *  returns 1: *out holds a record, *used bytes were consumed; out's
  *             pointers are valid until the next call or until buf changes.
  *  returns 0: buf holds no complete record (len == 0 or a record that
- *             continues past len); *used is 0. At end of input that means
- *             the stream is cut: report KP_ETRUNC yourself if len > 0.
+ *             continues past len); *used is 0, or the bytes of unknown
+ *             records skipped before that point: drop *used bytes either
+ *             way. At end of input that means the stream is cut: report
+ *             KP_ETRUNC yourself if len > *used.
  *  returns <0: malformed record; err names the byte offset and the fault.
  * Records of an unknown type are skipped by their length and counted;
  * they are never returned. */

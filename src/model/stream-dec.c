@@ -1,0 +1,577 @@
+/* stream-dec.c — the stream header check and the record decoder
+ * (man/kptop-stream.5). Runs for every record in the main thread.
+ *
+ * Every length, count and string end is checked against the payload
+ * before it is used. Field readers share a sticky error in struct rd: the
+ * first fault wins (with its byte offset), later reads return zeros and
+ * move nothing, so the per-type decoders read straight through and check
+ * once at the end. Scratch (NUL-terminated strings, aligned frame and
+ * symbol arrays) is a bump area reset for every record; it is sized from
+ * the record's own length, only once the whole record is in hand.
+ */
+#include "model/stream.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/varint.h"
+
+/* Scratch every record type but SYMTAB fits in: four strings of
+ * KP_PATH_MAX bytes (META) or two stacks of frames (SAMPLE), with room for
+ * alignment. SYMTAB needs at most 4 bytes per payload byte: each symbol
+ * takes >= 10 payload bytes and 24 bytes of struct kp_symbol, plus its
+ * name and NUL. */
+#define SCRATCH_BASE (4 * (KP_PATH_MAX + 1) + 256)
+#define SYMTAB_SCRATCH(plen) (4 * (size_t)(plen) + SCRATCH_BASE)
+#define SYM_MIN_BYTES 10	/* addr 8 + size varint 1 + name length 1 */
+
+_Static_assert(SCRATCH_BASE >= 2 * KP_MAX_FRAMES * 8 + 64, "frames fit");
+_Static_assert(sizeof(struct kp_symbol) <= 24, "SYMTAB_SCRATCH bound");
+
+struct kp_decoder {
+	uint8_t *scratch;
+	size_t cap, used;
+	struct kp_decoder_stats st;
+};
+
+/* A reader over one record's payload. */
+struct rd {
+	const uint8_t *p, *end;		/* payload cursor and end */
+	const uint8_t *buf;		/* buf[0], for offsets */
+	uint64_t base;			/* offset of buf[0] in the stream */
+	struct kp_decoder *d;
+	struct kp_err *err;
+	const char *what;		/* record type name */
+	int rc;				/* sticky: first fault */
+};
+
+static const char *const type_names[KP_REC_TYPE_MAX + 1] = {
+	[KP_REC_META] = "META", [KP_REC_PROCESS] = "PROCESS",
+	[KP_REC_EXEC] = "EXEC", [KP_REC_EXIT] = "EXIT",
+	[KP_REC_MMAP] = "MMAP", [KP_REC_SAMPLE] = "SAMPLE",
+	[KP_REC_LOST] = "LOST", [KP_REC_SYMTAB] = "SYMTAB",
+	[KP_REC_THREAD] = "THREAD", [KP_REC_CGROUP] = "CGROUP",
+};
+
+int kp_stream_header_decode(const uint8_t *buf, size_t len,
+			    struct kp_stream_header *out, struct kp_err *err)
+{
+	uint16_t major, minor, hlen;
+
+	if (!buf || len < KP_STREAM_HEADER_LEN)
+		return kp_err_set(err, KP_ETRUNC,
+				  "offset %zu: stream header cut short (%d bytes needed)",
+				  buf ? len : 0, KP_STREAM_HEADER_LEN);
+	if (memcmp(buf, KP_STREAM_MAGIC, 8))
+		return kp_err_set(err, KP_EFORMAT,
+				  "offset 0: not a kptop stream (bad magic)");
+	major = (uint16_t)(buf[8] | buf[9] << 8);
+	minor = (uint16_t)(buf[10] | buf[11] << 8);
+	hlen = (uint16_t)(buf[14] | buf[15] << 8);
+	if (buf[12] != 1)
+		return kp_err_set(err, KP_EFORMAT,
+				  "offset 12: byte-order mark %u is not 1 (little-endian)",
+				  buf[12]);
+	if (major != KP_STREAM_MAJOR)
+		return kp_err_set(err, KP_EVERSION,
+				  "offset 8: stream version %u.%u: this kptop reads major version %d only",
+				  major, minor, KP_STREAM_MAJOR);
+	if (hlen < KP_STREAM_HEADER_LEN)
+		return kp_err_set(err, KP_EFORMAT,
+				  "offset 14: header length %u is below %d",
+				  hlen, KP_STREAM_HEADER_LEN);
+	if (out) {
+		out->major = major;
+		out->minor = minor;
+		out->header_len = hlen;
+	}
+	return 0;
+}
+
+struct kp_decoder *kp_decoder__new(void)
+{
+	struct kp_decoder *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->scratch = malloc(SCRATCH_BASE);
+	if (!d->scratch) {
+		free(d);
+		errno = ENOMEM;
+		return NULL;
+	}
+	d->cap = SCRATCH_BASE;
+	return d;
+}
+
+void kp_decoder__free(struct kp_decoder *d)
+{
+	if (!d)
+		return;
+	free(d->scratch);
+	free(d);
+}
+
+void kp_decoder__stats(const struct kp_decoder *d, struct kp_decoder_stats *out)
+{
+	if (d && out)
+		*out = d->st;
+}
+
+/* ---- faults ---- */
+
+static uint64_t off_of(const struct rd *r, const uint8_t *at)
+{
+	return r->base + (uint64_t)(at - r->buf);
+}
+
+__attribute__((format(printf, 3, 4), cold))
+static void fail(struct rd *r, const uint8_t *at, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	if (r->rc)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	r->rc = kp_err_set(r->err, KP_EFORMAT, "offset %" PRIu64 ": %s record: %s",
+			   off_of(r, at), r->what, what);
+	r->p = r->end;
+}
+
+/* ---- field readers ---- */
+
+static inline uint64_t get_u64(struct rd *r, const char *field)
+{
+	uint64_t v = 0;
+	int n;
+
+	if (r->p < r->end && *r->p < 0x80)
+		return *r->p++;
+	n = kp_varint_get(r->p, r->end, &v);
+	if (n > 0) {
+		r->p += n;
+		return v;
+	}
+	if (!r->rc)
+		fail(r, r->p, n == 0 ? "%s runs past the end of the record"
+				     : "%s is a varint over 64 bits", field);
+	return 0;
+}
+
+static inline uint32_t get_u32(struct rd *r, const char *field)
+{
+	const uint8_t *at = r->p;
+	uint64_t v = get_u64(r, field);
+
+	if (v > UINT32_MAX) {
+		fail(r, at, "%s %" PRIu64 " does not fit in 32 bits", field, v);
+		return 0;
+	}
+	return (uint32_t)v;
+}
+
+static inline int32_t get_i32(struct rd *r, const char *field)
+{
+	return (int32_t)kp_unzigzag(get_u32(r, field));
+}
+
+static inline uint64_t get_addr(struct rd *r, const char *field)
+{
+	uint64_t v;
+
+	if (r->end - r->p < 8) {
+		fail(r, r->p, "%s runs past the end of the record", field);
+		return 0;
+	}
+	v = kp_le64_get(r->p);
+	r->p += 8;
+	return v;
+}
+
+/* Reserve n bytes of scratch aligned to align (a power of two). The
+ * caller sized the scratch for the record, so this only fails on a codec
+ * bug. */
+static void *take(struct rd *r, size_t n, size_t align)
+{
+	struct kp_decoder *d = r->d;
+	size_t at = (d->used + align - 1) & ~(align - 1);
+
+	if (at > d->cap || n > d->cap - at) {
+		fail(r, r->p, "internal: scratch bound exceeded");
+		return NULL;
+	}
+	d->used = at + n;
+	return d->scratch + at;
+}
+
+/* A length-prefixed field of at most max bytes: returns its start and sets
+ * *len, or NULL (with a fault) if it does not fit. */
+static const uint8_t *get_span(struct rd *r, size_t max, size_t *len,
+			       const char *field)
+{
+	const uint8_t *at = r->p, *s;
+	uint64_t n = get_u64(r, field);
+
+	*len = 0;
+	if (r->rc)
+		return NULL;
+	if (n > max) {
+		fail(r, at, "%s length %" PRIu64 " is over the limit %zu", field, n, max);
+		return NULL;
+	}
+	if (n > (uint64_t)(r->end - r->p)) {
+		fail(r, at, "%s of %" PRIu64 " bytes runs past the end of the record",
+		     field, n);
+		return NULL;
+	}
+	s = r->p;
+	r->p += n;
+	*len = (size_t)n;
+	return s;
+}
+
+/* A string copied into dst (dst has room for max + 1 bytes), NUL added. */
+static void get_str_into(struct rd *r, char *dst, size_t max, const char *field)
+{
+	size_t n;
+	const uint8_t *s = get_span(r, max, &n, field);
+	const uint8_t *nul;
+
+	dst[0] = 0;
+	if (!s)
+		return;
+	nul = memchr(s, 0, n);
+	if (nul) {
+		fail(r, nul, "%s holds a NUL byte", field);
+		return;
+	}
+	memcpy(dst, s, n);
+	dst[n] = 0;
+}
+
+static const char *get_str(struct rd *r, size_t max, const char *field)
+{
+	const uint8_t *at = r->p;
+	uint64_t n = 0;
+	char *dst;
+
+	/* Peek the length to reserve exactly n + 1 bytes. */
+	if (kp_varint_get(at, r->end, &n) <= 0 || n > max)
+		n = 0;		/* get_str_into reports it */
+	dst = take(r, (size_t)n + 1, 1);
+	if (!dst)
+		return "";
+	get_str_into(r, dst, max, field);
+	return dst;
+}
+
+static uint8_t get_build_id(struct rd *r, uint8_t id[KP_BUILD_ID_MAX])
+{
+	uint8_t n;
+
+	if (r->p >= r->end) {
+		fail(r, r->p, "build-id runs past the end of the record");
+		return 0;
+	}
+	n = *r->p;
+	if (n > KP_BUILD_ID_MAX) {
+		fail(r, r->p, "build-id length %u is over the limit %d", n,
+		     KP_BUILD_ID_MAX);
+		return 0;
+	}
+	if (r->end - r->p - 1 < n) {
+		fail(r, r->p, "build-id of %u bytes runs past the end of the record", n);
+		return 0;
+	}
+	memcpy(id, r->p + 1, n);
+	r->p += 1 + n;
+	return n;
+}
+
+/* A count of at most max, then that many addrs; into dst when given (the
+ * regs array) or else into scratch. Returns the count. */
+static uint32_t get_addrs(struct rd *r, size_t max, uint64_t *dst,
+			  const uint64_t **out, const char *field)
+{
+	const uint8_t *at = r->p;
+	uint64_t n = get_u64(r, field);
+
+	if (out)
+		*out = NULL;
+	if (r->rc)
+		return 0;
+	if (n > max) {
+		fail(r, at, "%s %" PRIu64 " is over the limit %zu", field, n, max);
+		return 0;
+	}
+	if (n * 8 > (uint64_t)(r->end - r->p)) {
+		fail(r, at, "%s %" PRIu64 " runs past the end of the record", field, n);
+		return 0;
+	}
+	if (!dst && n) {
+		dst = take(r, n * 8, 8);
+		if (!dst)
+			return 0;
+	}
+	if (n)
+		memcpy(dst, r->p, n * 8);	/* little-endian host */
+	r->p += n * 8;
+	if (out)
+		*out = dst;
+	return (uint32_t)n;
+}
+
+/* ---- records ---- */
+
+static void dec_meta(struct rd *r, struct kp_rec_meta *m)
+{
+	m->version = get_str(r, KP_PATH_MAX, "version");
+	m->kernel = get_str(r, KP_PATH_MAX, "kernel");
+	m->hostname = get_str(r, KP_PATH_MAX, "hostname");
+	m->arch = get_str(r, KP_PATH_MAX, "arch");
+	m->freq_hz = get_u32(r, "freq_hz");
+	m->ncpus = get_u32(r, "ncpus");
+	m->start_mono_ns = get_u64(r, "start_mono_ns");
+	m->start_real_ns = get_u64(r, "start_real_ns");
+	m->page_size = get_u32(r, "page_size");
+	m->flags = get_u32(r, "flags");
+}
+
+static void dec_process(struct rd *r, struct kp_rec_process *p)
+{
+	p->time_ns = get_u64(r, "time_ns");
+	p->start_ns = get_u64(r, "start_ns");
+	p->pid = get_u32(r, "pid");
+	p->ppid = get_u32(r, "ppid");
+	p->gpid = get_u32(r, "gpid");
+	p->uid = get_u32(r, "uid");
+	p->flags = get_u32(r, "flags");
+	p->comm = get_str(r, KP_COMM_LEN - 1, "comm");
+	p->exe = get_str(r, KP_PATH_MAX, "exe");
+}
+
+static void dec_exec(struct rd *r, struct kp_rec_exec *e)
+{
+	e->time_ns = get_u64(r, "time_ns");
+	e->pid = get_u32(r, "pid");
+	e->tid = get_u32(r, "tid");
+	e->comm = get_str(r, KP_COMM_LEN - 1, "comm");
+	e->exe = get_str(r, KP_PATH_MAX, "exe");
+}
+
+static void dec_exit(struct rd *r, struct kp_rec_exit *e)
+{
+	e->time_ns = get_u64(r, "time_ns");
+	e->pid = get_u32(r, "pid");
+	e->tid = get_u32(r, "tid");
+}
+
+static void dec_thread(struct rd *r, struct kp_rec_thread *t)
+{
+	t->time_ns = get_u64(r, "time_ns");
+	t->pid = get_u32(r, "pid");
+	t->tid = get_u32(r, "tid");
+	t->comm = get_str(r, KP_COMM_LEN - 1, "comm");
+}
+
+static void dec_mmap(struct rd *r, struct kp_rec_mmap *m)
+{
+	m->time_ns = get_u64(r, "time_ns");
+	m->pid = get_u32(r, "pid");
+	m->tid = get_u32(r, "tid");
+	m->addr = get_addr(r, "addr");
+	m->len = get_u64(r, "len");
+	m->pgoff = get_u64(r, "pgoff");
+	m->prot = get_u32(r, "prot");
+	m->flags = get_u32(r, "flags");
+	m->maj = get_u32(r, "maj");
+	m->min = get_u32(r, "min");
+	m->ino = get_u64(r, "ino");
+	m->ino_generation = get_u64(r, "ino_generation");
+	m->build_id_len = get_build_id(r, m->build_id);
+	m->path = get_str(r, KP_PATH_MAX, "path");
+}
+
+static void dec_sample(struct rd *r, struct kp_rec_sample *s)
+{
+	size_t n;
+
+	s->time_ns = get_u64(r, "time_ns");
+	s->cgroup_id = get_u64(r, "cgroup_id");
+	s->cpu = get_u32(r, "cpu");
+	s->pid = get_u32(r, "pid");
+	s->tid = get_u32(r, "tid");
+	s->gpid = get_u32(r, "gpid");
+	s->gtid = get_u32(r, "gtid");
+	s->flags = get_u32(r, "flags");
+	s->kerr = get_i32(r, "kerr");
+	s->uerr = get_i32(r, "uerr");
+	get_str_into(r, s->comm, KP_COMM_LEN - 1, "comm");
+	s->nr_kframes = (uint16_t)get_addrs(r, KP_MAX_FRAMES, NULL, &s->kframes,
+					    "kernel frame count");
+	s->nr_uframes = (uint16_t)get_addrs(r, KP_MAX_FRAMES, NULL, &s->uframes,
+					    "user frame count");
+	s->nr_regs = (uint8_t)get_addrs(r, KP_MAX_REGS, s->regs, NULL,
+					"register count");
+	s->stack = get_span(r, KP_MAX_STACK_BYTES, &n, "stack");
+	s->stack_len = (uint32_t)n;
+	if (!n)
+		s->stack = NULL;	/* points into buf otherwise */
+}
+
+static void dec_lost(struct rd *r, struct kp_rec_lost *l)
+{
+	l->time_ns = get_u64(r, "time_ns");
+	l->stage = get_u32(r, "stage");
+	l->cpu = get_u32(r, "cpu");
+	l->count = get_u64(r, "count");
+}
+
+static void dec_symtab(struct rd *r, struct kp_rec_symtab *t)
+{
+	const uint8_t *at;
+	struct kp_symbol *syms = NULL;
+	uint32_t i, n;
+
+	t->path = get_str(r, KP_PATH_MAX, "path");
+	t->build_id_len = get_build_id(r, t->build_id);
+	at = r->p;
+	n = get_u32(r, "symbol count");
+	if (!r->rc && n > (uint64_t)(r->end - r->p) / SYM_MIN_BYTES)
+		fail(r, at, "symbol count %u runs past the end of the record", n);
+	if (!r->rc && n)
+		syms = take(r, (size_t)n * sizeof(*syms), 8);
+	for (i = 0; i < n && !r->rc; i++) {
+		at = r->p;
+		syms[i].addr = get_addr(r, "symbol address");
+		syms[i].size = get_u64(r, "symbol size");
+		syms[i].name = get_str(r, KP_PATH_MAX, "symbol name");
+		if (i && syms[i].addr < syms[i - 1].addr)
+			fail(r, at, "symbol %u is out of address order", i);
+	}
+	t->nr_syms = r->rc ? 0 : n;
+	t->syms = r->rc ? NULL : syms;
+}
+
+static void dec_cgroup(struct rd *r, struct kp_rec_cgroup *c)
+{
+	c->time_ns = get_u64(r, "time_ns");
+	c->id = get_u64(r, "id");
+	c->path = get_str(r, KP_PATH_MAX, "path");
+}
+
+static void dec_payload(struct rd *r, struct kp_record *out)
+{
+	switch (out->type) {
+	case KP_REC_SAMPLE: dec_sample(r, &out->sample); break;
+	case KP_REC_META: dec_meta(r, &out->meta); break;
+	case KP_REC_PROCESS: dec_process(r, &out->process); break;
+	case KP_REC_EXEC: dec_exec(r, &out->exec); break;
+	case KP_REC_EXIT: dec_exit(r, &out->exit); break;
+	case KP_REC_THREAD: dec_thread(r, &out->thread); break;
+	case KP_REC_MMAP: dec_mmap(r, &out->mmap); break;
+	case KP_REC_LOST: dec_lost(r, &out->lost); break;
+	case KP_REC_SYMTAB: dec_symtab(r, &out->symtab); break;
+	case KP_REC_CGROUP: dec_cgroup(r, &out->cgroup); break;
+	}
+}
+
+/* Make the scratch big enough for a record of this type and payload
+ * length; it only grows, and only for SYMTAB. */
+static int reserve(struct kp_decoder *d, uint32_t type, size_t plen)
+{
+	size_t need = type == KP_REC_SYMTAB ? SYMTAB_SCRATCH(plen) : SCRATCH_BASE;
+	uint8_t *p;
+
+	d->used = 0;
+	if (need <= d->cap)
+		return 0;
+	p = realloc(d->scratch, need);
+	if (!p)
+		return -ENOMEM;
+	d->scratch = p;
+	d->cap = need;
+	return 0;
+}
+
+/* Read one envelope at r->p. Returns 1 with *type and *plen set (the
+ * payload is all there), 0 if the buffer ends first, <0 on a fault. */
+static int envelope(struct rd *r, uint32_t *type, size_t *plen)
+{
+	const uint8_t *at = r->p;
+	uint64_t t, n;
+	int k, m;
+
+	k = kp_varint_get(at, r->end, &t);
+	if (k == 0)
+		return 0;
+	if (k < 0 || t > UINT32_MAX) {
+		fail(r, at, "record type is not a 32-bit varint");
+		return r->rc;
+	}
+	m = kp_varint_get(at + k, r->end, &n);
+	if (m == 0)
+		return 0;
+	if (m < 0 || n > KP_STREAM_RECORD_MAX - (uint64_t)(k + m)) {
+		fail(r, at + k, "record length is over the limit %u bytes",
+		     KP_STREAM_RECORD_MAX);
+		return r->rc;
+	}
+	if (n > (uint64_t)(r->end - at - k - m))
+		return 0;
+	r->p = at + k + m;
+	*type = (uint32_t)t;
+	*plen = (size_t)n;
+	return 1;
+}
+
+int kp_decoder__next(struct kp_decoder *d, const uint8_t *buf, size_t len,
+		     uint64_t base_offset, size_t *used, struct kp_record *out,
+		     struct kp_err *err)
+{
+	struct rd r = { .p = buf, .end = buf + len, .buf = buf,
+			.base = base_offset, .d = d, .err = err, .what = "stream" };
+	uint32_t type = 0;
+	size_t plen = 0;
+	int rc;
+
+	*used = 0;
+	for (;;) {
+		const uint8_t *rec = r.p;
+
+		rc = envelope(&r, &type, &plen);
+		if (rc <= 0)
+			return rc;
+		if (type == 0 || type > KP_REC_TYPE_MAX) {
+			r.p += plen;	/* unknown: skip by its length */
+			d->st.unknown_skipped++;
+			d->st.bytes += (size_t)(r.p - rec);
+			*used = (size_t)(r.p - buf);
+			continue;
+		}
+		rc = reserve(d, type, plen);
+		if (rc < 0)
+			return kp_err_set(err, rc, "offset %" PRIu64 ": %s record of %zu bytes: out of memory",
+					  off_of(&r, rec), type_names[type], plen);
+		r.what = type_names[type];
+		r.end = r.p + plen;
+		memset(out, 0, sizeof(*out));
+		out->type = type;
+		dec_payload(&r, out);
+		if (r.rc)
+			return r.rc;
+		/* Bytes after the fields this version knows: a later minor's. */
+		r.p = r.end;
+		d->st.records++;
+		d->st.bytes += (size_t)(r.p - rec);
+		*used = (size_t)(r.p - buf);
+		return 1;
+	}
+}
