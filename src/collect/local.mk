@@ -11,3 +11,33 @@ tests_workload_split_fp_CFLAGS = $(AM_CFLAGS) $(KP_WORKLOAD_CFLAGS) \
 tests_workload_split_nofp_SOURCES = tests/workload/split.c
 tests_workload_split_nofp_CFLAGS = $(AM_CFLAGS) $(KP_WORKLOAD_CFLAGS) \
 	-fomit-frame-pointer
+
+## The BPF program: kptop.bpf.c -> kptop.bpf.o (clang -target bpf) ->
+## kptop.skel.h (bpftool gen skeleton), both written into the build dir.
+KP_BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_x86 $(BPF_ARCH_INCLUDE) \
+	-I$(top_srcdir)/src/collect -Wall -Werror
+src/collect/kptop.bpf.o: $(top_srcdir)/src/collect/kptop.bpf.c \
+		$(top_srcdir)/src/collect/kp_bpf.h
+	@$(MKDIR_P) src/collect
+	$(AM_V_GEN)$(BPF_CLANG) $(KP_BPF_CFLAGS) -c $(top_srcdir)/src/collect/kptop.bpf.c -o $@
+src/collect/kptop.skel.h: src/collect/kptop.bpf.o
+	$(AM_V_GEN)$(BPFTOOL) gen skeleton src/collect/kptop.bpf.o name kptop_bpf > $@.tmp \
+		&& mv $@.tmp $@
+BUILT_SOURCES += src/collect/kptop.skel.h
+CLEANFILES += src/collect/kptop.bpf.o src/collect/kptop.skel.h src/collect/kptop.skel.h.tmp
+EXTRA_DIST += src/collect/kptop.bpf.c
+
+## The collector library.
+noinst_LIBRARIES += libkpcollect.a
+libkpcollect_a_SOURCES = src/collect/collect.h src/collect/kp_bpf.h \
+	src/collect/queue.h src/collect/queue.c
+libkpcollect_a_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
+KP_COLLECT_LIBS = libkpcollect.a libkpstream.a libkputil.a $(LIBBPF_LIBS) -lpthread
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-queue
+TESTS += tests/test-queue
+tests_test_queue_SOURCES = tests/test-queue.c
+tests_test_queue_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_queue_LDADD = libkpcollect.a $(CMOCKA_LIBS) -lpthread
+endif

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kptop.bpf.c — the sampling program: runs on every cpu-clock tick of
+ * every CPU, applies the -p / --cgroup filters, takes the kernel and user
+ * stacks, the user registers and a copy of the user stack, and writes one
+ * variable-size sample into that CPU's ring buffer without a wakeup (the
+ * collector drains the buffers on a timer). Every way a sample can fail to
+ * be recorded is counted in the per-CPU counters map.
+ */
+#include <linux/bpf.h>
+#include <linux/bpf_perf_event.h>
+#include <linux/ptrace.h>
+#include <bpf/bpf_helpers.h>
+
+#include "kp_bpf.h"
+
+#define KP_SAMPLE_IDLE (1u << 0)
+#define KP_SAMPLE_KTRUNC (1u << 1)
+#define KP_SAMPLE_UTRUNC (1u << 2)
+#define KP_SAMPLE_KERR (1u << 3)
+#define KP_SAMPLE_UERR (1u << 4)
+#define KP_SAMPLE_USER_MODE (1u << 5)
+#define KP_SAMPLE_REGS (1u << 6)
+
+#define FRAMES_BYTES (KP_BPF_MAX_FRAMES * 8)
+
+/* Settings, written by the collector between open and load. */
+const volatile __u64 pidns_dev = 0, pidns_ino = 0;
+const volatile __u32 filter_pids = 0;	/* 1: only pids in pid_filter */
+const volatile __u32 filter_cgroup = 0;	/* 1: only under cgroup_filter[0] */
+const volatile __u32 take_kernel = 1, take_user = 1;
+const volatile __u32 unwind_mode = 0;	/* enum kp_unwind_mode */
+const volatile __u32 stack_bytes = 8192;
+const volatile __u32 max_frames = KP_BPF_MAX_FRAMES;	/* perf_event_max_stack */
+
+struct ringbuf_inner {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 16);
+};
+
+/* One ring buffer per CPU, created and inserted by the collector. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct ringbuf_inner);
+} cpu_bufs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kp_bpf_counters);
+} counters SEC(".maps");
+
+/* Scratch for building one sample: a plain array indexed by CPU (sized
+ * by the collector), since a per-CPU array value cannot be this large.
+ * Perf-event programs do not nest on a CPU, so one slot per CPU is safe. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kp_bpf_sample);
+} scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KP_BPF_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} pid_filter SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KP_BPF_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} dwarf_pids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup_filter SEC(".maps");
+
+static __always_inline void count(struct kp_bpf_counters *cnt, int which)
+{
+	if (cnt && which >= 0 && which < KP_CNT_MAX)
+		cnt->c[which]++;
+}
+
+/* x86-64 pt_regs into DWARF register order. */
+static __always_inline void put_regs(__u64 *r, const struct pt_regs *p)
+{
+	r[0] = p->rax; r[1] = p->rdx; r[2] = p->rcx; r[3] = p->rbx;
+	r[4] = p->rsi; r[5] = p->rdi; r[6] = p->rbp; r[7] = p->rsp;
+	r[8] = p->r8; r[9] = p->r9; r[10] = p->r10; r[11] = p->r11;
+	r[12] = p->r12; r[13] = p->r13; r[14] = p->r14; r[15] = p->r15;
+	r[16] = p->rip;
+}
+
+/* The user registers: from the interrupted context when it was user mode,
+ * else from the task's saved user registers. Returns 0 or -errno. */
+static __always_inline int user_regs(struct bpf_perf_event_data *ctx,
+				     struct kp_bpf_sample *s)
+{
+	struct pt_regs tmp;
+	long p;
+
+	if (s->flags & KP_SAMPLE_USER_MODE) {
+		put_regs(s->regs, (const struct pt_regs *)&ctx->regs);
+		return 0;
+	}
+	p = bpf_task_pt_regs(bpf_get_current_task_btf());
+	if (!p || bpf_probe_read_kernel(&tmp, sizeof(tmp), (void *)p))
+		return -14;
+	put_regs(s->regs, &tmp);
+	return 0;
+}
+
+/* Copy the user stack from rsp up: want bytes, or the longest readable
+ * prefix found by halving, at least KP_BPF_STACK_MIN. Returns bytes. */
+static __always_inline __u32 copy_stack(struct kp_bpf_sample *s, __u32 off,
+					__u32 want)
+{
+	__u64 sp = s->regs[7];
+	__u32 len = want;
+	int i;
+
+	asm volatile("" : "+r"(off));
+	if (off > 2 * FRAMES_BYTES)	/* for the verifier: (nk + nu) * 8 */
+		return 0;
+	for (i = 0; i < 12; i++) {
+		if (len < KP_BPF_STACK_MIN)
+			return 0;
+		if (len > KP_BPF_STACK_MAX)
+			len = KP_BPF_STACK_MAX;
+		asm volatile("" : "+r"(len));
+		if (len > KP_BPF_STACK_MAX || len == 0)
+			return 0;
+		if (!bpf_probe_read_user((char *)s->data + off, len, (void *)sp))
+			return len;
+		len >>= 1;
+	}
+	return 0;
+}
+
+static __always_inline int wants_dwarf(__u32 pid)
+{
+	if (unwind_mode == 2)
+		return 1;
+	if (unwind_mode == 0)
+		return bpf_map_lookup_elem(&dwarf_pids, &pid) != 0;
+	return 0;
+}
+
+static __always_inline void take_stacks(struct bpf_perf_event_data *ctx,
+					struct kp_bpf_sample *s,
+					struct kp_bpf_counters *cnt)
+{
+	__u32 nk = 0, nu = 0, want;
+	long n;
+
+	if (take_kernel && !(s->flags & KP_SAMPLE_USER_MODE)) {
+		n = bpf_get_stack(ctx, s->data, FRAMES_BYTES, 0);
+		if (n < 0) {
+			s->kerr = (__u32)n;
+			s->flags |= KP_SAMPLE_KERR;
+			count(cnt, KP_CNT_KSTACK_ERR);
+		} else {
+			nk = (__u32)n / 8;
+			if (nk >= max_frames)
+				s->flags |= KP_SAMPLE_KTRUNC;
+		}
+	}
+	nk &= 127;
+	s->nr_kframes = nk;
+	if (!take_user || s->gpid == 0)
+		return;
+	n = bpf_get_stack(ctx, (char *)s->data + nk * 8, FRAMES_BYTES,
+			  BPF_F_USER_STACK);
+	if (n < 0) {
+		s->uerr = (__u32)n;
+		s->flags |= KP_SAMPLE_UERR;
+		count(cnt, KP_CNT_USTACK_ERR);
+		return;
+	}
+	nu = ((__u32)n / 8) & 127;
+	if (nu >= max_frames)
+		s->flags |= KP_SAMPLE_UTRUNC;
+	s->nr_uframes = nu;
+	if (nu == 0 || user_regs(ctx, s))
+		return;	/* a kernel thread, or no saved user registers */
+	s->nr_regs = KP_BPF_NR_REGS;
+	s->flags |= KP_SAMPLE_REGS;
+	want = wants_dwarf(s->pid) ? stack_bytes : KP_BPF_STACK_MIN;
+	s->stack_len = copy_stack(s, (nk + nu) * 8, want);
+	if (want > KP_BPF_STACK_MIN && s->stack_len > KP_BPF_STACK_MIN)
+		count(cnt, KP_CNT_DWARF);
+}
+
+static __always_inline int filtered_out(__u32 pid)
+{
+	if (filter_pids && !bpf_map_lookup_elem(&pid_filter, &pid))
+		return 1;
+	if (filter_cgroup && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
+		return 1;
+	return 0;
+}
+
+SEC("perf_event")
+int kp_sample(struct bpf_perf_event_data *ctx)
+{
+	struct bpf_pidns_info ns = {};
+	struct kp_bpf_counters *cnt;
+	struct kp_bpf_sample *s;
+	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
+	__u64 id = bpf_get_current_pid_tgid(), len;
+	void *rb;
+
+	cnt = bpf_map_lookup_elem(&counters, &zero);
+	if (bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns, sizeof(ns)))
+		ns.pid = ns.tgid = 0;
+	if (filtered_out(ns.tgid)) {
+		count(cnt, KP_CNT_FILTERED);
+		return 0;
+	}
+	count(cnt, KP_CNT_TAKEN);
+	s = bpf_map_lookup_elem(&scratch, &cpu);
+	rb = bpf_map_lookup_elem(&cpu_bufs, &cpu);
+	if (!s || !rb) {
+		count(cnt, KP_CNT_BPF_FULL);
+		return 0;
+	}
+	s->time_ns = bpf_ktime_get_ns();
+	s->cgroup_id = bpf_get_current_cgroup_id();
+	s->cpu = cpu;
+	s->gpid = id >> 32;
+	s->gtid = (__u32)id;
+	s->pid = ns.tgid;
+	s->tid = ns.pid;
+	s->flags = (ctx->regs.cs & 3) ? KP_SAMPLE_USER_MODE : 0;
+	if (s->gtid == 0)
+		s->flags |= KP_SAMPLE_IDLE;
+	s->kerr = s->uerr = 0;
+	s->nr_kframes = s->nr_uframes = s->nr_regs = s->stack_len = 0;
+	bpf_get_current_comm(s->comm, sizeof(s->comm));
+	take_stacks(ctx, s, cnt);
+	len = KP_BPF_SAMPLE_HDR + (__u64)(s->nr_kframes + s->nr_uframes) * 8 +
+	      s->stack_len;
+	if (len > sizeof(*s))
+		len = sizeof(*s);
+	if (bpf_ringbuf_output(rb, s, len, BPF_RB_NO_WAKEUP))
+		count(cnt, KP_CNT_BPF_FULL);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,58 @@
+/* queue.h — the collector's central queue: whole encoded records, bounded
+ * in bytes.
+ *
+ * Owns: copies of the records pushed into it, kept in a list of chunks.
+ * The byte limit applies to samples only: a sample that would take the
+ * queue over its limit is dropped and counted; control records (process,
+ * exec, exit, thread, mmap, cgroup, lost, meta) are always admitted, so
+ * the fill can exceed the limit by them.
+ *
+ * Who calls it: the collector's consumer thread pushes, the collector's
+ * reader pops (kp_collector__read). Thread-safe: a mutex and a condvar
+ * inside; an eventfd is readable while the queue is not empty.
+ *
+ * Errors: 0 or -errno; kp_queue__new returns NULL with errno set.
+ * Never: looks inside the records (the caller says which are samples).
+ */
+#ifndef KP_COLLECT_QUEUE_H
+#define KP_COLLECT_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct kp_queue;
+
+struct kp_queue_stats {
+	uint64_t bytes;		/* record bytes queued now */
+	uint64_t limit;
+	uint64_t samples;	/* samples queued now */
+	uint64_t records;	/* records ever admitted */
+	uint64_t dropped;	/* samples dropped at the limit */
+	uint64_t delivered;	/* samples popped */
+};
+
+struct kp_queue *kp_queue__new(size_t limit_bytes);
+void kp_queue__free(struct kp_queue *q);
+
+/* Append one record of len bytes. is_sample: may be dropped at the limit
+ * (returns -ENOBUFS and counts it). Returns 0, -ENOBUFS or -ENOMEM. */
+int kp_queue__push(struct kp_queue *q, const void *rec, size_t len,
+		   int is_sample);
+
+/* Move whole records, at most cap bytes, into buf. Waits up to
+ * timeout_ms (0: no wait, -1: forever) for the first one. Returns the
+ * byte count, 0 on timeout (or after kp_queue__wake), -ENOSPC when the
+ * next record is larger than cap. */
+ssize_t kp_queue__pop(struct kp_queue *q, void *buf, size_t cap,
+		      int timeout_ms);
+
+/* Wake a waiting kp_queue__pop (it returns 0). */
+void kp_queue__wake(struct kp_queue *q);
+
+/* Readable while the queue holds a record. Owned by the queue. */
+int kp_queue__fd(const struct kp_queue *q);
+
+void kp_queue__stats(struct kp_queue *q, struct kp_queue_stats *out);
+
+#endif /* KP_COLLECT_QUEUE_H */

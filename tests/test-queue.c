@@ -1,0 +1,178 @@
+/* test-queue.c — cmocka tests of the collector's central queue. */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "collect/queue.h"
+
+static void fill(uint8_t *b, size_t len, uint8_t seed)
+{
+	for (size_t i = 0; i < len; i++)
+		b[i] = (uint8_t)(seed + i);
+}
+
+static int readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1;
+}
+
+static void test_order_and_whole_records(void **state)
+{
+	struct kp_queue *q = kp_queue__new(1 << 20);
+	uint8_t in[100], out[1000];
+	ssize_t n;
+
+	assert_non_null(q);
+	assert_false(readable(kp_queue__fd(q)));
+	for (int i = 0; i < 5; i++) {
+		fill(in, 20 + i, (uint8_t)i);
+		assert_int_equal(kp_queue__push(q, in, 20 + i, i & 1), 0);
+	}
+	assert_true(readable(kp_queue__fd(q)));
+	/* 20 + 21 fit in 45, 22 does not: two whole records. */
+	n = kp_queue__pop(q, out, 45, 0);
+	assert_int_equal(n, 41);
+	fill(in, 21, 1);
+	assert_memory_equal(out + 20, in, 21);
+	assert_int_equal(kp_queue__pop(q, out, 10, 0), -ENOSPC);
+	n = kp_queue__pop(q, out, sizeof(out), 0);
+	assert_int_equal(n, 22 + 23 + 24);
+	fill(in, 24, 4);
+	assert_memory_equal(out + 45, in, 24);
+	assert_false(readable(kp_queue__fd(q)));
+	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 0), 0);
+	kp_queue__free(q);
+}
+
+static void test_limit_drops_samples_only(void **state)
+{
+	struct kp_queue *q = kp_queue__new(250);
+	struct kp_queue_stats st;
+	uint8_t in[100] = { 0 }, out[4096];
+	uint64_t pushed = 0;
+
+	assert_non_null(q);
+	for (int i = 0; i < 10; i++, pushed++)
+		kp_queue__push(q, in, 100, 1);
+	/* Control records pass the limit. */
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(kp_queue__push(q, in, 100, 0), 0);
+	assert_int_equal(kp_queue__push(q, in, 1, 1), -ENOBUFS);
+	pushed++;
+	kp_queue__stats(q, &st);
+	assert_int_equal(st.samples, 2);
+	assert_int_equal(st.dropped, 9);
+	assert_int_equal(st.bytes, 700);
+	assert_int_equal(st.records, 7);
+	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 0), 700);
+	kp_queue__stats(q, &st);
+	assert_int_equal(st.bytes, 0);
+	assert_int_equal(st.delivered + st.dropped + st.samples, pushed);
+	assert_int_equal(kp_queue__push(q, in, 100, 1), 0);
+	kp_queue__free(q);
+}
+
+static void test_big_records_span_chunks(void **state)
+{
+	struct kp_queue *q = kp_queue__new(64u << 20);
+	size_t big = 300 * 1024, got = 0;
+	uint8_t *in = malloc(big), *out = malloc(big * 4);
+	ssize_t n;
+
+	assert_non_null(q);
+	assert_non_null(in);
+	assert_non_null(out);
+	for (int i = 0; i < 4; i++) {
+		fill(in, big, (uint8_t)(7 * i));
+		assert_int_equal(kp_queue__push(q, in, big - i, 1), 0);
+	}
+	while ((n = kp_queue__pop(q, out + got, big * 4 - got, 0)) > 0)
+		got += (size_t)n;
+	assert_int_equal(got, 4 * big - 6);
+	fill(in, big, 21);
+	assert_memory_equal(out + 3 * big - 3, in, big - 3);
+	free(in);
+	free(out);
+	kp_queue__free(q);
+}
+
+static void test_timeout_and_wake(void **state)
+{
+	struct kp_queue *q = kp_queue__new(1000);
+	uint8_t out[16];
+
+	assert_non_null(q);
+	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 5), 0);
+	kp_queue__wake(q);	/* an earlier wake does not cut a later wait */
+	assert_int_equal(kp_queue__push(q, "abc", 3, 0), 0);
+	assert_int_equal(kp_queue__pop(q, out, sizeof(out), -1), 3);
+	kp_queue__free(q);
+}
+
+struct producer {
+	struct kp_queue *q;
+	int n;
+};
+
+static void *produce(void *arg)
+{
+	struct producer *p = arg;
+	uint8_t rec[64];
+
+	for (int i = 0; i < p->n; i++) {
+		memset(rec, i % 64, sizeof(rec));	/* never the end marker */
+		kp_queue__push(p->q, rec, 1 + (size_t)(i % 64), i % 10 != 0);
+	}
+	kp_queue__push(p->q, "E", 1, 0);	/* end marker: never dropped */
+	return NULL;
+}
+
+static void test_threads_invariant(void **state)
+{
+	struct producer p = { .q = kp_queue__new(4096), .n = 200000 };
+	struct kp_queue_stats st;
+	uint8_t out[512];
+	pthread_t t;
+	ssize_t n;
+	int done = 0;
+	uint64_t samples = 0;
+
+	assert_non_null(p.q);
+	assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
+	while (!done) {
+		n = kp_queue__pop(p.q, out, sizeof(out), 1000);
+		assert_true(n >= 0);
+		if (n > 0 && out[n - 1] == 'E')
+			done = 1;
+	}
+	pthread_join(t, NULL);
+	for (int i = 0; i < p.n; i++)
+		samples += i % 10 != 0;
+	kp_queue__stats(p.q, &st);
+	assert_int_equal(st.samples, 0);
+	assert_int_equal(st.delivered + st.dropped, samples);
+	kp_queue__free(p.q);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_order_and_whole_records),
+		cmocka_unit_test(test_limit_drops_samples_only),
+		cmocka_unit_test(test_big_records_span_chunks),
+		cmocka_unit_test(test_timeout_and_wake),
+		cmocka_unit_test(test_threads_invariant),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
