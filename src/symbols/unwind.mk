@@ -2,3 +2,43 @@
 libkpsymbols_a_SOURCES += \
 	src/symbols/unwind.h src/symbols/unwind-int.h \
 	src/symbols/unwind.c src/symbols/unwind-cfi.c src/symbols/unwind-expr.c
+
+## Workloads of the unwinder's end-to-end tests (the split workload is
+## built by src/collect/local.mk): a qsort comparator burning CPU through
+## libc, a recursion deeper than the stack copy (both without frame
+## pointers), and a frame-pointer build whose hot function is a frameless leaf.
+KP_UNWIND_WL_CFLAGS = -O2 -g -fno-ipa-icf -fno-inline-small-functions
+check_PROGRAMS += tests/workload/unwind-qsort tests/workload/unwind-deep \
+	tests/workload/unwind-leaf
+tests_workload_unwind_qsort_SOURCES = tests/workload/unwind-qsort.c
+tests_workload_unwind_qsort_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) -fomit-frame-pointer
+tests_workload_unwind_deep_SOURCES = tests/workload/unwind-deep.c
+tests_workload_unwind_deep_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) -fomit-frame-pointer
+tests_workload_unwind_leaf_SOURCES = tests/workload/unwind-leaf.c
+tests_workload_unwind_leaf_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) \
+	-fno-omit-frame-pointer -momit-leaf-frame-pointer
+
+## The snapshot recorder (tests/unwind-data/regen.sh): built on demand.
+EXTRA_PROGRAMS += tests/capture-regs
+tests_capture_regs_SOURCES = tests/capture-regs.c
+tests_capture_regs_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
+tests_capture_regs_LDADD = $(LIBDW_LIBS) $(LIBELF_LIBS)
+CLEANFILES += tests/capture-regs
+
+## Recorded register + stack snapshots and the fixture binaries they were
+## taken from (checked in: a rebuild would move their addresses).
+KP_UNWIND_SNAPSHOTS = tests/unwind-data/regen.sh \
+	tests/unwind-data/split-nofp tests/unwind-data/split-nofp.snap \
+	tests/unwind-data/unwind-qsort tests/unwind-data/unwind-qsort.snap \
+	tests/unwind-data/unwind-deep tests/unwind-data/unwind-deep.snap \
+	tests/unwind-data/unwind-leaf tests/unwind-data/unwind-leaf.snap
+EXTRA_DIST += $(KP_UNWIND_SNAPSHOTS)
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-unwind
+TESTS += tests/test-unwind
+tests_test_unwind_SOURCES = tests/test-unwind.c
+tests_test_unwind_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_unwind_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
+tests_test_unwind_LDADD = libkpsymbols.a libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS) $(CMOCKA_LIBS)
+endif

@@ -1,0 +1,526 @@
+/* test-unwind.c — cmocka tests of the DWARF CFI unwinder on recorded
+ * register + stack snapshots (tests/unwind-data/NAME.snap, made by
+ * tests/capture-regs from the fixture binaries checked in next to them; see
+ * tests/unwind-data/regen.sh). No BPF, no perf.
+ *
+ * The fixture executables are checked in, so their addresses match the
+ * snapshots. Frames beyond main go through the system's libc: each snapshot
+ * records libc's build-id, and the cases that need libc's CFI are skipped
+ * with a message when the installed libc differs (its map is then dropped,
+ * so the rest still runs). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <gelf.h>
+#include <elfutils/libdwelf.h>
+
+#include "symbols/unwind.h"
+
+#define MAX_MAPS 16
+#define MAX_SAMPLES 64
+#define MAX_SYMS 64
+
+struct sample {
+	uint64_t regs[17];
+	uint64_t fp[128];
+	int nr_fp;
+	uint8_t *stack;
+	size_t len;
+};
+
+struct sym {
+	uint64_t lo, hi;
+	char name[48];
+};
+
+struct snap {
+	struct kp_unwind_map maps[MAX_MAPS];
+	char paths[MAX_MAPS][512];
+	size_t nr_maps;
+	struct sample s[MAX_SAMPLES];
+	int nr;
+	int libc_ok;
+	const struct kp_unwind_map *exe;	/* the fixture's map */
+	struct sym syms[MAX_SYMS];
+	int nr_syms;
+};
+
+static const char *srcdir(void)
+{
+	const char *d = getenv("top_srcdir");
+
+	return d ? d : SRCDIR;
+}
+
+static int file_build_id(const char *path, char *hex, size_t size)
+{
+	int fd = open(path, O_RDONLY), ok = -1;
+	const unsigned char *id;
+	Elf *elf;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && (n = dwelf_elf_gnu_build_id(elf, (const void **)&id)) > 0 &&
+	    (size_t)n * 2 < size) {
+		for (ssize_t i = 0; i < n; i++)
+			sprintf(hex + 2 * i, "%02x", id[i]);
+		ok = 0;
+	}
+	elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+/* The fixture's function symbols, as process address ranges. */
+static void load_syms(struct snap *sn)
+{
+	const struct kp_unwind_map *m = sn->exe;
+	int fd = open(m->path, O_RDONLY);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	GElf_Phdr ph;
+	uint64_t bias = 0;
+
+	assert_non_null(elf);
+	for (int i = 0; gelf_getphdr(elf, i, &ph); i++)
+		if (ph.p_type == PT_LOAD && m->pgoff >= ph.p_offset &&
+		    m->pgoff < ph.p_offset + ph.p_filesz)
+			bias = m->start - m->pgoff + ph.p_offset - ph.p_vaddr;
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			gelf_getsym(d, (int)i, &sym);
+			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value ||
+			    sn->nr_syms >= MAX_SYMS)
+				continue;
+			struct sym *s = &sn->syms[sn->nr_syms++];
+			s->lo = sym.st_value + bias;
+			s->hi = s->lo + sym.st_size;
+			snprintf(s->name, sizeof(s->name), "%s",
+				 elf_strptr(elf, sh.sh_link, sym.st_name));
+		}
+	}
+	elf_end(elf);
+	close(fd);
+}
+
+static const char *name_of(const struct snap *sn, uint64_t pc)
+{
+	for (int i = 0; i < sn->nr_syms; i++)
+		if (pc >= sn->syms[i].lo && pc < sn->syms[i].hi)
+			return sn->syms[i].name;
+	for (size_t i = 0; i < sn->nr_maps; i++)
+		if (pc >= sn->maps[i].start && pc < sn->maps[i].end)
+			return strstr(sn->maps[i].path, "libc.so") ? "[libc]" : "[other]";
+	return "?";
+}
+
+static void read_stack(FILE *f, struct sample *s)
+{
+	unsigned v;
+
+	s->stack = malloc(s->len ? s->len : 1);
+	assert_non_null(s->stack);
+	for (size_t i = 0; i < s->len; i++) {
+		assert_int_equal(fscanf(f, "%2x", &v), 1);
+		s->stack[i] = (uint8_t)v;
+	}
+}
+
+static void parse_line(struct snap *sn, FILE *f, const char *fixture, char *line)
+{
+	char path[512], hex[128], want[128];
+	unsigned long long a, b, c;
+	struct sample *s = sn->nr ? &sn->s[sn->nr - 1] : NULL;
+	int n;
+
+	if (sscanf(line, "map %llx %llx %llx %511s", &a, &b, &c, path) == 4) {
+		struct kp_unwind_map *m = &sn->maps[sn->nr_maps];
+		const char *base = strrchr(path, '/') + 1;
+
+		assert_true(sn->nr_maps < MAX_MAPS);
+		if (strcmp(base, fixture) == 0)
+			snprintf(sn->paths[sn->nr_maps], 512, "%s/tests/unwind-data/%s", srcdir(), fixture);
+		else
+			snprintf(sn->paths[sn->nr_maps], 512, "%s", path);
+		*m = (struct kp_unwind_map){ .start = a, .end = b, .pgoff = c,
+					     .path = sn->paths[sn->nr_maps] };
+		if (strcmp(base, fixture) == 0)
+			sn->exe = m;
+		sn->nr_maps++;
+	} else if (sscanf(line, "buildid %511s %127s", path, want) == 2 && strstr(path, "libc.so")) {
+		sn->libc_ok = file_build_id(path, hex, sizeof(hex)) == 0 && !strcmp(hex, want);
+	} else if (strncmp(line, "sample", 6) == 0) {
+		assert_true(sn->nr < MAX_SAMPLES);
+		memset(&sn->s[sn->nr++], 0, sizeof(struct sample));
+	} else if (s && strncmp(line, "regs", 4) == 0) {
+		char *p = line + 4;
+
+		for (int i = 0; i < 17; i++)
+			s->regs[i] = strtoull(p, &p, 16);
+	} else if (s && sscanf(line, "fp %d%n", &s->nr_fp, &n) == 1) {
+		char *p = line + n;
+
+		for (int i = 0; i < s->nr_fp && i < 128; i++)
+			s->fp[i] = strtoull(p, &p, 16);
+	} else if (s && sscanf(line, "stack %llu", &a) == 1) {
+		s->len = a;
+		read_stack(f, s);
+	}
+}
+
+/* Drop the maps of system libraries when the installed libc is not the
+ * one the snapshot was taken with. */
+static void drop_system_maps(struct snap *sn)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < sn->nr_maps; i++) {
+		if (&sn->maps[i] != sn->exe)
+			continue;
+		sn->maps[j] = sn->maps[i];
+		memmove(sn->paths[j], sn->paths[i], sizeof(sn->paths[j]));
+		sn->maps[j].path = sn->paths[j];
+		sn->exe = &sn->maps[j++];
+	}
+	sn->nr_maps = j;
+}
+
+static struct snap *load_snap(const char *fixture)
+{
+	char path[1024], line[8192];
+	struct snap *sn = calloc(1, sizeof(*sn));
+	FILE *f;
+
+	assert_non_null(sn);
+	snprintf(path, sizeof(path), "%s/tests/unwind-data/%s.snap", srcdir(), fixture);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		parse_line(sn, f, fixture, line);
+	fclose(f);
+	assert_non_null(sn->exe);
+	assert_true(sn->nr > 0);
+	if (!sn->libc_ok) {
+		print_message("note: installed libc differs from %s's snapshot: "
+			      "frames beyond main are not checked\n", fixture);
+		drop_system_maps(sn);
+	}
+	load_syms(sn);
+	return sn;
+}
+
+static void free_snap(struct snap *sn)
+{
+	for (int i = 0; i < sn->nr; i++)
+		free(sn->s[i].stack);
+	free(sn);
+}
+
+static int unwind(struct kp_unwinder *u, const struct snap *sn, const struct sample *s,
+		  uint64_t *pcs, int max, int *trunc)
+{
+	return kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, s->regs, 17,
+				   s->stack, s->len, pcs, max, trunc);
+}
+
+/* Index of the first frame at or after `from` named name, or -1. */
+static int find_frame(const struct snap *sn, const uint64_t *pcs, int n, int from,
+		      const char *name)
+{
+	for (int i = from; i < n; i++)
+		if (strcmp(name_of(sn, pcs[i]), name) == 0)
+			return i;
+	return -1;
+}
+
+static void dump(const struct snap *sn, const uint64_t *pcs, int n)
+{
+	for (int i = 0; i < n; i++)
+		print_message("  #%d %llx %s\n", i, (unsigned long long)pcs[i], name_of(sn, pcs[i]));
+}
+
+/* Every sample of the -fomit-frame-pointer split workload unwinds to main;
+ * those in a hot function through level3, level2, level1 in that order. */
+static void test_split_nofp(void **state)
+{
+	struct snap *sn = load_snap("split-nofp");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	uint64_t pcs[128];
+	int hot = 0;
+
+	assert_non_null(u);
+	for (int i = 0; i < sn->nr; i++) {
+		int trunc, n = unwind(u, sn, &sn->s[i], pcs, 128, &trunc);
+		int h = find_frame(sn, pcs, n, 0, "hot_a");
+
+		if (h < 0)
+			h = find_frame(sn, pcs, n, 0, "hot_b");
+		if (h < 0)
+			h = find_frame(sn, pcs, n, 0, "hot_c");
+		if (find_frame(sn, pcs, n, 0, "main") < 0 || (sn->libc_ok && trunc))
+			dump(sn, pcs, n);
+		assert_true(find_frame(sn, pcs, n, 0, "main") > 0);
+		if (sn->libc_ok)
+			assert_int_equal(trunc, 0);
+		if (h < 0)
+			continue;
+		hot++;
+		int l3 = find_frame(sn, pcs, n, h, "level3");
+		int l2 = find_frame(sn, pcs, n, l3 + 1, "level2");
+		int l1 = find_frame(sn, pcs, n, l2 + 1, "level1");
+		assert_int_equal(l3, h + 1);
+		assert_int_equal(l2, l3 + 1);
+		assert_int_equal(l1, l2 + 1);
+		assert_int_equal(find_frame(sn, pcs, n, l1, "do_round"), l1 + 1);
+	}
+	assert_true(hot >= sn->nr / 2);
+	kp_unwinder__stats(u, &st);
+	if (sn->libc_ok)
+		assert_int_equal(st.ok, sn->nr);
+	kp_unwinder__free(u);
+	free_snap(sn);
+}
+
+/* A comparator called by libc's qsort: the stack goes through libc's
+ * frames back to sort_rounds and main. */
+static void test_qsort_libc(void **state)
+{
+	struct snap *sn = load_snap("unwind-qsort");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	uint64_t pcs[128];
+	int in_cmp = 0;
+
+	assert_non_null(u);
+	if (!sn->libc_ok) {
+		kp_unwinder__free(u);
+		free_snap(sn);
+		skip();
+	}
+	for (int i = 0; i < sn->nr; i++) {
+		int trunc, n = unwind(u, sn, &sn->s[i], pcs, 128, &trunc);
+		int c = find_frame(sn, pcs, n, 0, "cmp_slow");
+		int sr = find_frame(sn, pcs, n, 0, "sort_rounds");
+
+		if (trunc || sr < 0)
+			dump(sn, pcs, n);
+		assert_int_equal(trunc, 0);
+		assert_true(sr >= 0);
+		assert_int_equal(find_frame(sn, pcs, n, sr, "main"), sr + 1);
+		if (c < 0)
+			continue;
+		in_cmp++;
+		assert_true(sr > c + 1);
+		for (int k = c + 1; k < sr; k++)
+			assert_string_equal(name_of(sn, pcs[k]), "[libc]");
+	}
+	assert_true(in_cmp > 0);
+	kp_unwinder__free(u);
+	free_snap(sn);
+}
+
+/* A recursion deeper than the copied stack: every unwind stops truncated,
+ * counted as "stack copy too short", after the frames the copy holds. */
+static void test_deep_truncated(void **state)
+{
+	struct snap *sn = load_snap("unwind-deep");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	uint64_t pcs[128];
+
+	assert_non_null(u);
+	for (int i = 0; i < sn->nr; i++) {
+		int trunc, n = unwind(u, sn, &sn->s[i], pcs, 128, &trunc);
+
+		assert_int_equal(trunc, 1);
+		assert_true(n >= 20);	/* 8 KiB / 272 bytes per level */
+		assert_true(find_frame(sn, pcs, n, 1, "recurse") >= 1);
+		assert_int_equal(find_frame(sn, pcs, n, 0, "main"), -1);
+	}
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.short_stack, sn->nr);
+	assert_int_equal(st.ok, 0);
+	/* the same with fewer frames allowed than the copy holds */
+	int trunc, n = unwind(u, sn, &sn->s[0], pcs, 4, &trunc);
+	assert_int_equal(n, 4);
+	assert_int_equal(trunc, 1);
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.too_deep, 1);
+	kp_unwinder__free(u);
+	free_snap(sn);
+}
+
+/* Frame-pointer build, hot frameless leaf: the perf fp walk from leaf_spin
+ * goes straight to outer; fix_leaf puts middle back, and leaves stacks
+ * from framed code alone. */
+static void test_leaf_fix(void **state)
+{
+	struct snap *sn = load_snap("unwind-leaf");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	int leaves = 0, fixed = 0;
+
+	assert_non_null(u);
+	for (int i = 0; i < sn->nr; i++) {
+		struct sample *s = &sn->s[i];
+		uint64_t fp[129];
+		int n0 = s->nr_fp, n;
+		size_t words = s->len < 64 ? s->len : 64;	/* what BPF copies */
+
+		assert_true(n0 >= 2);
+		memcpy(fp, s->fp, sizeof(s->fp));
+		n = kp_unwinder__fix_leaf(u, 1, sn->maps, sn->nr_maps, s->regs, 17,
+					  s->stack, words, fp, n0, 128);
+		if (strcmp(name_of(sn, fp[0]), "leaf_spin") != 0) {
+			assert_int_equal(n, n0);
+			assert_memory_equal(fp, s->fp, (size_t)n0 * 8);
+			continue;
+		}
+		leaves++;
+		/* the fixture really shows the bug */
+		assert_string_equal(name_of(sn, s->fp[1]), "outer");
+		assert_int_equal(n, n0 + 1);
+		assert_string_equal(name_of(sn, fp[1]), "middle");
+		assert_string_equal(name_of(sn, fp[2]), "outer");
+		assert_memory_equal(&fp[2], &s->fp[1], (size_t)(n0 - 1) * 8);
+		fixed++;
+		if (sn->libc_ok)
+			assert_int_equal(kp_unwinder__reaches_entry(u, 1, sn->maps, sn->nr_maps,
+								    fp, n), 1);
+	}
+	assert_true(leaves > 0);
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.leaf_fixed, fixed);
+	/* a full frame list is kept at max: the outermost frame drops */
+	struct sample *s = &sn->s[0];
+	uint64_t fp[2] = { s->fp[0], s->fp[1] };
+	int n = kp_unwinder__fix_leaf(u, 1, sn->maps, sn->nr_maps, s->regs, 17,
+				      s->stack, 64, fp, 2, 2);
+	if (strcmp(name_of(sn, fp[0]), "leaf_spin") == 0) {
+		assert_int_equal(n, 2);
+		assert_string_equal(name_of(sn, fp[1]), "middle");
+	}
+	kp_unwinder__free(u);
+	free_snap(sn);
+}
+
+/* Frame-pointer stacks of -fomit-frame-pointer code stop short of the
+ * entry; whole DWARF-unwound stacks reach it. */
+static void test_reaches_entry(void **state)
+{
+	struct snap *sn = load_snap("split-nofp");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	uint64_t pcs[128];
+
+	assert_non_null(u);
+	for (int i = 0; i < sn->nr; i++) {
+		struct sample *s = &sn->s[i];
+		int trunc, n;
+
+		assert_int_equal(kp_unwinder__reaches_entry(u, 1, sn->maps, sn->nr_maps,
+							    s->fp, s->nr_fp), 0);
+		if (!sn->libc_ok)
+			continue;
+		n = unwind(u, sn, s, pcs, 128, &trunc);
+		assert_int_equal(kp_unwinder__reaches_entry(u, 1, sn->maps, sn->nr_maps,
+							    pcs, n), 1);
+		/* cut after main: stops short */
+		int m = find_frame(sn, pcs, n, 0, "main");
+		assert_int_equal(kp_unwinder__reaches_entry(u, 1, sn->maps, sn->nr_maps,
+							    pcs, m + 1), 0);
+	}
+	assert_int_equal(kp_unwinder__reaches_entry(u, 1, sn->maps, sn->nr_maps, pcs, 0),
+			 -EINVAL);
+	kp_unwinder__free(u);
+	free_snap(sn);
+}
+
+/* Garbage registers and stack bytes fail cleanly, counted. */
+static void test_garbage(void **state)
+{
+	struct snap *sn = load_snap("split-nofp");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	uint64_t regs[17], pcs[128], seed = 42;
+	uint8_t junk[4096];
+	int trunc, n;
+
+	assert_non_null(u);
+	for (int round = 0; round < 2000; round++) {
+		for (size_t i = 0; i < sizeof(junk); i += 8) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			uint64_t v = round & 1 ? sn->exe->start + (seed >> 40) % (sn->exe->end - sn->exe->start) : seed;
+			memcpy(&junk[i], &v, 8);
+		}
+		memcpy(regs, junk + 128, sizeof(regs));
+		/* a pc inside the fixture's code, everything else random */
+		regs[16] = sn->exe->start + (seed >> 20) % (sn->exe->end - sn->exe->start);
+		n = kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, regs, 17,
+					junk, sizeof(junk), pcs, 128, &trunc);
+		assert_true(n >= 1 && n <= 128);
+		assert_int_equal(pcs[0], regs[16]);
+	}
+	/* no registers: an error, not a stack */
+	assert_int_equal(kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, regs, 0,
+					     junk, sizeof(junk), pcs, 128, &trunc), -EINVAL);
+	/* a pc outside every mapping: one frame, bad address */
+	kp_unwinder__stats(u, &st);
+	regs[16] = 0x10;
+	n = kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, regs, 17, junk, 64, pcs, 128, &trunc);
+	assert_int_equal(n, 1);
+	assert_int_equal(trunc, 1);
+	struct kp_unwind_stats st2;
+	kp_unwinder__stats(u, &st2);
+	assert_int_equal(st2.bad_address, st.bad_address + 1);
+	/* a real sample with no stack bytes: too short */
+	n = kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, sn->s[0].regs, 17,
+				NULL, 0, pcs, 128, &trunc);
+	assert_true(n >= 1);
+	assert_int_equal(trunc, 1);
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.short_stack, st2.short_stack + 1);
+	/* a module whose file is missing: no CFI */
+	struct kp_unwind_map gone = *sn->exe;
+	gone.path = "/nonexistent/kptop-unwind-test";
+	gone.ino = 12345;
+	n = kp_unwinder__unwind(u, 1, &gone, 1, sn->s[0].regs, 17,
+				sn->s[0].stack, sn->s[0].len, pcs, 128, &trunc);
+	assert_int_equal(n, 1);
+	kp_unwinder__stats(u, &st2);
+	assert_int_equal(st2.no_cfi, st.no_cfi + 1);
+	kp_unwinder__free(u);
+	kp_unwinder__free(NULL);
+	free_snap(sn);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_split_nofp),
+		cmocka_unit_test(test_qsort_libc),
+		cmocka_unit_test(test_deep_truncated),
+		cmocka_unit_test(test_leaf_fix),
+		cmocka_unit_test(test_reaches_entry),
+		cmocka_unit_test(test_garbage),
+	};
+
+	elf_version(EV_CURRENT);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
