@@ -1,1 +1,12 @@
 ## src/tui/ — sources, tests and fuzz targets of the tui layer.
+## The live view (tui.h). Only this folder includes curses.
+noinst_LIBRARIES += libkptui.a
+libkptui_a_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS)
+libkptui_a_SOURCES = \
+	src/tui/tui.h src/tui/loop.c \
+	src/tui/app.h src/tui/app.c \
+	src/tui/crt.h src/tui/crt.c \
+	src/tui/line.h src/tui/line.c \
+	src/tui/expand.h src/tui/expand.c \
+	src/tui/header.c src/tui/table.c src/tui/help.c src/tui/prompt.c \
+	src/tui/actions.h src/tui/actions.c src/tui/views.c

@@ -1,0 +1,233 @@
+/* app.c — the tui object: state, view rebuilds, screen dispatch. */
+#include "tui/app.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
+#include <curses.h>
+
+#define KP_MSG_NS (4ULL * 1000000000ULL)
+
+uint64_t kp_tui__now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+struct kp_tui *kp_tui__new(const struct kp_tui_config *cfg,
+			   const struct kp_crt_opts *crt, struct kp_err *err)
+{
+	struct kp_tui *t = calloc(1, sizeof(*t));
+	int e = ENOMEM;
+
+	if (!t)
+		goto out_err;
+	t->cfg = *cfg;
+	if (!t->cfg.delay_ms)
+		t->cfg.delay_ms = 2000;
+	if (!t->cfg.window_s)
+		t->cfg.window_s = 10;
+	t->expand = kp_expand__new();
+	if (!t->expand)
+		goto out_free;
+	t->vopts.kind = KP_VIEW_FLAT;
+	t->vopts.sort = KP_SORT_SELF;
+	t->vopts.expanded = kp_expand__cb;
+	t->vopts.expanded_ctx = t->expand;
+	t->sampling = cfg->collector != NULL;
+	t->last_cpu_s = cpu_seconds();
+	t->last_ns = kp_tui__now_ns();
+	t->crt = kp_crt__new(crt, err);
+	if (!t->crt) {
+		e = errno;
+		goto out_free;
+	}
+	t->line = kp_line__new(t->crt);
+	if (!t->line)
+		goto out_free;
+	return t;
+
+out_free:
+	kp_tui__free(t);
+out_err:
+	if (e == ENOMEM)
+		kp_err_set(err, -ENOMEM, "out of memory");
+	errno = e;
+	return NULL;
+}
+
+void kp_tui__free(struct kp_tui *t)
+{
+	if (!t)
+		return;
+	kp_crt__free(t->crt);	/* the terminal first: endwin */
+	kp_view__free(t->view);
+	kp_line__free(t->line);
+	kp_expand__free(t->expand);
+	free(t);
+}
+
+void kp_tui__message(struct kp_tui *t, int warn, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->msg, sizeof(t->msg), fmt, ap);
+	va_end(ap);
+	t->msg_warn = warn;
+	t->msg_until_ns = kp_tui__now_ns() + KP_MSG_NS;
+}
+
+const struct kp_row *kp_tui__selected(const struct kp_tui *t)
+{
+	if (!t->view || t->sel >= t->view->nr_rows)
+		return NULL;
+	return &t->view->rows[t->sel];
+}
+
+int kp_tui__set_filter(struct kp_tui *t)
+{
+	t->filter.name = t->filter_name[0] ? t->filter_name : NULL;
+	return kp_model__set_filter(t->cfg.model, &t->filter);
+}
+
+/* Find the selected id again in the new view; else keep the index. */
+static void keep_selection(struct kp_tui *t)
+{
+	struct kp_view *v = t->view;
+
+	if (!v->nr_rows) {
+		t->sel = t->top = 0;
+		return;
+	}
+	if (t->sel < v->nr_rows && v->rows[t->sel].id == t->sel_id)
+		return;
+	for (size_t i = 0; i < v->nr_rows; i++)
+		if (v->rows[i].id == t->sel_id) {
+			kp_table__select(t, i);
+			return;
+		}
+	kp_table__select(t, t->sel < v->nr_rows ? t->sel : v->nr_rows - 1);
+}
+
+int kp_tui__review(struct kp_tui *t)
+{
+	struct kp_view *v = NULL;
+	int rc = kp_model__view(t->cfg.model, &t->vopts, &v);
+
+	if (rc < 0)
+		return kp_err_set(&t->err, rc, "cannot build the %s view: %s",
+				  kp_view_name(t->vopts.kind), kp_strerror(rc));
+	kp_view__free(t->view);
+	t->view = v;
+	keep_selection(t);
+	return 0;
+}
+
+static void update_rates(struct kp_tui *t, const struct kp_model_summary *s,
+			 uint64_t now)
+{
+	double cpu = cpu_seconds(), dt = (double)(now - t->last_ns) / 1e9;
+
+	if (dt <= 0)
+		return;
+	if (s->samples >= t->last_samples)
+		t->sample_rate = (double)(s->samples - t->last_samples) / dt;
+	else
+		t->sample_rate = (double)s->samples / dt;	/* zeroed */
+	t->cpu_pct = 100.0 * (cpu - t->last_cpu_s) / dt;
+	t->last_samples = s->samples;
+	t->last_cpu_s = cpu;
+	t->last_ns = now;
+}
+
+int kp_tui__refresh(struct kp_tui *t)
+{
+	struct kp_model_summary s;
+	uint64_t now = kp_tui__now_ns();
+
+	kp_model__summary(t->cfg.model, &s);
+	if (t->cfg.collector)
+		kp_model__refresh(t->cfg.model, now);
+	else	/* a file: time stands at its last sample */
+		kp_model__refresh(t->cfg.model, s.last_ns);
+	update_rates(t, &s, now);
+	return kp_tui__review(t);
+}
+
+void kp_tui__draw(struct kp_tui *t)
+{
+	int rows = kp_crt__rows(t->crt), y;
+
+	if (t->screen == KP_SCREEN_HELP) {
+		kp_help__draw(t);
+	} else {
+		y = kp_header__draw(t, 0);
+		kp_table__draw(t, y, rows - 1 - y);
+		if (t->screen == KP_SCREEN_PROMPT)
+			kp_prompt__draw(t, rows - 1);
+		else
+			kp_status__draw(t, rows - 1);
+	}
+	kp_crt__show(t->crt);
+}
+
+enum kp_act kp_tui__key(struct kp_tui *t, int key)
+{
+	if (key == KP_KEY(KEY_RESIZE)) {
+		kp_crt__check_resize(t->crt);
+		return KP_ACT_REDRAW;
+	}
+	if (key == KP_CTRL('l')) {
+		kp_crt__repaint(t->crt);
+		return KP_ACT_REDRAW;
+	}
+	switch (t->screen) {
+	case KP_SCREEN_HELP:
+		return kp_help__key(t, key);
+	case KP_SCREEN_PROMPT:
+		return kp_prompt__key(t, key);
+	default:
+		break;
+	}
+	return kp_actions__dispatch(t, key);
+}
+
+int kp_tui__apply(struct kp_tui *t, enum kp_act a)
+{
+	int rc = 0;
+
+	switch (a) {
+	case KP_ACT_QUIT:
+		return 1;
+	case KP_ACT_REFRESH:
+		rc = kp_tui__refresh(t);
+		break;
+	case KP_ACT_REVIEW:
+		rc = kp_tui__review(t);
+		break;
+	default:
+		break;
+	}
+	if (rc < 0)
+		return rc;
+	if (a != KP_ACT_NONE)
+		kp_tui__draw(t);
+	return 0;
+}

@@ -1,0 +1,164 @@
+/* crt.c — ncursesw setup and teardown and the colour table (see crt.h). */
+#include "tui/crt.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <curses.h>
+
+struct kp_crt {
+	SCREEN *screen;
+	FILE *out, *in;
+	int color, utf8;
+	unsigned attrs[KP_ROLE_MAX];
+	short pair[KP_ROLE_MAX];
+};
+
+struct role_style {
+	short fg, bg;		/* -1: the terminal's default */
+	unsigned color_attrs;	/* with colours */
+	unsigned mono_attrs;	/* NO_COLOR or no colours */
+};
+
+/* The colour table, like htop's CRT colour scheme: one entry per role. */
+static const struct role_style styles[KP_ROLE_MAX] = {
+	[KP_ROLE_DEFAULT]  = { -1, -1, 0, 0 },
+	[KP_ROLE_LABEL]    = { COLOR_CYAN, -1, 0, 0 },
+	[KP_ROLE_VALUE]    = { -1, -1, A_BOLD, A_BOLD },
+	[KP_ROLE_WARN]     = { COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE },
+	[KP_ROLE_TITLE]    = { COLOR_BLACK, COLOR_GREEN, 0, A_REVERSE },
+	[KP_ROLE_SELECTED] = { COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE | A_BOLD },
+	[KP_ROLE_KERNEL]   = { COLOR_MAGENTA, -1, 0, 0 },
+	[KP_ROLE_DIM]      = { COLOR_BLUE, -1, A_BOLD, A_DIM },
+	[KP_ROLE_KEY]      = { -1, -1, A_BOLD, A_BOLD },
+	[KP_ROLE_BAR]      = { COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
+	[KP_ROLE_UP]       = { COLOR_RED, -1, A_BOLD, A_BOLD },
+	[KP_ROLE_DOWN]     = { COLOR_GREEN, -1, 0, 0 },
+	[KP_ROLE_TAB]      = { -1, -1, 0, 0 },
+	[KP_ROLE_TAB_ON]   = { COLOR_BLACK, COLOR_GREEN, A_BOLD, A_REVERSE | A_BOLD },
+	[KP_ROLE_MESSAGE]  = { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
+};
+
+static void setup_roles(struct kp_crt *c)
+{
+	for (int r = 0; r < KP_ROLE_MAX; r++) {
+		const struct role_style *s = &styles[r];
+
+		c->pair[r] = 0;
+		c->attrs[r] = c->color ? s->color_attrs : s->mono_attrs;
+		if (!c->color || (s->fg == -1 && s->bg == -1))
+			continue;
+		if (init_pair((short)r, s->fg, s->bg) == OK)
+			c->pair[r] = (short)r;
+	}
+}
+
+static int want_color(const struct kp_crt_opts *o)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	if (o->no_color || (nc && *nc))
+		return 0;
+	if (!has_colors() || start_color() == ERR)
+		return 0;
+	if (use_default_colors() == ERR)
+		return 0;
+	return COLOR_PAIRS > KP_ROLE_MAX;
+}
+
+struct kp_crt *kp_crt__new(const struct kp_crt_opts *o, struct kp_err *err)
+{
+	struct kp_crt_opts none = { 0 };
+	struct kp_crt *c;
+	const char *cs;
+
+	if (!o)
+		o = &none;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		kp_err_set(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	c->out = o->out ? o->out : stdout;
+	c->in = o->in ? o->in : stdin;
+	c->screen = newterm(o->term, c->out, c->in);
+	if (!c->screen) {
+		kp_err_set(err, -ENOTTY, "cannot open the terminal (TERM=%s)",
+			   o->term ? o->term : getenv("TERM") ? getenv("TERM") : "unset");
+		free(c);
+		errno = ENOTTY;
+		return NULL;
+	}
+	set_term(c->screen);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	c->color = want_color(o);
+	setup_roles(c);
+	cs = nl_langinfo(CODESET);
+	c->utf8 = cs && strcmp(cs, "UTF-8") == 0;
+	return c;
+}
+
+void kp_crt__free(struct kp_crt *c)
+{
+	if (!c)
+		return;
+	set_term(c->screen);
+	curs_set(1);
+	endwin();
+	fflush(c->out);
+	delscreen(c->screen);
+	free(c);
+}
+
+int kp_crt__rows(const struct kp_crt *c) { (void)c; return LINES; }
+int kp_crt__cols(const struct kp_crt *c) { (void)c; return COLS; }
+int kp_crt__utf8(const struct kp_crt *c) { return c->utf8; }
+
+void kp_crt__role(const struct kp_crt *c, enum kp_role r,
+		  unsigned *attrs, short *pair)
+{
+	if ((unsigned)r >= KP_ROLE_MAX)
+		r = KP_ROLE_DEFAULT;
+	*attrs = c->attrs[r];
+	*pair = c->pair[r];
+}
+
+int kp_crt__check_resize(struct kp_crt *c)
+{
+	struct winsize ws;
+
+	if (ioctl(fileno(c->out), TIOCGWINSZ, &ws) < 0 || !ws.ws_row || !ws.ws_col)
+		return 0;
+	if (ws.ws_row == LINES && ws.ws_col == COLS)
+		return 0;
+	resizeterm(ws.ws_row, ws.ws_col);
+	clearok(curscr, TRUE);
+	return 1;
+}
+
+int kp_crt__key(struct kp_crt *c, wint_t *ch)
+{
+	(void)c;
+	return get_wch(ch);
+}
+
+void kp_crt__show(struct kp_crt *c)
+{
+	(void)c;
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+void kp_crt__repaint(struct kp_crt *c)
+{
+	(void)c;
+	clearok(curscr, TRUE);
+}

@@ -1,0 +1,72 @@
+/* crt.h — the terminal: ncursesw setup and teardown, the colour table
+ * indexed by role, the screen size and resizes.
+ *
+ * Owns: the ncurses SCREEN (newterm on the given streams), the colour
+ * pairs, the key reading mode. kp_crt__free() ends curses (endwin) and
+ * must run before anything is printed to the terminal again; it is safe
+ * on every path, and a no-op for NULL.
+ *
+ * Who calls it: the tui object (app.c) and the line writer (line.c).
+ * Roles, not colours, are what callers ask for: with NO_COLOR set or a
+ * terminal without colours every role maps to plain attributes (bold,
+ * reverse). Errors: NULL with errno set and a message in kp_err.
+ * Not thread-safe (curses is not). Only src/tui/ includes curses.
+ */
+#ifndef KP_TUI_CRT_H
+#define KP_TUI_CRT_H
+
+#include <stdio.h>
+#include <wchar.h>
+
+#include "util/kp_err.h"
+
+enum kp_role {
+	KP_ROLE_DEFAULT = 0,
+	KP_ROLE_LABEL,		/* header labels */
+	KP_ROLE_VALUE,		/* header values */
+	KP_ROLE_WARN,		/* non-zero drop counters, errors */
+	KP_ROLE_TITLE,		/* the table heading */
+	KP_ROLE_SELECTED,	/* the selected row */
+	KP_ROLE_KERNEL,		/* kernel functions */
+	KP_ROLE_DIM,		/* modules, secondary columns */
+	KP_ROLE_KEY,		/* key names in the status line */
+	KP_ROLE_BAR,		/* status line text */
+	KP_ROLE_UP,		/* a share that grew (baseline) */
+	KP_ROLE_DOWN,		/* a share that shrank (baseline) */
+	KP_ROLE_TAB,		/* view names */
+	KP_ROLE_TAB_ON,		/* the current view */
+	KP_ROLE_MESSAGE,	/* status messages */
+	KP_ROLE_MAX,
+};
+
+struct kp_crt_opts {
+	FILE *out, *in;		/* NULL: stdout, stdin */
+	const char *term;	/* NULL: $TERM */
+	int no_color;		/* 1: force plain attributes (NO_COLOR) */
+};
+
+struct kp_crt;
+
+struct kp_crt *kp_crt__new(const struct kp_crt_opts *o, struct kp_err *err);
+/* endwin() and delete the screen. NULL is a no-op. */
+void kp_crt__free(struct kp_crt *c);
+
+int kp_crt__rows(const struct kp_crt *c);
+int kp_crt__cols(const struct kp_crt *c);
+/* 1 if the locale can show UTF-8 line-drawing and arrow characters. */
+int kp_crt__utf8(const struct kp_crt *c);
+/* Attributes and colour pair of a role, for setcchar(). */
+void kp_crt__role(const struct kp_crt *c, enum kp_role r,
+		  unsigned *attrs, short *pair);
+/* Ask the terminal for its size and resize curses if it changed (the
+ * loop calls it on SIGWINCH and KEY_RESIZE). Returns 1 if it changed. */
+int kp_crt__check_resize(struct kp_crt *c);
+/* Read one key without waiting: returns KEY_CODE_YES (*ch a KEY_*), OK
+ * (*ch a character) or ERR (nothing pending). */
+int kp_crt__key(struct kp_crt *c, wint_t *ch);
+/* Show the screen as drawn (doupdate). */
+void kp_crt__show(struct kp_crt *c);
+/* Forget what is on the terminal and repaint all of it next time. */
+void kp_crt__repaint(struct kp_crt *c);
+
+#endif /* KP_TUI_CRT_H */

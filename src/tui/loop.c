@@ -1,0 +1,166 @@
+/* loop.c — kp_tui__run: the poll loop of the live view.
+ *
+ * One thread: poll() on the terminal, a signalfd (SIGINT, SIGTERM, SIGHUP,
+ * SIGWINCH, blocked in this thread while the view runs) and the
+ * collector's fd. The collector's queue is drained at most every
+ * KP_PUMP_MS (and at once before each refresh), so a busy queue does not
+ * spin the loop and drawing never waits on sampling: the collector's own
+ * thread keeps filling the queue while we draw.
+ */
+#include "tui/tui.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+#include <curses.h>
+
+#include "tui/app.h"
+
+#define KP_PUMP_MS 50
+
+static uint64_t now_ms(void)
+{
+	return kp_tui__now_ns() / 1000000ULL;
+}
+
+static void pump(struct kp_tui *t)
+{
+	struct kp_err e = { 0 };
+	int rc;
+
+	if (!t->cfg.collector || !t->cfg.pump)
+		return;
+	rc = kp_pump__run(t->cfg.pump, 0, &e);
+	if (rc < 0)
+		kp_tui__message(t, 1, "%s", e.msg[0] ? e.msg : kp_strerror(rc));
+}
+
+/* Every key pending; returns the strongest action asked for. */
+static enum kp_act read_keys(struct kp_tui *t)
+{
+	enum kp_act act = KP_ACT_NONE;
+	wint_t ch;
+	int r;
+
+	while ((r = kp_crt__key(t->crt, &ch)) != ERR) {
+		int key = r == KEY_CODE_YES ? KP_KEY((int)ch) : (int)ch;
+		enum kp_act a = kp_tui__key(t, key);
+
+		if (a > act)
+			act = a;
+		if (act == KP_ACT_QUIT)
+			break;
+	}
+	return act;
+}
+
+/* Returns 1 to quit. */
+static int read_signals(struct kp_tui *t, int sfd)
+{
+	struct signalfd_siginfo si;
+	int quit = 0;
+
+	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGWINCH)
+			kp_crt__check_resize(t->crt);
+		else
+			quit = 1;
+	}
+	return quit;
+}
+
+static int turn(struct kp_tui *t, int sfd, uint64_t *next_refresh,
+		uint64_t *next_pump)
+{
+	int cfd = t->cfg.collector ? kp_collector__fd(t->cfg.collector) : -1;
+	uint64_t now = now_ms(), wake = *next_refresh;
+	struct pollfd p[3] = {
+		{ .fd = STDIN_FILENO, .events = POLLIN },
+		{ .fd = sfd, .events = POLLIN },
+		{ .fd = now >= *next_pump ? cfd : -1, .events = POLLIN },
+	};
+	enum kp_act act = KP_ACT_NONE;
+
+	if (cfd >= 0 && now < *next_pump && *next_pump < wake)
+		wake = *next_pump;
+	if (poll(p, 3, wake > now ? (int)(wake - now) : 0) < 0 && errno != EINTR)
+		return kp_err_set(&t->err, -errno, "poll: %s", strerror(errno));
+	if (p[2].revents) {
+		pump(t);
+		*next_pump = now_ms() + KP_PUMP_MS;
+	}
+	if (p[1].revents && read_signals(t, sfd))
+		return 1;
+	if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+		return 1;	/* the terminal went away */
+	if (p[0].revents)
+		act = read_keys(t);
+	if (act < KP_ACT_REFRESH && now_ms() >= *next_refresh) {
+		pump(t);
+		kp_crt__check_resize(t->crt);
+		act = t->cfg.collector ? KP_ACT_REFRESH : KP_ACT_REDRAW;
+		*next_refresh = now_ms() + t->cfg.delay_ms;
+	} else if (act == KP_ACT_NONE && p[1].revents) {
+		act = KP_ACT_REDRAW;	/* a resize */
+	}
+	return kp_tui__apply(t, act);
+}
+
+static int loop(struct kp_tui *t, int sfd)
+{
+	uint64_t next_refresh, next_pump = 0;
+	int rc;
+
+	pump(t);
+	rc = kp_tui__apply(t, KP_ACT_REFRESH);
+	next_refresh = now_ms() + t->cfg.delay_ms;
+	while (rc == 0)
+		rc = turn(t, sfd, &next_refresh, &next_pump);
+	return rc < 0 ? rc : 0;
+}
+
+int kp_tui__run(const struct kp_tui_config *cfg, struct kp_err *err)
+{
+	struct kp_tui *t;
+	sigset_t mask, old;
+	int sfd, rc;
+
+	if (!cfg || !cfg->model)
+		return kp_err_set(err, -EINVAL, "kp_tui__run: no model");
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGWINCH);
+	rc = -pthread_sigmask(SIG_BLOCK, &mask, &old);
+	if (rc < 0)
+		return kp_err_set(err, rc, "cannot block signals: %s", kp_strerror(rc));
+	sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (sfd < 0) {
+		rc = kp_err_set(err, -errno, "signalfd: %s", strerror(errno));
+		goto out_mask;
+	}
+	t = kp_tui__new(cfg, NULL, err);
+	if (!t) {
+		rc = -errno;
+		goto out_sfd;
+	}
+	rc = loop(t, sfd);
+	if (rc < 0 && err)
+		*err = t->err;
+	kp_tui__free(t);	/* endwin before the caller prints anything */
+out_sfd:
+	{
+		struct signalfd_siginfo si;
+
+		while (read(sfd, &si, sizeof(si)) > 0)
+			;	/* drop what arrived while quitting */
+	}
+	close(sfd);
+out_mask:
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
