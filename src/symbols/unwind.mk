@@ -37,8 +37,11 @@ EXTRA_DIST += $(KP_UNWIND_SNAPSHOTS)
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-unwind
 TESTS += tests/test-unwind
-tests_test_unwind_SOURCES = tests/test-unwind.c
+## The unwinder's sources are compiled in (not libkpsymbols.a) so that its
+## test does not depend on the rest of the symbols layer.
+tests_test_unwind_SOURCES = tests/test-unwind.c src/symbols/unwind.c \
+	src/symbols/unwind-cfi.c src/symbols/unwind-expr.c
 tests_test_unwind_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_unwind_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
-tests_test_unwind_LDADD = libkpsymbols.a libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS) $(CMOCKA_LIBS)
+tests_test_unwind_LDADD = libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS) $(CMOCKA_LIBS)
 endif
