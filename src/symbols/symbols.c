@@ -1,1 +1,165 @@
 #include "symbols/symbols.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbols/procfs.h"
+#include "symbols/symbols-int.h"
+
+static const char *const default_debug_dirs[] = { "/usr/lib/debug", NULL };
+
+static char *dup_or(const char *v, const char *dflt)
+{
+	return strdup(v ? v : dflt);
+}
+
+static int copy_dirs(struct kp_symbols *s, const char *const *dirs)
+{
+	size_t n = 0;
+
+	if (!dirs)
+		dirs = default_debug_dirs;
+	while (dirs[n])
+		n++;
+	s->debug_dirs = calloc(n + 1, sizeof(*s->debug_dirs));
+	if (!s->debug_dirs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (!(s->debug_dirs[i] = strdup(dirs[i])))
+			return -ENOMEM;
+	return 0;
+}
+
+struct kp_symbols *kp_symbols__new(const struct kp_symbols_opts *opts,
+				   struct kp_err *err)
+{
+	static const struct kp_symbols_opts none;
+	struct kp_symbols *s = calloc(1, sizeof(*s));
+
+	if (!opts)
+		opts = &none;
+	if (!s)
+		goto out_enomem;
+	elf_version(EV_CURRENT);
+	s->demangle = !opts->no_demangle;
+	s->max_file_size = opts->max_file_size ? opts->max_file_size :
+			   KP_DEFAULT_MAX_FILE;
+	s->kallsyms_path = dup_or(opts->kallsyms, "/proc/kallsyms");
+	s->proc_root = dup_or(opts->proc_root, "/proc");
+	s->jit_dir = dup_or(opts->jit_dir, "/tmp");
+	if (!s->kallsyms_path || !s->proc_root || !s->jit_dir ||
+	    copy_dirs(s, opts->debug_dirs) != 0)
+		goto out_enomem;
+	return s;
+out_enomem:
+	kp_symbols__free(s);
+	kp_err_set(err, -ENOMEM, "symbols: out of memory");
+	errno = ENOMEM;
+	return NULL;
+}
+
+void kp_symbols__free(struct kp_symbols *s)
+{
+	if (!s)
+		return;
+	kp_symbols__drop_procs(s);
+	kp_kallsyms__free(s->kallsyms);
+	for (size_t i = 0; s->debug_dirs && s->debug_dirs[i]; i++)
+		free(s->debug_dirs[i]);
+	free(s->debug_dirs);
+	free(s->kallsyms_path);
+	free(s->proc_root);
+	free(s->jit_dir);
+	free(s);
+}
+
+static void load_kernel(struct kp_symbols *s)
+{
+	if (s->kallsyms_tried)
+		return;
+	s->kallsyms_tried = 1;
+	s->kallsyms = kp_kallsyms__load(s->kallsyms_path);
+	if (!s->kallsyms) {
+		snprintf(s->kstatus, sizeof(s->kstatus),
+			 "kernel frames unnamed: cannot read %s: %s",
+			 s->kallsyms_path, strerror(errno));
+		return;
+	}
+	s->st.kernel_symbols = kp_kallsyms__count(s->kallsyms);
+	if (kp_kallsyms__restricted(s->kallsyms)) {
+		s->st.kernel_restricted = 1;
+		snprintf(s->kstatus, sizeof(s->kstatus),
+			 "kernel frames shown as [kernel]: kptr_restrict hides "
+			 "kernel addresses in %s (run as root, or set "
+			 "kernel.kptr_restrict=0)", s->kallsyms_path);
+	}
+}
+
+const char *kp_symbols__kernel_status(struct kp_symbols *s)
+{
+	load_kernel(s);
+	return s->kstatus[0] ? s->kstatus : NULL;
+}
+
+int kp_symbols__kernel(struct kp_symbols *s, uint64_t addr,
+		       struct kp_sym_frame *out)
+{
+	const char *name;
+
+	s->st.lookups++;
+	load_kernel(s);
+	name = s->kallsyms ? kp_kallsyms__lookup(s->kallsyms, addr) : NULL;
+	if (!name) {
+		s->st.unnamed++;
+		return 0;
+	}
+	memset(out, 0, sizeof(*out));
+	out->name = name;
+	s->st.named++;
+	return 1;
+}
+
+const char *kp_symbols__module_name(struct kp_symbols *s,
+				    const struct kp_sym_map *map, uint64_t addr)
+{
+	if (map)
+		return kp_symbols__user_module_name(s, map);
+	load_kernel(s);
+	return s->kallsyms ? kp_kallsyms__module(s->kallsyms, addr) : "[kernel]";
+}
+
+void kp_symbols__process_gone(struct kp_symbols *s, uint32_t pid,
+			      uint64_t proc_start)
+{
+	kp_symbols__drop_proc(s, pid, proc_start);
+}
+
+int kp_symbols__safe_path(struct kp_symbols *s, const struct kp_sym_map *map,
+			  char *buf, size_t len)
+{
+	struct kp_proc_file f = {
+		.proc_root = s->proc_root, .pid = map->pid, .start = map->start,
+		.end = map->end, .maj = map->maj, .min = map->min,
+		.ino = map->ino, .path = map->path,
+	};
+	struct stat st;
+	int fd = kp_proc__open_mapped(&f, &st, buf, len);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+void kp_symbols__stats(const struct kp_symbols *s, struct kp_symbols_stats *out)
+{
+	const struct kp_modent *e;
+
+	*out = s->st;
+	out->bytes = 0;
+	for (e = s->modules; e; e = e->next)
+		out->bytes += kp_module__bytes(e->mod);
+}

@@ -1,5 +1,120 @@
-/* symbols.h — placeholder, the API lands in the next commit. */
+/* symbols.h — a truthful name for every frame: user addresses through the
+ * binaries processes map (ELF symbols, separate debug files, MiniDebugInfo,
+ * DWARF lines and inlined frames, demangled C++/Rust), [vdso], JIT maps
+ * (/tmp/perf-PID.map) and the kernel (/proc/kallsyms).
+ *
+ * Owns: a cache of modules shared by every process that maps them (key:
+ * build-id, else device + inode + mtime), loaded once, freed when no
+ * process uses them any more (kp_symbols__process_gone); per-process
+ * mapping tables and JIT tables; the kernel symbol table.
+ *
+ * Who calls it: src/resolve.c (the model's resolver), tests, bench, fuzz.
+ * It never includes model, collect or curses.
+ *
+ * Lifetime of results: strings in kp_sym_frame (and module names) are
+ * borrowed: valid until the next call on the same kp_symbols (copy what you
+ * keep; resolve.c interns them). A frame nothing can name gives 0 frames:
+ * the caller shows module+0xoffset. Never a wrong name: an address outside
+ * every symbol's range is unknown, not its neighbour's.
+ *
+ * Safety: kptop runs as root and reads files users can plant. Mapped files
+ * are opened through /proc/PID/map_files or /proc/PID/root with a
+ * device/inode check (procfs.h), never the new file at an old path; every
+ * size/offset/string of ELF and DWARF is checked; files over a size cap
+ * are refused.
+ *
+ * Errors: 0 / counts or -errno (util/kp_err.h); constructor NULL with errno
+ * and a message in err. Not thread-safe: one thread uses one kp_symbols.
+ */
 #ifndef KP_SYMBOLS_SYMBOLS_H
 #define KP_SYMBOLS_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/kp_err.h"
+
+struct kp_symbols_opts {
+	/* Debug file roots, NULL-terminated; NULL: {"/usr/lib/debug", NULL}. */
+	const char *const *debug_dirs;
+	int no_demangle;		/* 1: names stay mangled */
+	const char *kallsyms;		/* NULL: "/proc/kallsyms" */
+	const char *proc_root;		/* NULL: "/proc" */
+	const char *jit_dir;		/* NULL: "/tmp" (perf-PID.map) */
+	uint64_t max_file_size;		/* 0: 1 GiB; bigger files are refused */
+};
+
+/* A mapping of a process, as in an MMAP record. */
+struct kp_sym_map {
+	uint32_t pid;			/* 0: a file on the host, no process */
+	uint64_t proc_start;		/* process identity with pid */
+	uint64_t start, end, pgoff;
+	uint32_t maj, min;
+	uint64_t ino;			/* 0: no identity to check */
+	const uint8_t *build_id;	/* may be NULL */
+	uint8_t build_id_len;
+	const char *path;		/* "/usr/lib/...", "[vdso]", "//anon", "" */
+};
+
+struct kp_sym_frame {
+	const char *name;	/* demangled (or plain) function name */
+	const char *mangled;	/* mangled name, or NULL if not mangled */
+	const char *file;	/* source file, or NULL */
+	uint32_t line;		/* 0 if unknown */
+	int inlined;		/* 1: inlined into the next frame */
+};
+
+struct kp_symbols_stats {
+	uint64_t lookups, named, unnamed;	/* user + kernel lookups */
+	uint64_t modules_loaded, modules_live, modules_freed;
+	uint64_t module_open_failed;		/* unreadable/refused files */
+	uint64_t debug_build_id, debug_debuglink, debug_mini;
+	uint64_t debug_rejected;		/* build-id or CRC mismatch */
+	uint64_t jit_maps, jit_bad_lines, jit_refused;
+	uint64_t kernel_symbols;
+	int kernel_restricted;			/* kallsyms addresses hidden */
+	uint64_t bytes;				/* memory held by modules */
+};
+
 struct kp_symbols;
-#endif
+
+struct kp_symbols *kp_symbols__new(const struct kp_symbols_opts *opts,
+				   struct kp_err *err);
+void kp_symbols__free(struct kp_symbols *s);
+
+/* Name the user address addr inside map. Fills out[0..max): inlined frames
+ * innermost first, the containing function last. Returns the count (0:
+ * unknown) or -errno. */
+int kp_symbols__user(struct kp_symbols *s, const struct kp_sym_map *map,
+		     uint64_t addr, struct kp_sym_frame *out, int max);
+
+/* Name the kernel address addr: 1 with out filled, 0 unknown (or
+ * addresses hidden: see kp_symbols__kernel_status). */
+int kp_symbols__kernel(struct kp_symbols *s, uint64_t addr,
+		       struct kp_sym_frame *out);
+
+/* Display name of a module: map != NULL: basename of the mapped file
+ * ("libc.so.6", "[vdso]", "[jit]", "[anon]"); map == NULL: "[kernel]" or
+ * "[modname]" for the kernel address addr. Never NULL. */
+const char *kp_symbols__module_name(struct kp_symbols *s,
+				    const struct kp_sym_map *map, uint64_t addr);
+
+/* NULL when kernel names are available, else why not (one line, for the
+ * header: e.g. kptr_restrict hides the addresses). Loads kallsyms. */
+const char *kp_symbols__kernel_status(struct kp_symbols *s);
+
+/* The process (pid, start) exited: drop its mappings and JIT table; free
+ * modules nobody maps any more. Names already handed out were copied by
+ * the caller. */
+void kp_symbols__process_gone(struct kp_symbols *s, uint32_t pid,
+			      uint64_t proc_start);
+
+/* A path that opens exactly the file map refers to (device/inode checked):
+ * /proc/PID/map_files/START-END, or the path under /proc/PID/root. Written
+ * into buf. 0 or -errno (-ESTALE: the file at that path is another one). */
+int kp_symbols__safe_path(struct kp_symbols *s, const struct kp_sym_map *map,
+			  char *buf, size_t len);
+
+void kp_symbols__stats(const struct kp_symbols *s, struct kp_symbols_stats *out);
+
+#endif /* KP_SYMBOLS_SYMBOLS_H */

@@ -1,0 +1,29 @@
+/* dwarfsrc.h — source lines and inlined frames from DWARF (libdw).
+ *
+ * kp_dwarf__frames() names the code at a link-time address: the inlined
+ * subroutines that contain it, innermost first, then the subprogram. The
+ * first frame's file:line comes from the line table; each outer frame's
+ * from the call site (DW_AT_call_file/line) of the frame inside it.
+ * Strings point into the Dwarf (valid while it is open). Bounded by the
+ * size of one compilation unit; libdw checks the DWARF it reads.
+ * Not thread-safe per Dwarf handle.
+ */
+#ifndef KP_SYMBOLS_DWARFSRC_H
+#define KP_SYMBOLS_DWARFSRC_H
+
+#include <stdint.h>
+
+#include <elfutils/libdw.h>
+
+struct kp_dw_frame {
+	const char *name;	/* DW_AT_name (through origins), or NULL */
+	const char *linkage;	/* DW_AT_linkage_name, or NULL */
+	const char *file;	/* or NULL */
+	uint32_t line;		/* 0 if unknown */
+	int inlined;
+};
+
+/* Number of frames filled (0: no DWARF for vaddr). */
+int kp_dwarf__frames(Dwarf *dbg, uint64_t vaddr, struct kp_dw_frame *out, int max);
+
+#endif /* KP_SYMBOLS_DWARFSRC_H */

@@ -1,0 +1,149 @@
+#include "symbols/kallsyms.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/symtab.h"
+
+#define KP_KALLSYMS_MAX_LINES (16u << 20)
+
+struct kp_kmod {
+	uint64_t lo, hi;	/* [lo, hi] symbol addresses */
+	char name[64];		/* "[modname]" */
+};
+
+struct kp_kallsyms {
+	struct kp_symtab *syms;
+	struct kp_kmod *mods;
+	size_t nr_mods, cap_mods;
+	int restricted;
+};
+
+void kp_kallsyms__free(struct kp_kallsyms *k)
+{
+	if (!k)
+		return;
+	kp_symtab__free(k->syms);
+	free(k->mods);
+	free(k);
+}
+
+static int note_module(struct kp_kallsyms *k, const char *mod, uint64_t addr)
+{
+	struct kp_kmod *m = k->nr_mods ? &k->mods[k->nr_mods - 1] : NULL;
+	size_t len = strcspn(mod, "]");
+
+	if (m && strncmp(m->name + 1, mod, len) == 0 && m->name[len + 1] == ']') {
+		if (addr < m->lo)
+			m->lo = addr;
+		if (addr > m->hi)
+			m->hi = addr;
+		return 0;
+	}
+	if (k->nr_mods == k->cap_mods) {
+		size_t cap = k->cap_mods ? k->cap_mods * 2 : 64;
+		struct kp_kmod *n = realloc(k->mods, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		k->mods = n;
+		k->cap_mods = cap;
+	}
+	m = &k->mods[k->nr_mods++];
+	m->lo = m->hi = addr;
+	snprintf(m->name, sizeof(m->name), "[%.*s]", (int)(len < 60 ? len : 60), mod);
+	return 0;
+}
+
+/* "ffffffff81000000 T _stext" or "ffffffffc0a01000 t name\t[mod]" */
+static int parse_line(struct kp_kallsyms *k, char *line, size_t *zero, size_t *all)
+{
+	char *end, *name, *tab;
+	unsigned long long addr = strtoull(line, &end, 16);
+	char type;
+	int err;
+
+	if (end == line || *end != ' ' || !end[1] || end[2] != ' ')
+		return 0;
+	type = end[1];
+	name = end + 3;
+	name[strcspn(name, "\n")] = '\0';
+	tab = strchr(name, '\t');
+	if (tab)
+		*tab++ = '\0';
+	(*all)++;
+	if (!addr) {
+		(*zero)++;
+		return 0;
+	}
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		return 0;
+	err = kp_symtab__add(k->syms, addr, 0, 0, name,
+			     type == 't' ? KP_SYM_RANK_LOCAL :
+			     (type == 'T' ? KP_SYM_RANK_GLOBAL : KP_SYM_RANK_WEAK));
+	if (err || !tab || tab[0] != '[')
+		return err == -EINVAL ? 0 : err;
+	return note_module(k, tab + 1, addr);
+}
+
+struct kp_kallsyms *kp_kallsyms__load(const char *path)
+{
+	struct kp_kallsyms *k = calloc(1, sizeof(*k));
+	size_t zero = 0, all = 0, lines = 0;
+	char line[1024];
+	FILE *f = NULL;
+	int err = -ENOMEM;
+
+	if (!k || !(k->syms = kp_symtab__new()))
+		goto out_err;
+	f = fopen(path, "re");
+	if (!f) {
+		err = -errno;
+		goto out_err;
+	}
+	while (fgets(line, sizeof(line), f) && lines++ < KP_KALLSYMS_MAX_LINES) {
+		err = parse_line(k, line, &zero, &all);
+		if (err && err != -E2BIG)
+			goto out_err;
+	}
+	fclose(f);
+	f = NULL;
+	k->restricted = all > 0 && zero == all;
+	kp_symtab__finish(k->syms);
+	return k;
+out_err:
+	if (f)
+		fclose(f);
+	kp_kallsyms__free(k);
+	errno = -err;
+	return NULL;
+}
+
+const char *kp_kallsyms__lookup(const struct kp_kallsyms *k, uint64_t addr)
+{
+	const struct kp_sym *s = kp_symtab__lookup(k->syms, addr);
+
+	return s ? kp_symtab__name(k->syms, s) : NULL;
+}
+
+const char *kp_kallsyms__module(const struct kp_kallsyms *k, uint64_t addr)
+{
+	const struct kp_sym *s = kp_symtab__lookup(k->syms, addr);
+
+	for (size_t i = 0; s && i < k->nr_mods; i++)
+		if (s->start >= k->mods[i].lo && s->start <= k->mods[i].hi)
+			return k->mods[i].name;
+	return "[kernel]";
+}
+
+int kp_kallsyms__restricted(const struct kp_kallsyms *k)
+{
+	return k->restricted;
+}
+
+size_t kp_kallsyms__count(const struct kp_kallsyms *k)
+{
+	return kp_symtab__count(k->syms);
+}

@@ -1,0 +1,27 @@
+/* kallsyms.h — kernel symbols from /proc/kallsyms (text symbols of the
+ * kernel and of loaded modules, "[modname]").
+ *
+ * Owns its tables. When kptr_restrict hides the addresses (every address
+ * reads 0) the table is empty and kp_kallsyms__restricted() says so.
+ * Lines that do not parse are skipped. The file is read once, up to a
+ * size cap. Errors: constructor NULL with errno. Not thread-safe.
+ */
+#ifndef KP_SYMBOLS_KALLSYMS_H
+#define KP_SYMBOLS_KALLSYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct kp_kallsyms;
+
+struct kp_kallsyms *kp_kallsyms__load(const char *path);
+void kp_kallsyms__free(struct kp_kallsyms *k);
+
+/* Function name at addr, or NULL. */
+const char *kp_kallsyms__lookup(const struct kp_kallsyms *k, uint64_t addr);
+/* "[kernel]" or "[modname]" for addr. Never NULL. */
+const char *kp_kallsyms__module(const struct kp_kallsyms *k, uint64_t addr);
+int kp_kallsyms__restricted(const struct kp_kallsyms *k);
+size_t kp_kallsyms__count(const struct kp_kallsyms *k);
+
+#endif /* KP_SYMBOLS_KALLSYMS_H */

@@ -1,0 +1,362 @@
+#include "symbols/module.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "symbols/debuginfo.h"
+#include "symbols/demangle.h"
+#include "symbols/dwarfsrc.h"
+#include "util/kp_err.h"
+
+#define KP_MODULE_MAX_FRAMES 16		/* inline depth kept per address */
+#define KP_NAMECACHE_SLOTS 16384	/* power of two */
+
+struct kp_cached {
+	uint64_t vaddr;
+	uint32_t off;		/* into frames[] */
+	uint8_t n, used;
+};
+
+struct kp_module {
+	int fd, dfd;
+	Elf *elf, *delf, *melf;	/* binary, debug file, MiniDebugInfo */
+	void *mem, *mini;	/* bytes behind open_mem / MiniDebugInfo */
+	size_t mini_len;
+	Dwarf *dw;
+	struct kp_elf_info info;
+	struct kp_symtab *syms;
+	int demangle;
+	/* name cache: vaddr -> frames */
+	struct kp_cached *slots;
+	size_t nr_cached;
+	struct kp_sym_frame *frames;
+	size_t nr_frames, cap_frames;
+	char **pool;		/* demangled DWARF names, freed on flush */
+	size_t nr_pool, cap_pool;
+};
+
+static void flush_cache(struct kp_module *m)
+{
+	memset(m->slots, 0, KP_NAMECACHE_SLOTS * sizeof(*m->slots));
+	m->nr_cached = 0;
+	m->nr_frames = 0;
+	for (size_t i = 0; i < m->nr_pool; i++)
+		free(m->pool[i]);
+	m->nr_pool = 0;
+}
+
+void kp_module__free(struct kp_module *m)
+{
+	if (!m)
+		return;
+	if (m->slots)
+		flush_cache(m);
+	free(m->slots);
+	free(m->frames);
+	free(m->pool);
+	kp_symtab__free(m->syms);
+	if (m->dw)
+		dwarf_end(m->dw);
+	elf_end(m->melf);
+	elf_end(m->delf);
+	elf_end(m->elf);
+	free(m->mini);
+	free(m->mem);
+	if (m->dfd >= 0)
+		close(m->dfd);
+	if (m->fd >= 0)
+		close(m->fd);
+	free(m);
+}
+
+static void load_minidebug(struct kp_module *m, const struct kp_module_opts *o,
+			   struct kp_module_stats *st)
+{
+	if (!m->info.debugdata ||
+	    kp_debug__unxz(m->info.debugdata, m->info.debugdata_len,
+			   o->max_debugdata, &m->mini, &m->mini_len) != 0)
+		return;
+	m->melf = elf_memory(m->mini, m->mini_len);
+	if (!m->melf || elf_kind(m->melf) != ELF_K_ELF) {
+		elf_end(m->melf);
+		m->melf = NULL;
+		return;
+	}
+	st->debug_mini++;
+}
+
+static void load_debug(struct kp_module *m, const struct kp_module_opts *o,
+		       struct kp_module_stats *st)
+{
+	struct kp_debug_query q = {
+		.debug_dirs = o->debug_dirs, .proc_root = o->proc_root,
+		.pid = o->pid, .bin_path = o->path, .bin = &m->info,
+		.max_size = o->max_file_size,
+	};
+	struct kp_debug_result r = { .fd = -1 };
+
+	if (!m->info.has_debug_info && kp_debug__find(&q, &r) == 0) {
+		m->dfd = r.fd;
+		m->delf = elf_begin(r.fd, ELF_C_READ_MMAP, NULL);
+		if (r.via == KP_DEBUG_VIA_BUILD_ID)
+			st->debug_build_id++;
+		else
+			st->debug_debuglink++;
+	} else if (!m->info.has_debug_info) {
+		st->debug_rejected += r.rejected;
+	}
+	if (!m->delf && !m->info.has_symtab)
+		load_minidebug(m, o, st);
+	if (m->delf)
+		m->dw = dwarf_begin_elf(m->delf, DWARF_C_READ, NULL);
+	else if (m->info.has_debug_info)
+		m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+}
+
+static int load_symbols(struct kp_module *m)
+{
+	int n = 0, r;
+
+	if (!(m->syms = kp_symtab__new()))
+		return -ENOMEM;
+	r = kp_elf__add_symbols(m->elf, m->syms, KP_ELF_SYMTAB | KP_ELF_DYNSYM | KP_ELF_PLT);
+	n += r > 0 ? r : 0;
+	if (m->delf) {
+		r = kp_elf__add_symbols(m->delf, m->syms, KP_ELF_SYMTAB);
+		n += r > 0 ? r : 0;
+	}
+	if (m->melf) {
+		r = kp_elf__add_symbols(m->melf, m->syms, KP_ELF_SYMTAB);
+		n += r > 0 ? r : 0;
+	}
+	return kp_symtab__finish(m->syms);
+}
+
+static struct kp_module *module_init(struct kp_module *m,
+				     const struct kp_module_opts *o,
+				     struct kp_module_stats *st)
+{
+	int err = -KP_EFORMAT;
+
+	if (!m->elf || kp_elf__info(m->elf, &m->info) != 0 || !m->info.nr_loads)
+		goto out_err;
+	m->demangle = o->demangle;
+	load_debug(m, o, st);
+	err = load_symbols(m);
+	if (err)
+		goto out_err;
+	m->slots = calloc(KP_NAMECACHE_SLOTS, sizeof(*m->slots));
+	if (!m->slots) {
+		err = -ENOMEM;
+		goto out_err;
+	}
+	return m;
+out_err:
+	kp_module__free(m);
+	errno = err == -KP_EFORMAT ? ENOEXEC : -err;
+	return NULL;
+}
+
+struct kp_module *kp_module__open(int fd, const struct kp_module_opts *o,
+				  struct kp_module_stats *st)
+{
+	struct kp_module *m = calloc(1, sizeof(*m));
+
+	if (!m) {
+		close(fd);
+		return NULL;
+	}
+	m->fd = fd;
+	m->dfd = -1;
+	m->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	return module_init(m, o, st);
+}
+
+struct kp_module *kp_module__open_mem(const void *buf, size_t len,
+				      const struct kp_module_opts *o,
+				      struct kp_module_stats *st)
+{
+	struct kp_module *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->fd = m->dfd = -1;
+	m->mem = malloc(len ? len : 1);
+	if (!m->mem) {
+		free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(m->mem, buf, len);
+	m->elf = elf_memory(m->mem, len);
+	return module_init(m, o, st);
+}
+
+const struct kp_elf_info *kp_module__info(const struct kp_module *m)
+{
+	return &m->info;
+}
+
+size_t kp_module__nr_symbols(const struct kp_module *m)
+{
+	return kp_symtab__count(m->syms);
+}
+
+size_t kp_module__bytes(const struct kp_module *m)
+{
+	return sizeof(*m) + kp_symtab__bytes(m->syms) + m->mini_len +
+	       KP_NAMECACHE_SLOTS * sizeof(*m->slots) +
+	       m->cap_frames * sizeof(*m->frames);
+}
+
+int kp_module__has_dwarf(const struct kp_module *m)
+{
+	return m->dw != NULL;
+}
+
+/* ---- naming one address ---- */
+
+static const char *pool_keep(struct kp_module *m, char *str)
+{
+	if (!str)
+		return NULL;
+	if (m->nr_pool == m->cap_pool) {
+		size_t cap = m->cap_pool ? m->cap_pool * 2 : 64;
+		char **p = realloc(m->pool, cap * sizeof(*p));
+
+		if (!p) {
+			free(str);
+			return NULL;
+		}
+		m->pool = p;
+		m->cap_pool = cap;
+	}
+	m->pool[m->nr_pool++] = str;
+	return str;
+}
+
+/* Name and mangled name of a DWARF frame. */
+static void dw_names(struct kp_module *m, const struct kp_dw_frame *d,
+		     struct kp_sym_frame *f)
+{
+	const char *dem = NULL;
+
+	f->mangled = NULL;
+	f->name = d->name;
+	if (d->linkage && kp_is_mangled(d->linkage)) {
+		f->mangled = d->linkage;
+		if (m->demangle)
+			dem = pool_keep(m, kp_demangle(d->linkage));
+		f->name = dem ? dem : (m->demangle ? d->name : d->linkage);
+		if (!f->name)
+			f->name = d->linkage;
+	}
+}
+
+static void sym_names(struct kp_module *m, const struct kp_sym *sym,
+		      struct kp_sym_frame *f)
+{
+	const char *raw = kp_symtab__name(m->syms, sym);
+	const char *dem = m->demangle ? kp_symtab__demangled(m->syms, sym) : NULL;
+
+	f->name = dem ? dem : raw;
+	f->mangled = kp_is_mangled(raw) ? raw : NULL;
+}
+
+/* Compute the frames of vaddr into out[0..max). */
+static int compute(struct kp_module *m, uint64_t vaddr,
+		   struct kp_sym_frame *out, int max)
+{
+	struct kp_dw_frame dw[KP_MODULE_MAX_FRAMES];
+	const struct kp_sym *sym = kp_symtab__lookup(m->syms, vaddr);
+	int n = 0;
+
+	if (m->dw)
+		n = kp_dwarf__frames(m->dw, vaddr, dw,
+				     max < KP_MODULE_MAX_FRAMES ? max : KP_MODULE_MAX_FRAMES);
+	for (int i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		dw_names(m, &dw[i], &out[i]);
+		out[i].file = dw[i].file;
+		out[i].line = dw[i].line;
+		out[i].inlined = dw[i].inlined;
+	}
+	/* the containing function: the ELF symbol names it when there is one
+	 * (what nm says); DWARF alone only when it has a name */
+	if ((n > 0 && dw[n - 1].inlined && n < max) || (n == 0 && sym)) {
+		memset(&out[n], 0, sizeof(out[n]));	/* the function itself */
+		n++;
+	}
+	if (n > 0 && sym) {
+		sym_names(m, sym, &out[n - 1]);
+		out[n - 1].inlined = 0;
+	}
+	if (n > 0 && !out[n - 1].name)
+		n--;		/* a containing function nobody can name */
+	return n;
+}
+
+static struct kp_cached *slot_of(struct kp_module *m, uint64_t vaddr)
+{
+	size_t mask = KP_NAMECACHE_SLOTS - 1;
+	size_t i = (size_t)((vaddr * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+
+	while (m->slots[i].used && m->slots[i].vaddr != vaddr)
+		i = (i + 1) & mask;
+	return &m->slots[i];
+}
+
+static int cache_put(struct kp_module *m, uint64_t vaddr,
+		     const struct kp_sym_frame *f, int n)
+{
+	struct kp_cached *c;
+
+	if (m->nr_frames + (size_t)n > m->cap_frames) {
+		size_t cap = m->cap_frames ? m->cap_frames * 2 : 1024;
+		struct kp_sym_frame *nf;
+
+		while (cap < m->nr_frames + (size_t)n)
+			cap *= 2;
+		nf = realloc(m->frames, cap * sizeof(*nf));
+		if (!nf)
+			return -ENOMEM;
+		m->frames = nf;
+		m->cap_frames = cap;
+	}
+	c = slot_of(m, vaddr);
+	c->vaddr = vaddr;
+	c->used = 1;
+	c->n = (uint8_t)n;
+	c->off = (uint32_t)m->nr_frames;
+	memcpy(&m->frames[m->nr_frames], f, (size_t)n * sizeof(*f));
+	m->nr_frames += (size_t)n;
+	m->nr_cached++;
+	return 0;
+}
+
+int kp_module__lookup(struct kp_module *m, uint64_t vaddr,
+		      struct kp_sym_frame *out, int max)
+{
+	struct kp_sym_frame tmp[KP_MODULE_MAX_FRAMES];
+	struct kp_cached *c;
+	int n;
+
+	if (max <= 0)
+		return 0;
+	c = slot_of(m, vaddr);
+	if (c->used) {
+		n = c->n < max ? c->n : max;
+		memcpy(out, &m->frames[c->off], (size_t)n * sizeof(*out));
+		return n;
+	}
+	if (m->nr_cached >= KP_NAMECACHE_SLOTS / 2)
+		flush_cache(m);
+	n = compute(m, vaddr, tmp, KP_MODULE_MAX_FRAMES);
+	cache_put(m, vaddr, tmp, n);	/* a failed put only costs speed */
+	n = n < max ? n : max;
+	memcpy(out, tmp, (size_t)n * sizeof(*out));
+	return n;
+}

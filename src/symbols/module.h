@@ -1,0 +1,58 @@
+/* module.h — one loaded binary (executable, library, vdso image): its ELF
+ * facts, merged symbol table, separate debug file or MiniDebugInfo, DWARF,
+ * and a cache of the names already made for its addresses.
+ *
+ * Owned by the module cache in symbols.c, shared by every process that
+ * maps it. kp_module__open() takes ownership of fd (closed on failure
+ * too); kp_module__open_mem() copies the bytes. Frames handed out by
+ * kp_module__lookup() point into the module and stay valid until the
+ * module is freed or its name cache is flushed (kp_module__lookup may
+ * flush it when full: copy what you keep before the next lookup).
+ *
+ * Errors: constructors NULL with errno. Never crashes on a hostile file:
+ * every read is bounded (elfread.h, debuginfo.h). Not thread-safe.
+ */
+#ifndef KP_SYMBOLS_MODULE_H
+#define KP_SYMBOLS_MODULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbols/elfread.h"
+#include "symbols/symbols.h"
+
+struct kp_module_opts {
+	const char *const *debug_dirs;	/* NULL-terminated */
+	const char *proc_root;
+	uint32_t pid;			/* whose root the path lives in; 0 host */
+	const char *path;		/* as the process sees it (debuglink) */
+	uint64_t max_file_size;
+	size_t max_debugdata;		/* MiniDebugInfo decompressed cap */
+	int demangle;
+};
+
+struct kp_module_stats {
+	unsigned debug_build_id, debug_debuglink, debug_mini, debug_rejected;
+};
+
+struct kp_module;
+
+struct kp_module *kp_module__open(int fd, const struct kp_module_opts *o,
+				  struct kp_module_stats *st);
+struct kp_module *kp_module__open_mem(const void *buf, size_t len,
+				      const struct kp_module_opts *o,
+				      struct kp_module_stats *st);
+void kp_module__free(struct kp_module *m);
+
+const struct kp_elf_info *kp_module__info(const struct kp_module *m);
+
+/* Name the code at link-time address vaddr (see kp_symbols__user for the
+ * frame order). Returns the count, 0 when unknown. */
+int kp_module__lookup(struct kp_module *m, uint64_t vaddr,
+		      struct kp_sym_frame *out, int max);
+
+size_t kp_module__nr_symbols(const struct kp_module *m);
+size_t kp_module__bytes(const struct kp_module *m);
+int kp_module__has_dwarf(const struct kp_module *m);
+
+#endif /* KP_SYMBOLS_MODULE_H */

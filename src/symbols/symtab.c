@@ -1,0 +1,203 @@
+#include "symbols/symtab.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/demangle.h"
+
+#define KP_SYMTAB_DEFAULT_MAX (8u << 20)
+
+struct kp_symtab {
+	struct kp_sym *syms;
+	size_t nr, cap, max;
+	char *arena;
+	size_t arena_len, arena_cap;
+	size_t demangled_bytes;
+	int finished;
+};
+
+struct kp_symtab *kp_symtab__new(void)
+{
+	struct kp_symtab *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->max = KP_SYMTAB_DEFAULT_MAX;
+	return t;
+}
+
+void kp_symtab__free(struct kp_symtab *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nr; i++)
+		free((char *)t->syms[i].demangled);
+	free(t->syms);
+	free(t->arena);
+	free(t);
+}
+
+void kp_symtab__set_max(struct kp_symtab *t, size_t max_entries)
+{
+	t->max = max_entries;
+}
+
+static int arena_put(struct kp_symtab *t, const char *name, size_t len,
+		     uint32_t *off)
+{
+	if (t->arena_len + len + 1 > UINT32_MAX)
+		return -E2BIG;
+	if (t->arena_len + len + 1 > t->arena_cap) {
+		size_t cap = t->arena_cap ? t->arena_cap * 2 : 4096;
+		char *a;
+
+		while (cap < t->arena_len + len + 1)
+			cap *= 2;
+		a = realloc(t->arena, cap);
+		if (!a)
+			return -ENOMEM;
+		t->arena = a;
+		t->arena_cap = cap;
+	}
+	memcpy(t->arena + t->arena_len, name, len);
+	t->arena[t->arena_len + len] = '\0';
+	*off = (uint32_t)t->arena_len;
+	t->arena_len += len + 1;
+	return 0;
+}
+
+int kp_symtab__add(struct kp_symtab *t, uint64_t start, uint64_t size,
+		   uint64_t limit, const char *name, enum kp_sym_rank rank)
+{
+	size_t len;
+	struct kp_sym *s;
+	int err;
+
+	if (!name || !*name)
+		return -EINVAL;
+	len = strnlen(name, KP_SYMTAB_NAME_MAX + 1);
+	if (len > KP_SYMTAB_NAME_MAX || start + size < start)
+		return -EINVAL;
+	if (t->nr >= t->max)
+		return -E2BIG;
+	if (t->nr == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct kp_sym *n = realloc(t->syms, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->syms = n;
+		t->cap = cap;
+	}
+	s = &t->syms[t->nr];
+	memset(s, 0, sizeof(*s));
+	err = arena_put(t, name, len, &s->name);
+	if (err)
+		return err;
+	s->start = start;
+	s->end = start + size;
+	s->limit = limit;
+	s->rank = (uint8_t)rank;
+	t->nr++;
+	return 0;
+}
+
+/* Address order; at one address sized entries before zero-sized, then the
+ * best rank first: dedup keeps the first. */
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct kp_sym *x = a, *y = b;
+	int xs = x->end > x->start, ys = y->end > y->start;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (xs != ys)
+		return ys - xs;
+	if (x->rank != y->rank)
+		return (int)y->rank - (int)x->rank;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+int kp_symtab__finish(struct kp_symtab *t)
+{
+	size_t out = 0;
+
+	qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
+	for (size_t i = 0; i < t->nr; i++) {
+		if (out && t->syms[out - 1].start == t->syms[i].start)
+			continue;
+		t->syms[out++] = t->syms[i];
+	}
+	t->nr = out;
+	/* zero-sized entries reach the next entry, within their limit */
+	for (size_t i = 0; i < t->nr; i++) {
+		struct kp_sym *s = &t->syms[i];
+
+		if (s->end > s->start)
+			continue;
+		if (i + 1 < t->nr)
+			s->end = t->syms[i + 1].start;
+		if (s->limit && (s->end == s->start || s->end > s->limit))
+			s->end = s->limit > s->start ? s->limit : s->start;
+	}
+	t->finished = 1;
+	return 0;
+}
+
+const struct kp_sym *kp_symtab__lookup(const struct kp_symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nr;
+
+	/* last entry with start <= addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* sized entries may nest (a big one over small ones): look back a
+	 * few entries for one that contains addr */
+	for (size_t i = lo, n = 0; i > 0 && n < 4; i--, n++) {
+		const struct kp_sym *s = &t->syms[i - 1];
+
+		if (addr >= s->start && addr < s->end)
+			return s;
+	}
+	return NULL;
+}
+
+const char *kp_symtab__name(const struct kp_symtab *t, const struct kp_sym *s)
+{
+	return t->arena + s->name;
+}
+
+const char *kp_symtab__demangled(struct kp_symtab *t, const struct kp_sym *cs)
+{
+	struct kp_sym *s = (struct kp_sym *)cs;
+
+	if (!s->demangled_done) {
+		s->demangled = kp_demangle(kp_symtab__name(t, s));
+		s->demangled_done = 1;
+		if (s->demangled)
+			t->demangled_bytes += strlen(s->demangled) + 1;
+	}
+	return s->demangled;
+}
+
+size_t kp_symtab__count(const struct kp_symtab *t)
+{
+	return t->nr;
+}
+
+size_t kp_symtab__bytes(const struct kp_symtab *t)
+{
+	return t->cap * sizeof(*t->syms) + t->arena_cap + t->demangled_bytes;
+}
+
+const struct kp_sym *kp_symtab__at(const struct kp_symtab *t, size_t i)
+{
+	return i < t->nr ? &t->syms[i] : NULL;
+}

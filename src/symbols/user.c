@@ -1,0 +1,419 @@
+/* user.c — user-space addresses: processes, their mappings, the module
+ * cache shared between processes, JIT maps and [vdso] (see symbols.h). */
+#include "symbols/symbols.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "symbols/jitmap.h"
+#include "symbols/procfs.h"
+#include "symbols/symbols-int.h"
+
+/* ---- the module cache ---- */
+
+static struct kp_modent *modent_find(struct kp_symbols *s, const char *key)
+{
+	for (struct kp_modent *e = s->modules; e; e = e->next)
+		if (strcmp(e->key, key) == 0)
+			return e;
+	return NULL;
+}
+
+static struct kp_modent *modent_add(struct kp_symbols *s, const char *key,
+				    struct kp_module *mod)
+{
+	struct kp_modent *e = calloc(1, sizeof(*e));
+
+	if (!e) {
+		kp_module__free(mod);
+		return NULL;
+	}
+	snprintf(e->key, sizeof(e->key), "%s", key);
+	e->mod = mod;
+	e->next = s->modules;
+	s->modules = e;
+	s->st.modules_loaded++;
+	s->st.modules_live++;
+	return e;
+}
+
+static void modent_unref(struct kp_symbols *s, struct kp_modent *me)
+{
+	struct kp_modent **pp;
+
+	if (!me || --me->refs)
+		return;
+	for (pp = &s->modules; *pp; pp = &(*pp)->next) {
+		if (*pp == me) {
+			*pp = me->next;
+			break;
+		}
+	}
+	kp_module__free(me->mod);
+	free(me);
+	s->st.modules_live--;
+	s->st.modules_freed++;
+}
+
+static void module_opts(struct kp_symbols *s, const struct kp_sym_map *map,
+			struct kp_module_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->debug_dirs = (const char *const *)s->debug_dirs;
+	o->proc_root = s->proc_root;
+	o->pid = map->pid;
+	o->path = map->path;
+	o->max_file_size = s->max_file_size;
+	o->max_debugdata = KP_MINIDEBUG_MAX;
+	o->demangle = s->demangle;
+}
+
+static void add_module_stats(struct kp_symbols *s, const struct kp_module_stats *ms)
+{
+	s->st.debug_build_id += ms->debug_build_id;
+	s->st.debug_debuglink += ms->debug_debuglink;
+	s->st.debug_mini += ms->debug_mini;
+	s->st.debug_rejected += ms->debug_rejected;
+}
+
+static int build_id_ok(const struct kp_module *m, const struct kp_sym_map *map)
+{
+	const struct kp_elf_info *i = kp_module__info(m);
+
+	return !map->build_id_len || (i->build_id_len == map->build_id_len &&
+		memcmp(i->build_id, map->build_id, i->build_id_len) == 0);
+}
+
+/* The module of a file mapping: from the cache, or opened now. */
+static struct kp_modent *file_module(struct kp_symbols *s,
+				     const struct kp_sym_map *map)
+{
+	struct kp_proc_file f = {
+		.proc_root = s->proc_root, .pid = map->pid, .start = map->start,
+		.end = map->end, .maj = map->maj, .min = map->min,
+		.ino = map->ino, .path = map->path,
+	};
+	struct kp_module_stats ms = { 0 };
+	struct kp_module_opts o;
+	struct kp_modent *e;
+	struct kp_module *m;
+	struct stat st;
+	char key[96];
+	int fd = kp_proc__open_mapped(&f, &st, NULL, 0);
+
+	if (fd < 0)
+		goto out_fail;
+	if (map->build_id_len) {
+		int n = snprintf(key, sizeof(key), "b:");
+
+		for (unsigned i = 0; i < map->build_id_len && i < 20; i++)
+			n += snprintf(key + n, sizeof(key) - (size_t)n, "%02x",
+				      map->build_id[i]);
+	} else {
+		snprintf(key, sizeof(key), "f:%" PRIx64 ":%" PRIu64 ":%lld.%ld:%lld",
+			 (uint64_t)st.st_dev, (uint64_t)st.st_ino,
+			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+			 (long long)st.st_size);
+	}
+	if ((e = modent_find(s, key)) != NULL) {
+		close(fd);
+		return e;
+	}
+	if ((uint64_t)st.st_size > s->max_file_size) {
+		close(fd);
+		goto out_fail;
+	}
+	module_opts(s, map, &o);
+	m = kp_module__open(fd, &o, &ms);
+	add_module_stats(s, &ms);
+	if (!m)
+		goto out_fail;
+	if (!build_id_ok(m, map)) {
+		kp_module__free(m);
+		s->st.debug_rejected++;
+		goto out_fail;
+	}
+	return modent_add(s, key, m);
+out_fail:
+	s->st.module_open_failed++;
+	return NULL;
+}
+
+/* [vdso]: the image the process has mapped, read from its memory. */
+static struct kp_modent *vdso_module(struct kp_symbols *s,
+				     const struct kp_sym_map *map)
+{
+	size_t len = map->end - map->start;
+	struct kp_module_stats ms = { 0 };
+	struct kp_module_opts o;
+	struct kp_modent *e = NULL;
+	struct kp_module *m;
+	char path[128], key[96];
+	void *buf;
+	int fd;
+
+	if (map->end <= map->start || len > KP_VDSO_MAX || !(buf = malloc(len)))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%u/mem", s->proc_root,
+		 map->pid ? map->pid : (uint32_t)getpid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || pread(fd, buf, len, (off_t)map->start) != (ssize_t)len)
+		goto out;
+	snprintf(key, sizeof(key), "vdso:%zx:%lx", len,
+		 crc32(crc32(0L, Z_NULL, 0), buf, (uInt)len));
+	if ((e = modent_find(s, key)) != NULL)
+		goto out;
+	module_opts(s, map, &o);
+	o.pid = 0;
+	o.path = NULL;
+	m = kp_module__open_mem(buf, len, &o, &ms);
+	if (m)
+		e = modent_add(s, key, m);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	if (!e)
+		s->st.module_open_failed++;
+	return e;
+}
+
+/* ---- processes and their mappings ---- */
+
+static struct kp_proc **proc_slot(struct kp_symbols *s, uint32_t pid,
+				  uint64_t start)
+{
+	struct kp_proc **pp = &s->procs[pid % KP_PROC_BUCKETS];
+
+	while (*pp && ((*pp)->pid != pid || (*pp)->start != start))
+		pp = &(*pp)->next;
+	return pp;
+}
+
+static struct kp_proc *proc_get(struct kp_symbols *s, uint32_t pid,
+				uint64_t start)
+{
+	struct kp_proc **pp = proc_slot(s, pid, start);
+
+	if (!*pp) {
+		*pp = calloc(1, sizeof(**pp));
+		if (!*pp)
+			return NULL;
+		(*pp)->pid = pid;
+		(*pp)->start = start;
+	}
+	return *pp;
+}
+
+static void proc_free(struct kp_symbols *s, struct kp_proc *p)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		modent_unref(s, p->maps[i].me);
+	kp_symtab__free(p->jit);
+	free(p->maps);
+	free(p);
+}
+
+void kp_symbols__drop_proc(struct kp_symbols *s, uint32_t pid, uint64_t start)
+{
+	struct kp_proc **pp = proc_slot(s, pid, start), *p = *pp;
+
+	if (!p)
+		return;
+	*pp = p->next;
+	proc_free(s, p);
+}
+
+void kp_symbols__drop_procs(struct kp_symbols *s)
+{
+	for (size_t b = 0; b < KP_PROC_BUCKETS; b++) {
+		while (s->procs[b]) {
+			struct kp_proc *p = s->procs[b];
+
+			s->procs[b] = p->next;
+			proc_free(s, p);
+		}
+	}
+	/* modules nobody holds (should be none) */
+	while (s->modules) {
+		struct kp_modent *e = s->modules;
+
+		s->modules = e->next;
+		kp_module__free(e->mod);
+		free(e);
+	}
+}
+
+static enum kp_map_kind map_kind(const char *path)
+{
+	if (!path || !*path || strncmp(path, "//anon", 6) == 0)
+		return MAP_ANON;
+	if (strcmp(path, "[vdso]") == 0)
+		return MAP_VDSO;
+	if (path[0] == '[')
+		return MAP_ANON;	/* [heap], [stack], [anon:...]: JIT code */
+	return path[0] == '/' ? MAP_FILE : MAP_NONE;
+}
+
+static int pmap_same(const struct kp_pmap *pm, const struct kp_sym_map *map)
+{
+	return pm->start == map->start && pm->end == map->end &&
+	       pm->pgoff == map->pgoff && pm->ino == map->ino &&
+	       pm->maj == map->maj && pm->min == map->min;
+}
+
+static struct kp_pmap *pmap_get(struct kp_symbols *s, struct kp_proc *p,
+				const struct kp_sym_map *map)
+{
+	struct kp_pmap *pm;
+
+	if (p->last < p->nr && pmap_same(&p->maps[p->last], map))
+		return &p->maps[p->last];
+	for (size_t i = 0; i < p->nr; i++) {
+		if (pmap_same(&p->maps[i], map)) {
+			p->last = i;
+			return &p->maps[i];
+		}
+	}
+	if (p->nr == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		struct kp_pmap *n = realloc(p->maps, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		p->maps = n;
+		p->cap = cap;
+	}
+	pm = &p->maps[p->nr];
+	memset(pm, 0, sizeof(*pm));
+	pm->start = map->start;
+	pm->end = map->end;
+	pm->pgoff = map->pgoff;
+	pm->ino = map->ino;
+	pm->maj = map->maj;
+	pm->min = map->min;
+	pm->kind = map_kind(map->path);
+	if (pm->kind == MAP_FILE)
+		pm->me = file_module(s, map);
+	else if (pm->kind == MAP_VDSO)
+		pm->me = vdso_module(s, map);
+	if (pm->me)
+		pm->me->refs++;
+	p->last = p->nr++;
+	return pm;
+}
+
+/* ---- JIT maps ---- */
+
+static void jit_refresh(struct kp_symbols *s, struct kp_proc *p)
+{
+	struct kp_jitmap_result r;
+	struct kp_symtab *t;
+	uint32_t uid = 0;
+	struct stat st;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/perf-%u.map", s->jit_dir, p->pid);
+	if (lstat(path, &st) != 0 || (p->jit && st.st_size == p->jit_size))
+		return;
+	if (p->pid && kp_proc__uid(s->proc_root, p->pid, &uid) != 0)
+		return;
+	t = kp_jitmap__load(path, uid, &r);
+	s->st.jit_bad_lines += r.bad_lines;
+	if (!t) {
+		if (r.refused && !p->jit_size) {
+			s->st.jit_refused++;
+			p->jit_size = -1;	/* count a refused file once */
+		}
+		return;
+	}
+	if (!p->jit)
+		s->st.jit_maps++;
+	kp_symtab__free(p->jit);
+	p->jit = t;
+	p->jit_size = r.size;
+}
+
+static int jit_lookup(struct kp_symbols *s, struct kp_proc *p, uint64_t addr,
+		      struct kp_sym_frame *out)
+{
+	const struct kp_sym *sym = p->jit ? kp_symtab__lookup(p->jit, addr) : NULL;
+
+	if (!sym) {
+		jit_refresh(s, p);
+		sym = p->jit ? kp_symtab__lookup(p->jit, addr) : NULL;
+	}
+	if (!sym)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->name = kp_symtab__name(p->jit, sym);
+	return 1;
+}
+
+/* ---- lookups ---- */
+
+static int module_lookup(struct kp_module *m, const struct kp_sym_map *map,
+			 uint64_t addr, struct kp_sym_frame *out, int max)
+{
+	uint64_t vaddr, off = addr - map->start + map->pgoff;
+
+	if (kp_elf__offset_to_vaddr(kp_module__info(m), off, &vaddr) != 0)
+		return 0;
+	return kp_module__lookup(m, vaddr, out, max);
+}
+
+int kp_symbols__user(struct kp_symbols *s, const struct kp_sym_map *map,
+		     uint64_t addr, struct kp_sym_frame *out, int max)
+{
+	struct kp_proc *p;
+	struct kp_pmap *pm;
+	int n = 0;
+
+	s->st.lookups++;
+	if (max <= 0 || addr < map->start || addr >= map->end)
+		goto out;
+	p = proc_get(s, map->pid, map->proc_start);
+	if (!p || !(pm = pmap_get(s, p, map)))
+		return -ENOMEM;
+	if (pm->me)
+		n = module_lookup(pm->me->mod, map, addr, out, max);
+	else if (pm->kind == MAP_ANON)
+		n = jit_lookup(s, p, addr, out);
+out:
+	if (n > 0)
+		s->st.named++;
+	else
+		s->st.unnamed++;
+	return n;
+}
+
+const char *kp_symbols__user_module_name(struct kp_symbols *s,
+					 const struct kp_sym_map *map)
+{
+	const char *base;
+
+	switch (map_kind(map->path)) {
+	case MAP_VDSO:
+		return "[vdso]";
+	case MAP_ANON: {
+		struct kp_proc *p = *proc_slot(s, map->pid, map->proc_start);
+
+		return p && p->jit ? "[jit]" : "[anon]";
+	}
+	default:
+		break;
+	}
+	base = strrchr(map->path, '/');
+	kp_proc__strip_deleted(base ? base + 1 : map->path, s->namebuf,
+			       sizeof(s->namebuf));
+	return s->namebuf;
+}
