@@ -44,6 +44,8 @@ struct uw_module {
 	uint64_t ino;
 	char *path;
 	bool ok;
+	bool debug_tried;	/* the debug file is opened on first need */
+	bool entry_read;	/* entry ranges are read on first need */
 	struct uw_file file, debug;
 	Dwarf_CFI *eh;		/* .eh_frame, ours to end */
 	Dwarf_CFI *dbg_frame;	/* .debug_frame (owned by its Dwarf) */
@@ -116,7 +118,6 @@ static int file_open(struct uw_file *f, const char *path)
 		file_close(f);
 		return KP_EFORMAT;
 	}
-	f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);	/* may be NULL */
 	return 0;
 }
 
@@ -198,20 +199,42 @@ static void open_debug(struct uw_module *m)
 		m->debug.fd = -1;
 }
 
+/* The debug file's .debug_frame and the entry function ranges are only
+ * read when first needed: opening libc's debug file costs tens of ms. */
+static void module_need_debug(struct uw_module *m)
+{
+	if (m->debug_tried)
+		return;
+	m->debug_tried = true;
+	m->file.dw = dwarf_begin_elf(m->file.elf, DWARF_C_READ, NULL);	/* may be NULL */
+	if (m->file.dw)
+		m->dbg_frame = dwarf_getcfi(m->file.dw);
+	open_debug(m);
+	if (m->debug.elf)
+		m->debug.dw = dwarf_begin_elf(m->debug.elf, DWARF_C_READ, NULL);
+	if (!m->dbg_frame && m->debug.dw)
+		m->dbg_frame = dwarf_getcfi(m->debug.dw);
+}
+
+static void module_need_entry(struct uw_module *m)
+{
+	if (m->entry_read)
+		return;
+	m->entry_read = true;
+	module_need_debug(m);
+	if (!read_entry(m, m->file.elf, SHT_SYMTAB) &&
+	    !(m->debug.elf && read_entry(m, m->debug.elf, SHT_SYMTAB)))
+		read_entry(m, m->file.elf, SHT_DYNSYM);
+}
+
 static void module_load(struct uw_module *m)
 {
 	if (file_open(&m->file, m->path))
 		return;
 	read_loads(m);
-	open_debug(m);
 	m->eh = dwarf_getcfi_elf(m->file.elf);
-	if (m->file.dw)
-		m->dbg_frame = dwarf_getcfi(m->file.dw);
-	if (!m->dbg_frame && m->debug.dw)
-		m->dbg_frame = dwarf_getcfi(m->debug.dw);
-	if (!read_entry(m, m->file.elf, SHT_SYMTAB) &&
-	    !(m->debug.elf && read_entry(m, m->debug.elf, SHT_SYMTAB)))
-		read_entry(m, m->file.elf, SHT_DYNSYM);
+	if (!m->eh && !m->dbg_frame)
+		module_need_debug(m);
 	m->ok = m->eh || m->dbg_frame;
 }
 
@@ -285,6 +308,8 @@ int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 		return KP_ENOCFI;
 	if (m->eh && dwarf_cfi_addrframe(m->eh, a, frame) == 0)
 		return 0;
+	if (!m->debug_tried)
+		module_need_debug(m);
 	if (m->dbg_frame && dwarf_cfi_addrframe(m->dbg_frame, a, frame) == 0)
 		return 0;
 	return KP_ENOCFI;
@@ -295,6 +320,7 @@ int uw_module__in_entry(struct uw_module *m, const struct kp_unwind_map *map,
 {
 	uint64_t a = elf_addr(m, map, pc);
 
+	module_need_entry(m);
 	for (int i = 0; a && i < m->nr_entry; i++)
 		if (a >= m->entry[i].lo && a < m->entry[i].hi)
 			return 1;

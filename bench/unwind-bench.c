@@ -1,0 +1,143 @@
+/* unwind-bench.c — the DWARF unwinder's own cost per sample, over the
+ * recorded snapshots of tests/unwind-data (no BPF): the first (cold)
+ * unwind, which loads the modules' CFI, then the warm cost per sample.
+ *
+ * Usage: unwind-bench TOP_SRCDIR [ITERATIONS]
+ * Prints one line per snapshot: samples, frames per sample, ns per sample.
+ * Frames beyond main need the installed libc to match the snapshot's. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "symbols/unwind.h"
+
+#define MAX_MAPS 16
+#define MAX_SAMPLES 64
+
+struct bsample {
+	uint64_t regs[17];
+	uint8_t *stack;
+	size_t len;
+};
+
+struct bsnap {
+	struct kp_unwind_map maps[MAX_MAPS];
+	char paths[MAX_MAPS][512];
+	size_t nr_maps;
+	struct bsample s[MAX_SAMPLES];
+	int nr;
+};
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int read_line(struct bsnap *sn, FILE *f, const char *dir, const char *name,
+		     char *line)
+{
+	unsigned long long a, b, c;
+	char path[512];
+	struct bsample *s = sn->nr ? &sn->s[sn->nr - 1] : NULL;
+
+	if (sscanf(line, "map %llx %llx %llx %511s", &a, &b, &c, path) == 4 &&
+	    sn->nr_maps < MAX_MAPS) {
+		const char *base = strrchr(path, '/') + 1;
+
+		if (strcmp(base, name) == 0)
+			snprintf(sn->paths[sn->nr_maps], 512, "%s/tests/unwind-data/%s", dir, name);
+		else
+			snprintf(sn->paths[sn->nr_maps], 512, "%s", path);
+		sn->maps[sn->nr_maps] = (struct kp_unwind_map){
+			.start = a, .end = b, .pgoff = c, .path = sn->paths[sn->nr_maps] };
+		sn->nr_maps++;
+	} else if (!strncmp(line, "sample", 6) && sn->nr < MAX_SAMPLES) {
+		memset(&sn->s[sn->nr++], 0, sizeof(struct bsample));
+	} else if (s && !strncmp(line, "regs", 4)) {
+		char *p = line + 4;
+
+		for (int i = 0; i < 17; i++)
+			s->regs[i] = strtoull(p, &p, 16);
+	} else if (s && sscanf(line, "stack %llu", &a) == 1) {
+		unsigned v;
+
+		if (!(s->stack = malloc(a ? a : 1)))
+			return -1;
+		s->len = a;
+		for (size_t i = 0; i < a; i++) {
+			if (fscanf(f, "%2x", &v) != 1)
+				return -1;
+			s->stack[i] = (uint8_t)v;
+		}
+	}
+	return 0;
+}
+
+static int load(struct bsnap *sn, const char *dir, const char *name)
+{
+	char path[1024], line[8192];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/tests/unwind-data/%s.snap", dir, name);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	while (!err && fgets(line, sizeof(line), f))
+		err = read_line(sn, f, dir, name, line);
+	fclose(f);
+	return err;
+}
+
+static void bench_one(const char *dir, const char *name, long iters)
+{
+	struct bsnap *sn = calloc(1, sizeof(*sn));
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	uint64_t pcs[128], frames = 0;
+	double t0, cold, warm;
+	int trunc;
+
+	if (!sn || !u || load(sn, dir, name) || !sn->nr) {
+		printf("%-14s cannot load the snapshot\n", name);
+		goto out;
+	}
+	t0 = now_ns();
+	kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, sn->s[0].regs, 17,
+			    sn->s[0].stack, sn->s[0].len, pcs, 128, &trunc);
+	cold = now_ns() - t0;
+	t0 = now_ns();
+	for (long i = 0; i < iters; i++) {
+		struct bsample *s = &sn->s[i % sn->nr];
+
+		frames += (uint64_t)kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, s->regs, 17,
+							s->stack, s->len, pcs, 128, &trunc);
+	}
+	warm = (now_ns() - t0) / (double)iters;
+	printf("%-14s samples %2d  frames/sample %5.1f  cold %8.0f us  warm %7.0f ns/sample  %6.0f ns/frame\n",
+	       name, sn->nr, (double)frames / (double)iters, cold / 1e3, warm,
+	       warm * (double)iters / (double)frames);
+out:
+	for (int i = 0; sn && i < sn->nr; i++)
+		free(sn->s[i].stack);
+	free(sn);
+	kp_unwinder__free(u);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const names[] = {
+		"split-nofp", "unwind-qsort", "unwind-deep", "unwind-leaf" };
+	long iters = argc > 2 ? atol(argv[2]) : 20000;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: unwind-bench TOP_SRCDIR [ITERATIONS]\n");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		bench_one(argv[1], names[i], iters);
+	return 0;
+}
