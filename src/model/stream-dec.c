@@ -35,6 +35,7 @@ _Static_assert(sizeof(struct kp_symbol) <= 24, "SYMTAB_SCRATCH bound");
 struct kp_decoder {
 	uint8_t *scratch;
 	size_t cap, used;
+	int strict;		/* trailing payload bytes are damage */
 	struct kp_decoder_stats st;
 };
 
@@ -120,6 +121,12 @@ void kp_decoder__stats(const struct kp_decoder *d, struct kp_decoder_stats *out)
 {
 	if (d && out)
 		*out = d->st;
+}
+
+void kp_decoder__set_minor(struct kp_decoder *d, uint16_t minor)
+{
+	if (d)
+		d->strict = minor <= KP_STREAM_MINOR;
 }
 
 /* ---- faults ---- */
@@ -565,6 +572,9 @@ int kp_decoder__next(struct kp_decoder *d, const uint8_t *buf, size_t len,
 		memset(out, 0, sizeof(*out));
 		out->type = type;
 		dec_payload(&r, out);
+		if (!r.rc && d->strict && r.p != r.end)
+			fail(&r, r.p, "%zu bytes after the last field",
+			     (size_t)(r.end - r.p));
 		if (r.rc)
 			return r.rc;
 		/* Bytes after the fields this version knows: a later minor's. */

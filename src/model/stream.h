@@ -86,4 +86,10 @@ int kp_decoder__next(struct kp_decoder *d, const uint8_t *buf, size_t len,
 
 void kp_decoder__stats(const struct kp_decoder *d, struct kp_decoder_stats *out);
 
+/* Tell the decoder the stream's minor version (from its header). When this
+ * build knows that minor (minor <= KP_STREAM_MINOR), payload bytes after a
+ * record's last field mean damage and __next fails on them; otherwise, and
+ * until this is called, they are a later minor's fields and are ignored. */
+void kp_decoder__set_minor(struct kp_decoder *d, uint16_t minor);
+
 #endif /* KP_MODEL_STREAM_H */

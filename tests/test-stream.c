@@ -1,0 +1,871 @@
+/* test-stream.c — the record stream codec (model/stream.h) against its
+ * specification (man/kptop-stream.5): round trips of every record type at
+ * their limits, a cut at every byte of a stream holding every type,
+ * corrupted lengths and counts, unknown types and versions, bad strings,
+ * and encoding into short buffers.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/stream.h"
+#include "model/varint.h"
+
+#define BIG (256 * 1024)
+
+/* ---- record fixtures ---- */
+
+static uint64_t kframes[KP_MAX_FRAMES], uframes[KP_MAX_FRAMES];
+static uint8_t stack_bytes[KP_MAX_STACK_BYTES];
+static char long_path[KP_PATH_MAX + 2];
+static const uint8_t bid20[KP_BUILD_ID_MAX] = {
+	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 0xff };
+static const struct kp_symbol syms3[] = {
+	{ 0x1000, 0x20, "main" }, { 0x1020, 0, "_ZN3foo3barEv" },
+	{ 0x1020, 8, "alias" },
+};
+
+static void fill_fixtures(void)
+{
+	size_t i;
+
+	for (i = 0; i < KP_MAX_FRAMES; i++) {
+		kframes[i] = 0xffffffff81000000ull + i * 0x10;
+		uframes[i] = 0x00007f0000001000ull + i * 0x111;
+	}
+	for (i = 0; i < sizeof(stack_bytes); i++)
+		stack_bytes[i] = (uint8_t)(i * 7 + 3);
+	memset(long_path, 0, sizeof(long_path));
+	long_path[0] = '/';
+	memset(long_path + 1, 'p', KP_PATH_MAX - 1);	/* 4096 bytes */
+}
+
+static struct kp_record rec_meta(void)
+{
+	struct kp_record r = { .type = KP_REC_META };
+
+	r.meta = (struct kp_rec_meta){ "0.1.0", "6.18.0", "host", "x86_64",
+		99, 2, 123456789, 1700000000000000000ull, 4096,
+		KP_META_KERNEL_STACKS | KP_META_USER_STACKS };
+	return r;
+}
+
+static struct kp_record rec_sample(int kn, int un, int regs, uint32_t stack)
+{
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+	struct kp_rec_sample *s = &r.sample;
+	int i;
+
+	s->time_ns = UINT64_MAX;
+	s->cgroup_id = 4242;
+	s->cpu = 1;
+	s->pid = 100;
+	s->tid = 101;
+	s->gpid = UINT32_MAX;
+	s->gtid = 77777;
+	s->flags = KP_SAMPLE_USER_MODE | (regs ? KP_SAMPLE_REGS : 0);
+	s->kerr = -14;
+	s->uerr = INT32_MIN;
+	strcpy(s->comm, "fifteen-chars!!");
+	s->nr_kframes = (uint16_t)kn;
+	s->kframes = kn ? kframes : NULL;
+	s->nr_uframes = (uint16_t)un;
+	s->uframes = un ? uframes : NULL;
+	s->nr_regs = (uint8_t)regs;
+	for (i = 0; i < regs && i < KP_MAX_REGS; i++)
+		s->regs[i] = 0x8000000000000000ull | (uint64_t)i;
+	s->stack_len = stack;
+	s->stack = stack ? stack_bytes : NULL;
+	return r;
+}
+
+static struct kp_record rec_mmap(const char *path, int bid)
+{
+	struct kp_record r = { .type = KP_REC_MMAP };
+
+	r.mmap = (struct kp_rec_mmap){ 5, 100, 101, 0x7f0000000000ull, 0x21000,
+		0x1000, 5, 2, 8, 1, 1234567, 3, 0, { 0 }, path };
+	r.mmap.build_id_len = (uint8_t)bid;
+	memcpy(r.mmap.build_id, bid20, (size_t)bid);
+	return r;
+}
+
+static struct kp_record rec_symtab(uint32_t n, const struct kp_symbol *syms)
+{
+	struct kp_record r = { .type = KP_REC_SYMTAB };
+
+	r.symtab.path = "/usr/lib/libfoo.so";
+	r.symtab.build_id_len = KP_BUILD_ID_MAX;
+	memcpy(r.symtab.build_id, bid20, sizeof(bid20));
+	r.symtab.nr_syms = n;
+	r.symtab.syms = syms;
+	return r;
+}
+
+/* One record of every type, in a plausible order. */
+static size_t every_type(struct kp_record *out)
+{
+	size_t n = 0;
+
+	out[n++] = rec_meta();
+	out[n] = (struct kp_record){ .type = KP_REC_PROCESS };
+	out[n++].process = (struct kp_rec_process){ 1, 2, 100, 1, 100, 1000,
+		KP_PROC_SNAPSHOT, "bash", "/usr/bin/bash" };
+	out[n++] = rec_mmap("/usr/bin/bash", 20);
+	out[n] = (struct kp_record){ .type = KP_REC_THREAD };
+	out[n++].thread = (struct kp_rec_thread){ 3, 100, 101, "worker" };
+	out[n] = (struct kp_record){ .type = KP_REC_CGROUP };
+	out[n++].cgroup = (struct kp_rec_cgroup){ 4, 4242, "/user.slice" };
+	out[n++] = rec_sample(3, 2, 17, 40);
+	out[n] = (struct kp_record){ .type = KP_REC_EXEC };
+	out[n++].exec = (struct kp_rec_exec){ 6, 100, 100, "ls", "" };
+	out[n] = (struct kp_record){ .type = KP_REC_LOST };
+	out[n++].lost = (struct kp_rec_lost){ 7, KP_LOST_QUEUE_FULL, UINT32_MAX, 12 };
+	out[n] = (struct kp_record){ .type = KP_REC_EXIT };
+	out[n++].exit = (struct kp_rec_exit){ 8, 100, 100 };
+	out[n++] = rec_symtab(3, syms3);
+	return n;
+}
+
+/* ---- helpers ---- */
+
+static size_t enc(const struct kp_record *r, uint8_t *buf, size_t cap)
+{
+	size_t want = kp_record_encoded_size(r);
+	ssize_t n = kp_record_encode(r, buf, cap);
+
+	assert_true(want > 0);
+	assert_int_equal(n, (ssize_t)want);
+	return (size_t)n;
+}
+
+/* Encode recs into buf after a header; record starts go to offs[]. */
+static size_t build(const struct kp_record *recs, size_t n, uint8_t *buf,
+		    size_t cap, size_t *offs)
+{
+	size_t len = KP_STREAM_HEADER_LEN, i;
+
+	kp_stream_header_encode(buf);
+	for (i = 0; i < n; i++) {
+		if (offs)
+			offs[i] = len;
+		len += enc(&recs[i], buf + len, cap - len);
+	}
+	if (offs)
+		offs[n] = len;
+	return len;
+}
+
+/* The byte offset an error message names. */
+static uint64_t err_offset(const struct kp_err *e)
+{
+	uint64_t off = UINT64_MAX;
+
+	assert_int_equal(sscanf(e->msg, "offset %" SCNu64, &off), 1);
+	return off;
+}
+
+/* Decode buf from after its header until __next stops; each record is
+ * re-encoded and compared with its bytes. Returns the last rc; *nrec and
+ * *end say how many records came out and where decoding stopped. */
+static int decode_all(const uint8_t *buf, size_t len, size_t *nrec,
+		      size_t *end, struct kp_err *e, struct kp_decoder_stats *st)
+{
+	struct kp_decoder *d = kp_decoder__new();
+	static uint8_t re[BIG];
+	struct kp_record r;
+	size_t off = KP_STREAM_HEADER_LEN, used;
+	int rc;
+
+	assert_non_null(d);
+	kp_decoder__set_minor(d, 0);
+	*nrec = 0;
+	while ((rc = kp_decoder__next(d, buf + off, len - off, off, &used, &r, e)) == 1) {
+		size_t n = enc(&r, re, sizeof(re));
+
+		/* used may include unknown records skipped before this one */
+		assert_true(n <= used);
+		assert_memory_equal(re, buf + off + used - n, n);
+		off += used;
+		(*nrec)++;
+	}
+	if (rc == 0)
+		off += used;
+	*end = off;
+	if (st)
+		kp_decoder__stats(d, st);
+	kp_decoder__free(d);
+	return rc;
+}
+
+static void roundtrip(const struct kp_record *in, struct kp_record *out,
+		      struct kp_decoder *d, uint8_t *buf)
+{
+	struct kp_err e = { 0 };
+	size_t n = enc(in, buf, BIG), used = 0;
+
+	assert_int_equal(kp_decoder__next(d, buf, n, 0, &used, out, &e), 1);
+	assert_int_equal(used, n);
+	assert_int_equal(out->type, in->type);
+}
+
+/* ---- round trips ---- */
+
+static void test_header(void **state)
+{
+	uint8_t h[KP_STREAM_HEADER_LEN + 4];
+	struct kp_stream_header hd;
+	struct kp_err e = { 0 };
+
+	kp_stream_header_encode(h);
+	assert_memory_equal(h, "KPTOPSTR\x01\x00\x00\x00\x01\x00\x10\x00", 16);
+	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), 0);
+	assert_int_equal(hd.major, 1);
+	assert_int_equal(hd.minor, 0);
+	assert_int_equal(hd.header_len, 16);
+	assert_int_equal(kp_stream_header_decode(h, 15, &hd, &e), KP_ETRUNC);
+	h[10] = 7; h[14] = 20;		/* a later minor with a longer header */
+	assert_int_equal(kp_stream_header_decode(h, 20, &hd, &e), 0);
+	assert_int_equal(hd.minor, 7);
+	assert_int_equal(hd.header_len, 20);
+	h[8] = 2;
+	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), KP_EVERSION);
+	assert_int_equal(err_offset(&e), 8);
+	h[8] = 1; h[14] = 15;
+	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), KP_EFORMAT);
+	h[14] = 16; h[12] = 2;
+	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), KP_EFORMAT);
+	h[12] = 1; h[0] = 'k';
+	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), KP_EFORMAT);
+	assert_int_equal(err_offset(&e), 0);
+}
+
+static void test_roundtrip_small(void **state)
+{
+	struct kp_record in[16], out;
+	struct kp_decoder *d = kp_decoder__new();
+	uint8_t *buf = malloc(BIG);
+	size_t n = every_type(in), i;
+
+	assert_non_null(buf);
+	for (i = 0; i < n; i++)
+		roundtrip(&in[i], &out, d, buf);
+	roundtrip(&in[0], &out, d, buf);
+	assert_string_equal(out.meta.version, "0.1.0");
+	assert_string_equal(out.meta.arch, "x86_64");
+	assert_int_equal(out.meta.start_real_ns, 1700000000000000000ull);
+	assert_int_equal(out.meta.flags, 3);
+	roundtrip(&in[1], &out, d, buf);
+	assert_string_equal(out.process.comm, "bash");
+	assert_string_equal(out.process.exe, "/usr/bin/bash");
+	assert_int_equal(out.process.uid, 1000);
+	roundtrip(&in[6], &out, d, buf);
+	assert_string_equal(out.exec.exe, "");
+	roundtrip(&in[7], &out, d, buf);
+	assert_int_equal(out.lost.cpu, UINT32_MAX);
+	assert_int_equal(out.lost.stage, KP_LOST_QUEUE_FULL);
+	roundtrip(&in[8], &out, d, buf);
+	assert_int_equal(out.exit.tid, 100);
+	roundtrip(&in[4], &out, d, buf);
+	assert_string_equal(out.cgroup.path, "/user.slice");
+	assert_int_equal(out.cgroup.id, 4242);
+	roundtrip(&in[3], &out, d, buf);
+	assert_string_equal(out.thread.comm, "worker");
+	kp_decoder__free(d);
+	free(buf);
+}
+
+static void test_roundtrip_sample_limits(void **state)
+{
+	struct kp_decoder *d = kp_decoder__new();
+	uint8_t *buf = malloc(BIG);
+	struct kp_record in, out;
+	int i;
+
+	assert_non_null(buf);
+	in = rec_sample(0, 0, 0, 0);
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.sample.nr_kframes, 0);
+	assert_int_equal(out.sample.nr_uframes, 0);
+	assert_int_equal(out.sample.nr_regs, 0);
+	assert_int_equal(out.sample.stack_len, 0);
+	assert_null(out.sample.stack);
+	assert_int_equal(out.sample.kerr, -14);
+	assert_int_equal(out.sample.uerr, INT32_MIN);
+	assert_int_equal(out.sample.time_ns, UINT64_MAX);
+	assert_int_equal(out.sample.gpid, UINT32_MAX);
+	assert_string_equal(out.sample.comm, "fifteen-chars!!");
+
+	in = rec_sample(KP_MAX_FRAMES, KP_MAX_FRAMES, KP_MAX_REGS, KP_MAX_STACK_BYTES);
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.sample.nr_kframes, KP_MAX_FRAMES);
+	assert_int_equal(out.sample.nr_uframes, KP_MAX_FRAMES);
+	assert_true(((uintptr_t)out.sample.kframes & 7) == 0);
+	assert_true(((uintptr_t)out.sample.uframes & 7) == 0);
+	assert_memory_equal(out.sample.kframes, kframes, sizeof(kframes));
+	assert_memory_equal(out.sample.uframes, uframes, sizeof(uframes));
+	assert_int_equal(out.sample.nr_regs, KP_MAX_REGS);
+	for (i = 0; i < KP_MAX_REGS; i++)
+		assert_int_equal(out.sample.regs[i], in.sample.regs[i]);
+	assert_int_equal(out.sample.stack_len, KP_MAX_STACK_BYTES);
+	assert_memory_equal(out.sample.stack, stack_bytes, KP_MAX_STACK_BYTES);
+	kp_decoder__free(d);
+	free(buf);
+}
+
+static void test_roundtrip_paths_symbols(void **state)
+{
+	struct kp_decoder *d = kp_decoder__new();
+	uint8_t *buf = malloc(BIG);
+	struct kp_symbol *many = calloc(5000, sizeof(*many));
+	struct kp_record in, out;
+	uint32_t i;
+
+	assert_non_null(buf);
+	assert_non_null(many);
+	in = rec_mmap(long_path, KP_BUILD_ID_MAX);
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(strlen(out.mmap.path), KP_PATH_MAX);
+	assert_string_equal(out.mmap.path, long_path);
+	assert_int_equal(out.mmap.build_id_len, KP_BUILD_ID_MAX);
+	assert_memory_equal(out.mmap.build_id, bid20, KP_BUILD_ID_MAX);
+	assert_int_equal(out.mmap.addr, 0x7f0000000000ull);
+	assert_int_equal(out.mmap.pgoff, 0x1000);
+	assert_int_equal(out.mmap.ino, 1234567);
+	in = rec_mmap("[vdso]", 0);
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.mmap.build_id_len, 0);
+
+	in = rec_symtab(0, NULL);
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.symtab.nr_syms, 0);
+	assert_string_equal(out.symtab.path, "/usr/lib/libfoo.so");
+	for (i = 0; i < 5000; i++)
+		many[i] = (struct kp_symbol){ 0xffffffff81000000ull + 16 * i, i,
+			i == 4999 ? long_path : (i & 1) ? "odd_symbol" : "e" };
+	in = rec_symtab(5000, many);
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.symtab.nr_syms, 5000);
+	for (i = 0; i < 5000; i++) {
+		assert_int_equal(out.symtab.syms[i].addr, many[i].addr);
+		assert_int_equal(out.symtab.syms[i].size, i);
+		assert_string_equal(out.symtab.syms[i].name, many[i].name);
+	}
+	kp_decoder__free(d);
+	free(many);
+	free(buf);
+}
+
+/* ---- encoder refusals ---- */
+
+static void test_encode_invalid(void **state)
+{
+	struct kp_record r;
+	uint8_t buf[64];
+	const struct kp_symbol unsorted[] = { { 2, 0, "b" }, { 1, 0, "a" } };
+
+	r = rec_sample(KP_MAX_FRAMES + 1, 0, 0, 0);
+	assert_int_equal(kp_record_encoded_size(&r), 0);
+	assert_int_equal(kp_record_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r = rec_sample(0, KP_MAX_FRAMES + 1, 0, 0);
+	assert_int_equal(kp_record_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r = rec_sample(0, 0, KP_MAX_REGS + 1, 0);
+	assert_int_equal(kp_record_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r = rec_sample(0, 0, 0, KP_MAX_STACK_BYTES + 1);
+	assert_int_equal(kp_record_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r = rec_sample(0, 0, 0, 0);
+	memset(r.sample.comm, 'x', KP_COMM_LEN);	/* no NUL */
+	assert_int_equal(kp_record_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r = rec_sample(2, 0, 0, 0);
+	r.sample.kframes = NULL;
+	assert_int_equal(kp_record_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r = rec_mmap(long_path, 0);
+	assert_true(kp_record_encoded_size(&r) > 0);
+	long_path[KP_PATH_MAX] = 'x';		/* 4097 bytes */
+	assert_int_equal(kp_record_encoded_size(&r), 0);
+	long_path[KP_PATH_MAX] = 0;
+	r = rec_mmap("/x", 0);
+	r.mmap.build_id_len = KP_BUILD_ID_MAX + 1;
+	assert_int_equal(kp_record_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r = rec_mmap(NULL, 0);
+	assert_int_equal(kp_record_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r = (struct kp_record){ .type = KP_REC_THREAD };
+	r.thread = (struct kp_rec_thread){ 1, 2, 3, "sixteen-chars-xx" };
+	assert_int_equal(kp_record_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r = rec_symtab(2, unsorted);
+	assert_int_equal(kp_record_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r.type = 0;
+	assert_int_equal(kp_record_encode(&r, buf, sizeof(buf)), -EINVAL);
+	r.type = KP_REC_TYPE_MAX + 1;
+	assert_int_equal(kp_record_encoded_size(&r), 0);
+}
+
+static void test_encode_enospc(void **state)
+{
+	struct kp_record recs[16];
+	uint8_t buf[512], guard[512];
+	size_t n = every_type(recs), i, cap, need;
+
+	memset(guard, 0xaa, sizeof(guard));
+	for (i = 0; i < n; i++) {
+		need = kp_record_encoded_size(&recs[i]);
+		assert_true(need > 0 && need < sizeof(buf));
+		for (cap = 0; cap < need; cap++) {
+			memset(buf, 0xaa, sizeof(buf));
+			assert_int_equal(kp_record_encode(&recs[i], buf, cap), -ENOSPC);
+			assert_memory_equal(buf, guard, sizeof(buf));
+		}
+		assert_int_equal(kp_record_encode(&recs[i], buf, need), (ssize_t)need);
+	}
+}
+
+/* ---- damage ---- */
+
+static void test_truncation_every_byte(void **state)
+{
+	struct kp_record recs[16];
+	static uint8_t buf[4096];
+	size_t offs[17], n = every_type(recs), len, cut, nrec, end, want;
+	struct kp_stream_header hd;
+	struct kp_err e;
+
+	len = build(recs, n, buf, sizeof(buf), offs);
+	assert_int_equal(decode_all(buf, len, &nrec, &end, &e, NULL), 0);
+	assert_int_equal(nrec, n);
+	assert_int_equal(end, len);
+	for (cut = 0; cut <= len; cut++) {
+		if (cut < KP_STREAM_HEADER_LEN) {
+			assert_int_equal(kp_stream_header_decode(buf, cut, &hd, &e),
+					 KP_ETRUNC);
+			continue;
+		}
+		for (want = 0; want < n && offs[want + 1] <= cut; want++)
+			;
+		assert_int_equal(decode_all(buf, cut, &nrec, &end, &e, NULL), 0);
+		assert_int_equal(nrec, want);		/* all before the cut */
+		assert_int_equal(end, offs[want]);	/* stops at the cut record */
+	}
+}
+
+/* Split an encoded record into type, payload start and payload length. */
+static void envelope_of(const uint8_t *rec, size_t reclen, uint64_t *type,
+			size_t *hdr, uint64_t *plen)
+{
+	int k = kp_varint_get(rec, rec + reclen, type);
+	int m = kp_varint_get(rec + k, rec + reclen, plen);
+
+	assert_true(k > 0 && m > 0);
+	*hdr = (size_t)(k + m);
+}
+
+/* Copy the record at rec to out with its envelope length set to plen and
+ * its payload unchanged. Returns the new record's length. */
+static size_t set_len(const uint8_t *rec, size_t reclen, uint64_t plen,
+		      uint8_t *out)
+{
+	uint64_t type, old;
+	size_t hdr;
+	uint8_t *p;
+
+	envelope_of(rec, reclen, &type, &hdr, &old);
+	p = kp_varint_put(kp_varint_put(out, type), plen);
+	memcpy(p, rec + hdr, reclen - hdr);
+	return (size_t)(p - out) + reclen - hdr;
+}
+
+/* Copy the record at rec to out with its bytes [at, at + flen) replaced
+ * by the varint v and the envelope length fixed to match, so that only
+ * that field is wrong. Returns the new record's length. */
+static size_t patch(const uint8_t *rec, size_t reclen, size_t at, size_t flen,
+		    uint64_t v, uint8_t *out)
+{
+	static uint8_t pay[BIG];
+	uint64_t type, plen;
+	size_t hdr, n;
+	uint8_t *p;
+
+	envelope_of(rec, reclen, &type, &hdr, &plen);
+	assert_true(at >= hdr && at + flen <= reclen);
+	memcpy(pay, rec + hdr, at - hdr);
+	p = kp_varint_put(pay + (at - hdr), v);
+	memcpy(p, rec + at + flen, reclen - at - flen);
+	n = (size_t)(p - pay) + reclen - at - flen;
+	p = kp_varint_put(kp_varint_put(out, type), n);
+	memcpy(p, pay, n);
+	return (size_t)(p - out) + n;
+}
+
+/* Decode one damaged record alone (strict): a clean KP_EFORMAT whose
+ * offset lies inside it. */
+static void expect_damage(const uint8_t *rec, size_t len, uint64_t base)
+{
+	struct kp_decoder *d = kp_decoder__new();
+	struct kp_record r;
+	struct kp_err e = { 0 };
+	size_t used = 1;
+	uint64_t off;
+	int rc;
+
+	kp_decoder__set_minor(d, 0);
+	rc = kp_decoder__next(d, rec, len, base, &used, &r, &e);
+	if (rc != KP_EFORMAT)
+		fail_msg("damaged record decoded: rc %d, %zu bytes", rc, len);
+	off = err_offset(&e);
+	assert_true(off >= base && off <= base + len);
+	assert_int_equal(used, 0);
+	kp_decoder__free(d);
+}
+
+/* buf with record i (offs[i]..offs[i+1]) replaced by rep. */
+static size_t splice(const uint8_t *buf, size_t len, const size_t *offs,
+		     size_t i, const uint8_t *rep, size_t replen, uint8_t *out)
+{
+	memcpy(out, buf, offs[i]);
+	memcpy(out + offs[i], rep, replen);
+	memcpy(out + offs[i] + replen, buf + offs[i + 1], len - offs[i + 1]);
+	return offs[i] + replen + len - offs[i + 1];
+}
+
+/* The damaged record i must stop decoding with an error inside it, after
+ * every record before it came out intact. */
+static void expect_stream_damage(const uint8_t *buf, size_t len,
+				 const size_t *offs, size_t i,
+				 const uint8_t *rep, size_t replen)
+{
+	static uint8_t s[8192];
+	size_t slen = splice(buf, len, offs, i, rep, replen, s), nrec, end;
+	struct kp_err e = { 0 };
+	int rc = decode_all(s, slen, &nrec, &end, &e, NULL);
+	uint64_t off;
+
+	assert_int_equal(nrec, i);
+	if (rc == 0) {		/* only a length that runs off the end */
+		assert_true(end == offs[i] && end < slen);
+		return;
+	}
+	assert_int_equal(rc, KP_EFORMAT);
+	off = err_offset(&e);
+	assert_true(off >= offs[i] && off <= offs[i] + replen);
+}
+
+static void test_corrupt_lengths(void **state)
+{
+	struct kp_record recs[16];
+	static uint8_t buf[4096], rep[8192];
+	size_t offs[17], n = every_type(recs), len, i, hdr, rl, k;
+	const uint8_t *rec;
+	uint64_t type, plen;
+
+	len = build(recs, n, buf, sizeof(buf), offs);
+	for (i = 0; i < n; i++) {
+		uint64_t bad[6];
+
+		rec = buf + offs[i];
+		envelope_of(rec, offs[i + 1] - offs[i], &type, &hdr, &plen);
+		k = kp_varint_len(type);
+		bad[0] = 0;
+		bad[1] = plen - 1;
+		bad[2] = plen + 1;
+		bad[3] = KP_STREAM_RECORD_MAX;
+		bad[4] = 1ull << 40;
+		bad[5] = UINT64_MAX;
+		for (size_t j = 0; j < 6; j++) {
+			rl = set_len(rec, offs[i + 1] - offs[i], bad[j], rep);
+			if (j == 2) {	/* swallows the next byte: strict refuses */
+				rep[rl] = 0;
+				expect_damage(rep, rl + 1, offs[i]);
+			} else {
+				expect_damage(rep, rl, offs[i]);
+			}
+			expect_stream_damage(buf, len, offs, i, rep, rl);
+		}
+		/* A huge length is refused at the length field, unwaited. */
+		rl = set_len(rec, offs[i + 1] - offs[i], KP_STREAM_RECORD_MAX, rep);
+		{
+			struct kp_decoder *d = kp_decoder__new();
+			struct kp_err e = { 0 };
+			struct kp_record r;
+			size_t used;
+
+			assert_int_equal(kp_decoder__next(d, rep, k + 4, 1000, &used,
+							  &r, &e), KP_EFORMAT);
+			assert_int_equal(err_offset(&e), 1000 + k);
+			kp_decoder__free(d);
+		}
+	}
+}
+
+/* Offset (in rec) of the varint after skipping n varints from at. */
+static size_t skip_varints(const uint8_t *rec, size_t at, int n)
+{
+	uint64_t v;
+
+	while (n--)
+		at += (size_t)kp_varint_get(rec + at, rec + at + 10, &v);
+	return at;
+}
+
+static void damage_field(const uint8_t *buf, size_t len, const size_t *offs,
+			 size_t i, size_t at, size_t flen, uint64_t good)
+{
+	const uint64_t vals[] = { 0, good - 1, good + 1, UINT32_MAX, 1ull << 40 };
+	static uint8_t rep[8192];
+	size_t j, rl;
+
+	for (j = 0; j < sizeof(vals) / sizeof(vals[0]); j++) {
+		if (vals[j] == good)
+			continue;
+		rl = patch(buf + offs[i], offs[i + 1] - offs[i], at, flen, vals[j], rep);
+		expect_damage(rep, rl, 5000);
+		expect_stream_damage(buf, len, offs, i, rep, rl);
+	}
+}
+
+static void test_corrupt_counts(void **state)
+{
+	struct kp_record recs[16];
+	static uint8_t buf[4096];
+	size_t offs[17], n = every_type(recs), len, at;
+	const uint8_t *s, *t, *m;
+	uint64_t v;
+
+	len = build(recs, n, buf, sizeof(buf), offs);
+	/* SAMPLE (record 5): 3 kernel, 2 user frames, 17 regs, 40 stack bytes. */
+	assert_int_equal(recs[5].type, KP_REC_SAMPLE);
+	s = buf + offs[5];
+	at = skip_varints(s, 0, 12);			/* envelope + 10 fields */
+	damage_field(buf, len, offs, 5, at, 1, 15);	/* comm length */
+	at += 1 + 15;
+	damage_field(buf, len, offs, 5, at, 1, 3);	/* kernel frames */
+	at += 1 + 3 * 8;
+	damage_field(buf, len, offs, 5, at, 1, 2);	/* user frames */
+	at += 1 + 2 * 8;
+	damage_field(buf, len, offs, 5, at, 1, 17);	/* registers */
+	at += 1 + 17 * 8;
+	damage_field(buf, len, offs, 5, at, 1, 40);	/* stack bytes */
+	kp_varint_get(s + at, s + at + 1, &v);
+	assert_int_equal(v, 40);
+	/* SYMTAB (record 9): path, build-id, 3 symbols. */
+	t = buf + offs[9];
+	at = skip_varints(t, 0, 2);
+	damage_field(buf, len, offs, 9, at, 1, 18);	/* path length */
+	at += 1 + 18;
+	damage_field(buf, len, offs, 9, at, 1, 20);	/* build-id length */
+	at += 1 + 20;
+	damage_field(buf, len, offs, 9, at, 1, 3);	/* symbol count */
+	/* MMAP (record 2): its build-id length, a u8. */
+	m = buf + offs[2];
+	at = skip_varints(m, 0, 5) + 8;
+	at = skip_varints(m, at, 8);
+	assert_int_equal(m[at], 20);
+	damage_field(buf, len, offs, 2, at, 1, 20);
+}
+
+/* ---- unknown types, versions, strings, varints ---- */
+
+static size_t put_raw(uint8_t *p, uint64_t type, const void *pay, size_t n)
+{
+	uint8_t *q = kp_varint_put(kp_varint_put(p, type), n);
+
+	memcpy(q, pay, n);
+	return (size_t)(q - p) + n;
+}
+
+static void test_unknown_types(void **state)
+{
+	struct kp_record recs[16];
+	static uint8_t buf[8192];
+	size_t offs[17], n = every_type(recs), len = KP_STREAM_HEADER_LEN;
+	size_t nrec, end, i;
+	struct kp_decoder_stats st;
+	struct kp_err e = { 0 };
+
+	kp_stream_header_encode(buf);
+	len += put_raw(buf + len, 42, "xyz", 3);
+	for (i = 0; i < n; i++) {
+		len += enc(&recs[i], buf + len, sizeof(buf) - len);
+		if (i == 3)
+			len += put_raw(buf + len, 0, "", 0);
+		if (i == 5)
+			len += put_raw(buf + len, 1000000, "future!", 7);
+	}
+	len += put_raw(buf + len, KP_REC_TYPE_MAX + 1, "\0\0\0", 3);
+	assert_int_equal(decode_all(buf, len, &nrec, &end, &e, &st), 0);
+	assert_int_equal(nrec, n);
+	assert_int_equal(end, len);	/* the trailing unknown is consumed */
+	assert_int_equal(st.records, n);
+	assert_int_equal(st.unknown_skipped, 4);
+	assert_int_equal(st.bytes, len - KP_STREAM_HEADER_LEN);
+	/* An unknown record cut short is a cut, not a skip. */
+	assert_int_equal(decode_all(buf, len - 1, &nrec, &end, &e, &st), 0);
+	assert_int_equal(nrec, n);
+	assert_int_equal(st.unknown_skipped, 3);
+	assert_true(end < len - 1);
+	(void)offs;
+}
+
+/* A lenient decoder (later minor) ignores bytes after the fields it knows;
+ * a strict one (known minor) refuses them. */
+static void test_trailing_bytes(void **state)
+{
+	struct kp_record r = { .type = KP_REC_EXIT }, out;
+	uint8_t rec[64], pay[64];
+	struct kp_decoder *d = kp_decoder__new();
+	struct kp_err e = { 0 };
+	size_t n, used;
+
+	r.exit = (struct kp_rec_exit){ 9, 10, 11 };
+	n = enc(&r, rec, sizeof(rec));
+	memcpy(pay, rec + 2, n - 2);
+	memcpy(pay + n - 2, "new", 3);
+	n = put_raw(rec, KP_REC_EXIT, pay, n - 2 + 3);
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), 1);
+	assert_int_equal(used, n);
+	assert_int_equal(out.exit.tid, 11);
+	kp_decoder__set_minor(d, 1);	/* a later minor: still lenient */
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), 1);
+	kp_decoder__set_minor(d, 0);
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), KP_EFORMAT);
+	assert_int_equal(err_offset(&e), n - 3);
+	kp_decoder__free(d);
+}
+
+static void expect_bad_payload(uint32_t type, const void *pay, size_t n,
+			       uint64_t want_off)
+{
+	uint8_t rec[8192];
+	size_t len = put_raw(rec, type, pay, n);
+
+	expect_damage(rec, len, 100);
+	if (want_off != UINT64_MAX) {
+		struct kp_decoder *d = kp_decoder__new();
+		struct kp_err e = { 0 };
+		struct kp_record r;
+		size_t used;
+
+		assert_int_equal(kp_decoder__next(d, rec, len, 100, &used, &r, &e),
+				 KP_EFORMAT);
+		assert_int_equal(err_offset(&e), 100 + (len - n) + want_off);
+		assert_non_null(strstr(e.msg, "THREAD") ? e.msg : strstr(e.msg, "record"));
+		kp_decoder__free(d);
+	}
+}
+
+static void test_bad_strings(void **state)
+{
+	static uint8_t pay[8192];
+	size_t n;
+
+	/* THREAD: time 1, pid 2, tid 3, comm. */
+	memcpy(pay, "\x01\x02\x03\x04" "a\0bc", 8);
+	expect_bad_payload(KP_REC_THREAD, pay, 8, 5);	/* the NUL */
+	memcpy(pay, "\x01\x02\x03\x10" "0123456789abcdef", 20);
+	expect_bad_payload(KP_REC_THREAD, pay, 20, 3);	/* comm of 16 */
+	memcpy(pay, "\x01\x02\x03\x0f" "0123456789abcde", 19);
+	{	/* 15 is fine */
+		uint8_t rec[64];
+		size_t len = put_raw(rec, KP_REC_THREAD, pay, 19), used;
+		struct kp_decoder *d = kp_decoder__new();
+		struct kp_record r;
+
+		assert_int_equal(kp_decoder__next(d, rec, len, 0, &used, &r, NULL), 1);
+		assert_string_equal(r.thread.comm, "0123456789abcde");
+		kp_decoder__free(d);
+	}
+	/* CGROUP: time 0, id 0, a path of 4097 bytes. */
+	pay[0] = 0;
+	pay[1] = 0;
+	n = (size_t)(kp_varint_put(pay + 2, KP_PATH_MAX + 1) - pay);
+	memset(pay + n, 'p', KP_PATH_MAX + 1);
+	expect_bad_payload(KP_REC_CGROUP, pay, n + KP_PATH_MAX + 1, 2);
+	/* SAMPLE comm with a NUL: ten 1-byte fields, then the comm. */
+	memset(pay, 0, 10);
+	memcpy(pay + 10, "\x03" "a\0b" "\0\0\0\0", 8);
+	expect_bad_payload(KP_REC_SAMPLE, pay, 18, 12);
+}
+
+static void test_bad_varints(void **state)
+{
+	uint8_t pay[32], rec[32];
+	struct kp_decoder *d = kp_decoder__new();
+	struct kp_record r;
+	struct kp_err e = { 0 };
+	size_t used;
+
+	/* EXIT time_ns as an 11-byte varint. */
+	memset(pay, 0x80, 10);
+	pay[10] = 0;
+	memcpy(pay + 11, "\x01\x01", 2);
+	expect_bad_payload(KP_REC_EXIT, pay, 13, 0);
+	/* A 10th byte over 1 overflows 64 bits. */
+	memset(pay, 0xff, 9);
+	pay[9] = 2;
+	expect_bad_payload(KP_REC_EXIT, pay, 12, 0);
+	/* pid = 2^32 does not fit a varint32. */
+	memcpy(pay, "\x01\x80\x80\x80\x80\x10\x01", 7);
+	expect_bad_payload(KP_REC_EXIT, pay, 7, 1);
+	/* An envelope type of 11 bytes is damage; one cut short is a cut. */
+	memset(rec, 0x80, 11);
+	assert_int_equal(kp_decoder__next(d, rec, 11, 50, &used, &r, &e), KP_EFORMAT);
+	assert_int_equal(err_offset(&e), 50);
+	assert_int_equal(kp_decoder__next(d, rec, 5, 50, &used, &r, &e), 0);
+	assert_int_equal(used, 0);
+	memcpy(rec, "\x04\x80\x80", 3);		/* length varint cut */
+	assert_int_equal(kp_decoder__next(d, rec, 3, 50, &used, &r, &e), 0);
+	assert_int_equal(kp_decoder__next(d, rec, 0, 50, &used, &r, &e), 0);
+	kp_decoder__free(d);
+}
+
+static void test_unsorted_symbols(void **state)
+{
+	struct kp_record r = rec_symtab(3, syms3);
+	uint8_t rec[256];
+	size_t n = enc(&r, rec, sizeof(rec)), at;
+
+	/* The second symbol's address is after envelope, path, build-id,
+	 * count, the first symbol (8 + 1 + 5). Make it lower than the first. */
+	at = 2 + 1 + 18 + 1 + 20 + 1 + 8 + 1 + 5;
+	assert_int_equal(rec[at], 0x20);
+	rec[at + 1] = 0x00;			/* 0x1020 -> 0x0020 */
+	expect_damage(rec, n, 0);
+}
+
+static void test_decoder_free_null(void **state)
+{
+	struct kp_decoder_stats st = { 1, 2, 3 };
+
+	kp_decoder__free(NULL);
+	kp_decoder__stats(NULL, &st);
+	assert_int_equal(st.records, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_roundtrip_small),
+		cmocka_unit_test(test_roundtrip_sample_limits),
+		cmocka_unit_test(test_roundtrip_paths_symbols),
+		cmocka_unit_test(test_encode_invalid),
+		cmocka_unit_test(test_encode_enospc),
+		cmocka_unit_test(test_truncation_every_byte),
+		cmocka_unit_test(test_corrupt_lengths),
+		cmocka_unit_test(test_corrupt_counts),
+		cmocka_unit_test(test_unknown_types),
+		cmocka_unit_test(test_trailing_bytes),
+		cmocka_unit_test(test_bad_strings),
+		cmocka_unit_test(test_bad_varints),
+		cmocka_unit_test(test_unsorted_symbols),
+		cmocka_unit_test(test_decoder_free_null),
+	};
+
+	fill_fixtures();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
