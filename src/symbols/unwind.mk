@@ -45,3 +45,10 @@ tests_test_unwind_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_unwind_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
 tests_test_unwind_LDADD = libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS) $(CMOCKA_LIBS)
 endif
+
+## End-to-end tests with BPF (root): kptop --batch --unwind dwarf|fp
+## --format folded on the workloads above. They join TESTS once kptop's
+## batch mode samples (see the unwind report); until then run by hand:
+##   make check TESTS='tests/unwind-dwarf.sh tests/unwind-leaf.sh tests/unwind-libc.sh'
+KP_UNWIND_SH_TESTS = tests/unwind-dwarf.sh tests/unwind-leaf.sh tests/unwind-libc.sh
+EXTRA_DIST += $(KP_UNWIND_SH_TESTS) tests/unwind-lib.sh
