@@ -52,4 +52,15 @@ int kp_pump__saving(const struct kp_pump *p, const char **path, uint64_t *bytes)
 int kp_pump__load_file(struct kp_pump *p, const char *path, int force,
 		       struct kp_err *warning, struct kp_err *err);
 
+/* What the pump has learnt from the records (added for the reports). */
+struct kp_pump_info {
+	uint32_t freq_hz, ncpus;	/* from the newest META record */
+	uint64_t start_mono_ns;		/* META: CLOCK_MONOTONIC at start */
+	uint64_t start_real_ns;		/* META: CLOCK_REALTIME at the same instant */
+	uint64_t records;		/* records read by kp_pump__load_file() */
+	uint64_t spool_bytes;		/* bytes in the spool now */
+	uint64_t live_bytes;		/* bytes taken from the collector */
+};
+void kp_pump__info(const struct kp_pump *p, struct kp_pump_info *out);
+
 #endif /* KP_PUMP_H */

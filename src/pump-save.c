@@ -1,0 +1,304 @@
+/* pump-save.c — the save-to-stream writer: a temporary file (mode 0600)
+ * next to the target, the header, what is already known, the spool, the
+ * live bytes, and on stop the SYMTAB records of every frame the model
+ * saw; then fsync and rename into place. */
+#include "pump.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pump-int.h"
+
+#define SYMS_PER_RECORD 4096
+
+struct sym {
+	char *path, *name;
+	uint8_t build_id[KP_BUILD_ID_MAX];
+	uint8_t build_id_len;
+	uint64_t addr;
+};
+
+struct symvec {
+	struct sym *v;
+	size_t n, cap;
+	int rc;
+};
+
+static int wr(struct kp_pump *p, const void *buf, size_t len, struct kp_err *err)
+{
+	if (len && fwrite(buf, 1, len, p->save) != len)
+		return kp_err_set(err, -EIO, "%s: write failed: %s", p->save_path,
+				  strerror(errno ? errno : EIO));
+	p->save_bytes += len;
+	return 0;
+}
+
+int kp_pump_save_bytes(struct kp_pump *p, const uint8_t *buf, size_t len,
+		       struct kp_err *err)
+{
+	if (!p->save)
+		return 0;
+	return wr(p, buf, len, err);
+}
+
+void kp_pump_save_abort(struct kp_pump *p)
+{
+	if (p->save) {
+		fclose(p->save);
+		unlink(p->save_tmp);
+	}
+	p->save = NULL;
+	free(p->save_path);
+	free(p->save_tmp);
+	p->save_path = p->save_tmp = NULL;
+	p->save_bytes = 0;
+}
+
+static int open_tmp(struct kp_pump *p, const char *path, struct kp_err *err)
+{
+	int fd, e;
+
+	p->save_path = strdup(path);
+	if (!p->save_path || asprintf(&p->save_tmp, "%s.tmpXXXXXX", path) < 0) {
+		p->save_tmp = NULL;
+		return kp_err_set(err, -ENOMEM, "out of memory");
+	}
+	fd = mkostemp(p->save_tmp, O_CLOEXEC);	/* mode 0600 */
+	if (fd < 0) {
+		e = -errno;
+		kp_err_set(err, e, "%s: cannot create: %s", path, strerror(-e));
+		free(p->save_tmp);
+		p->save_tmp = NULL;
+		return e;
+	}
+	p->save = fdopen(fd, "w");
+	if (!p->save) {
+		e = -errno;
+		close(fd);
+		unlink(p->save_tmp);
+		return kp_err_set(err, e, "%s: %s", path, strerror(-e));
+	}
+	setvbuf(p->save, NULL, _IOFBF, 1 << 20);
+	return 0;
+}
+
+/* What is known before the live bytes: a loaded file's records, or the
+ * folded state followed by the spool. */
+static int write_known(struct kp_pump *p, struct kp_err *err)
+{
+	int rc;
+
+	if (p->file_map)
+		return wr(p, p->file_map + p->file_start,
+			  p->file_end - p->file_start, err);
+	if (kp_ctlstate__write(p->state, p->save, &p->save_bytes))
+		return kp_err_set(err, -EIO, "%s: write failed: %s", p->save_path,
+				  strerror(errno ? errno : EIO));
+	for (const struct kp_spool_chunk *ch = p->spool_head; ch; ch = ch->next) {
+		rc = wr(p, ch->data, ch->len, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int kp_pump__save_start(struct kp_pump *p, const char *path, struct kp_err *err)
+{
+	uint8_t hdr[KP_STREAM_HEADER_LEN];
+	int rc;
+
+	if (p->save)
+		return kp_err_set(err, -EBUSY, "already saving to %s", p->save_path);
+	rc = open_tmp(p, path, err);
+	if (rc)
+		goto out_abort;
+	kp_stream_header_encode(hdr);
+	rc = wr(p, hdr, sizeof(hdr), err);
+	if (rc == 0)
+		rc = write_known(p, err);
+	if (rc == 0)
+		return 0;
+out_abort:
+	kp_pump_save_abort(p);
+	return rc;
+}
+
+static int collect_sym(void *ctx, const char *path, const uint8_t *build_id,
+		       uint8_t build_id_len, uint64_t addr, const char *name)
+{
+	struct symvec *sv = ctx;
+	struct sym *s;
+
+	if (!path || !name)
+		return 0;
+	if (sv->n == sv->cap) {
+		size_t cap = sv->cap ? 2 * sv->cap : 1024;
+		struct sym *nv = realloc(sv->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return sv->rc = -ENOMEM;
+		sv->v = nv;
+		sv->cap = cap;
+	}
+	s = &sv->v[sv->n];
+	memset(s, 0, sizeof(*s));
+	s->path = strdup(path);
+	s->name = strdup(name);
+	if (!s->path || !s->name) {
+		free(s->path);
+		free(s->name);
+		return sv->rc = -ENOMEM;
+	}
+	s->build_id_len = build_id_len > KP_BUILD_ID_MAX ? KP_BUILD_ID_MAX : build_id_len;
+	if (build_id)
+		memcpy(s->build_id, build_id, s->build_id_len);
+	else
+		s->build_id_len = 0;
+	s->addr = addr;
+	sv->n++;
+	return 0;
+}
+
+static int same_module(const struct sym *a, const struct sym *b)
+{
+	return !strcmp(a->path, b->path) && a->build_id_len == b->build_id_len &&
+	       !memcmp(a->build_id, b->build_id, a->build_id_len);
+}
+
+static int cmp_sym(const void *x, const void *y)
+{
+	const struct sym *a = x, *b = y;
+	int c = strcmp(a->path, b->path);
+
+	if (c)
+		return c;
+	if (a->build_id_len != b->build_id_len)
+		return a->build_id_len < b->build_id_len ? -1 : 1;
+	c = memcmp(a->build_id, b->build_id, a->build_id_len);
+	if (c)
+		return c;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* Encode syms[0..n) (one module, sorted) as one SYMTAB record. */
+static int write_symtab(struct kp_pump *p, const struct sym *syms, size_t n,
+			struct kp_symbol *tmp, struct kp_err *err)
+{
+	struct kp_record r = { .type = KP_REC_SYMTAB };
+	size_t size;
+	uint8_t *buf;
+	ssize_t len;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = (struct kp_symbol){ .addr = syms[i].addr, .name = syms[i].name };
+	r.symtab.path = syms[0].path;
+	r.symtab.build_id_len = syms[0].build_id_len;
+	memcpy(r.symtab.build_id, syms[0].build_id, syms[0].build_id_len);
+	r.symtab.nr_syms = (uint32_t)n;
+	r.symtab.syms = tmp;
+	size = kp_record_encoded_size(&r);
+	if (!size)
+		return 0;	/* unencodable (a name too long): leave it out */
+	buf = malloc(size);
+	if (!buf)
+		return kp_err_set(err, -ENOMEM, "out of memory");
+	len = kp_record_encode(&r, buf, size);
+	rc = len > 0 ? wr(p, buf, (size_t)len, err) : 0;
+	free(buf);
+	return rc;
+}
+
+static int write_symtabs(struct kp_pump *p, struct symvec *sv, struct kp_err *err)
+{
+	struct kp_symbol *tmp;
+	size_t i = 0, j;
+	int rc = 0;
+
+	qsort(sv->v, sv->n, sizeof(*sv->v), cmp_sym);
+	tmp = malloc(SYMS_PER_RECORD * sizeof(*tmp));
+	if (!tmp)
+		return kp_err_set(err, -ENOMEM, "out of memory");
+	while (i < sv->n && !rc) {
+		for (j = i + 1; j < sv->n && j - i < SYMS_PER_RECORD &&
+		     same_module(&sv->v[i], &sv->v[j]); j++)
+			;
+		rc = write_symtab(p, &sv->v[i], j - i, tmp, err);
+		i = j;
+	}
+	free(tmp);
+	return rc;
+}
+
+static void symvec_free(struct symvec *sv)
+{
+	for (size_t i = 0; i < sv->n; i++) {
+		free(sv->v[i].path);
+		free(sv->v[i].name);
+	}
+	free(sv->v);
+}
+
+static int finish_file(struct kp_pump *p, struct kp_err *err)
+{
+	char *dir;
+	int fd, e;
+
+	if (fflush(p->save) || fsync(fileno(p->save)))
+		return kp_err_set(err, -errno, "%s: %s", p->save_path, strerror(errno));
+	e = fclose(p->save);
+	p->save = NULL;
+	if (e)
+		return kp_err_set(err, -EIO, "%s: close failed", p->save_path);
+	if (rename(p->save_tmp, p->save_path)) {
+		e = -errno;
+		unlink(p->save_tmp);
+		return kp_err_set(err, e, "%s: rename failed: %s", p->save_path,
+				  strerror(-e));
+	}
+	dir = strdup(p->save_path);
+	if (dir) {	/* make the rename durable; best effort */
+		fd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0) {
+			fsync(fd);
+			close(fd);
+		}
+		free(dir);
+	}
+	return 0;
+}
+
+int kp_pump__save_stop(struct kp_pump *p, struct kp_err *err)
+{
+	struct symvec sv = { 0 };
+	int rc;
+
+	if (!p->save)
+		return kp_err_set(err, -EINVAL, "not saving");
+	rc = kp_model__foreach_symbol(p->m, collect_sym, &sv);
+	if (rc == 0)
+		rc = sv.rc;
+	if (rc)
+		kp_err_set(err, rc, "collecting the symbol tables: %s", kp_strerror(rc));
+	if (rc == 0)
+		rc = write_symtabs(p, &sv, err);
+	symvec_free(&sv);
+	if (rc == 0)
+		rc = finish_file(p, err);
+	kp_pump_save_abort(p);	/* frees the names; the file is in place */
+	return rc;
+}
+
+int kp_pump__saving(const struct kp_pump *p, const char **path, uint64_t *bytes)
+{
+	if (path)
+		*path = p->save ? p->save_path : NULL;
+	if (bytes)
+		*bytes = p->save ? p->save_bytes : 0;
+	return p->save != NULL;
+}

@@ -1,0 +1,249 @@
+/* pump.c — collector bytes → decoder → model, and the stream file while
+ * saving. The save writer and the SYMTAB tail are in pump-save.c; the
+ * saved-stream reader is in pump-load.c. */
+#include "pump.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/stream.h"
+#include "pump-int.h"
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+struct kp_pump *kp_pump__new(struct kp_collector *c, struct kp_model *m,
+			     unsigned spool_s, struct kp_err *err)
+{
+	struct kp_pump *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		goto out_nomem;
+	p->c = c;
+	p->m = m;
+	p->spool_ns = (uint64_t)spool_s * 1000000000u;
+	p->dec = kp_decoder__new();
+	p->state = kp_ctlstate__new();
+	if (!p->dec || !p->state)
+		goto out_free;
+	if (c) {
+		p->cap = KP_STREAM_RECORD_MAX;
+		p->buf = malloc(p->cap);
+		if (!p->buf)
+			goto out_free;
+	}
+	return p;
+out_free:
+	kp_pump__free(p);
+out_nomem:
+	kp_err_set(err, -ENOMEM, "out of memory setting up the record pump");
+	errno = ENOMEM;
+	return NULL;
+}
+
+static void spool_drop_all(struct kp_pump *p)
+{
+	struct kp_spool_chunk *ch, *next;
+
+	for (ch = p->spool_head; ch; ch = next) {
+		next = ch->next;
+		free(ch);
+	}
+	p->spool_head = p->spool_tail = NULL;
+	p->spool_bytes = 0;
+}
+
+void kp_pump__free(struct kp_pump *p)
+{
+	if (!p)
+		return;
+	kp_pump_save_abort(p);
+	spool_drop_all(p);
+	kp_ctlstate__free(p->state);
+	kp_decoder__free(p->dec);
+	kp_pump_load_release(p);
+	free(p->buf);
+	free(p);
+}
+
+/* Fold the control records of the oldest spool chunk into the state and
+ * free it. */
+static int spool_pop(struct kp_pump *p, struct kp_err *err)
+{
+	struct kp_spool_chunk *ch = p->spool_head;
+	int rc = 0;
+
+	for (uint32_t i = 0; i < ch->nr_ctl && !rc; i++) {
+		size_t off = ch->ctl_off[i], used;
+		struct kp_record r;
+
+		if (kp_decoder__next(p->dec, ch->data + off, ch->len - off, 0,
+				     &used, &r, err) != 1)
+			return kp_err_set(err, KP_EFORMAT,
+					  "spool: a record decoded before no longer does");
+		rc = kp_ctlstate__fold(p->state, &r, ch->data + off, used);
+	}
+	p->spool_head = ch->next;
+	if (!p->spool_head)
+		p->spool_tail = NULL;
+	p->spool_bytes -= ch->len;
+	free(ch);
+	return rc ? kp_err_set(err, rc, "out of memory keeping the process table") : 0;
+}
+
+static int spool_expire(struct kp_pump *p, uint64_t now, struct kp_err *err)
+{
+	int rc;
+
+	while (p->spool_head && (p->spool_head->t_ns + p->spool_ns < now ||
+				 p->spool_bytes > KP_SPOOL_MAX_BYTES)) {
+		rc = spool_pop(p, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Keep a copy of buf in the spool, with the offsets of its control
+ * records (ctl[0..nr_ctl)). */
+static int spool_add(struct kp_pump *p, const uint8_t *buf, size_t len,
+		     const uint32_t *ctl, uint32_t nr_ctl, uint64_t now)
+{
+	size_t sz = sizeof(struct kp_spool_chunk) + nr_ctl * sizeof(uint32_t) + len;
+	struct kp_spool_chunk *ch = malloc(sz);
+
+	if (!ch)
+		return -ENOMEM;
+	ch->next = NULL;
+	ch->t_ns = now;
+	ch->len = len;
+	ch->nr_ctl = nr_ctl;
+	ch->ctl_off = (uint32_t *)(ch + 1);
+	ch->data = (uint8_t *)(ch->ctl_off + nr_ctl);
+	memcpy(ch->ctl_off, ctl, nr_ctl * sizeof(uint32_t));
+	memcpy(ch->data, buf, len);
+	if (p->spool_tail)
+		p->spool_tail->next = ch;
+	else
+		p->spool_head = ch;
+	p->spool_tail = ch;
+	p->spool_bytes += len;
+	return 0;
+}
+
+static int note_ctl(struct kp_pump *p, uint32_t off)
+{
+	if (p->nr_ctl == p->cap_ctl) {
+		size_t cap = p->cap_ctl ? 2 * p->cap_ctl : 256;
+		uint32_t *n = realloc(p->ctl, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->ctl = n;
+		p->cap_ctl = cap;
+	}
+	p->ctl[p->nr_ctl++] = off;
+	return 0;
+}
+
+/* Decode buf[0..len) (whole records) into the model; remember where the
+ * control records are for the spool, or fold them at once without one. */
+static int take_chunk(struct kp_pump *p, const uint8_t *buf, size_t len,
+		      struct kp_err *err)
+{
+	size_t off = 0, used;
+	struct kp_record r;
+	int rc, n = 0;
+
+	p->nr_ctl = 0;
+	while (off < len) {
+		rc = kp_decoder__next(p->dec, buf + off, len - off,
+				      p->live_off + off, &used, &r, err);
+		if (rc == 0)
+			rc = kp_err_set(err, KP_ETRUNC, "collector handed a cut record "
+					"at byte %zu of a chunk", off);
+		if (rc < 0)
+			return rc;
+		kp_pump_note_meta(p, &r);
+		rc = kp_model__feed(p->m, &r);
+		if (rc == 0 && kp_ctlstate__wants(r.type))
+			rc = p->spool_ns ? note_ctl(p, (uint32_t)off)
+					 : kp_ctlstate__fold(p->state, &r, buf + off, used);
+		if (rc)
+			return kp_err_set(err, rc, "feeding the model: %s",
+					  kp_strerror(rc));
+		off += used;
+		n++;
+	}
+	p->live_off += len;
+	return n;
+}
+
+static int run_once(struct kp_pump *p, int timeout_ms, struct kp_err *err)
+{
+	ssize_t len = kp_collector__read(p->c, p->buf, p->cap, timeout_ms);
+	uint64_t now;
+	int n, rc;
+
+	if (len < 0)
+		return kp_err_set(err, (int)len, "reading the collector's queue: %s",
+				  kp_strerror((int)len));
+	if (len == 0)
+		return 0;
+	n = take_chunk(p, p->buf, (size_t)len, err);
+	if (n < 0)
+		return n;
+	rc = kp_pump_save_bytes(p, p->buf, (size_t)len, err);
+	if (rc)
+		return rc;
+	if (!p->spool_ns)
+		return n;
+	now = mono_ns();
+	if (spool_add(p, p->buf, (size_t)len, p->ctl, p->nr_ctl, now))
+		return kp_err_set(err, -ENOMEM, "out of memory in the spool");
+	rc = spool_expire(p, now, err);
+	return rc ? rc : n;
+}
+
+int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err)
+{
+	int n, total = 0;
+
+	if (!p->c)
+		return 0;
+	/* The first read waits; then take what is queued, a bounded number
+	 * of times so that the caller (the live view) keeps its rhythm. */
+	for (int i = 0; i < KP_PUMP_MAX_READS; i++) {
+		n = run_once(p, i ? 0 : timeout_ms, err);
+		if (n < 0)
+			return n;
+		if (n == 0)
+			break;
+		total += n;
+	}
+	return total;
+}
+
+void kp_pump_note_meta(struct kp_pump *p, const struct kp_record *r)
+{
+	if (r->type != KP_REC_META)
+		return;
+	p->info.freq_hz = r->meta.freq_hz;
+	p->info.ncpus = r->meta.ncpus;
+	p->info.start_mono_ns = r->meta.start_mono_ns;
+	p->info.start_real_ns = r->meta.start_real_ns;
+}
+
+void kp_pump__info(const struct kp_pump *p, struct kp_pump_info *out)
+{
+	*out = p->info;
+	out->spool_bytes = p->spool_bytes;
+	out->live_bytes = p->live_off;
+}

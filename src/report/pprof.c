@@ -1,0 +1,325 @@
+/* pprof.c — the pprof report: a gzip-compressed profile.proto
+ * (github.com/google/pprof/proto/profile.proto) readable by
+ * `go tool pprof`, Pyroscope and Parca.
+ *
+ * Sample types samples/count and cpu/nanoseconds (count * 1e9 / freq),
+ * period_type cpu/nanoseconds. One mapping per distinct (file, build-id,
+ * range); one location per distinct (mapping, address, inline chain), its
+ * lines innermost first; one function per (name, file). Every mapping has
+ * has_functions set: pprof never re-symbolizes what kptop named. */
+#include "report/report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/pb.h"
+#include "report/report-int.h"
+
+/* profile.proto field numbers. */
+enum {
+	P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_MAPPING = 3, P_LOCATION = 4,
+	P_FUNCTION = 5, P_STRING_TABLE = 6, P_TIME_NANOS = 9,
+	P_DURATION_NANOS = 10, P_PERIOD_TYPE = 11, P_PERIOD = 12, P_COMMENT = 13,
+	VT_TYPE = 1, VT_UNIT = 2,
+	S_LOCATION_ID = 1, S_VALUE = 2, S_LABEL = 3,
+	L_KEY = 1, L_STR = 2, L_NUM = 3,
+	M_ID = 1, M_START = 2, M_LIMIT = 3, M_OFFSET = 4, M_FILENAME = 5,
+	M_BUILD_ID = 6, M_HAS_FUNCTIONS = 7, M_HAS_FILENAMES = 8,
+	M_HAS_LINE_NUMBERS = 9, M_HAS_INLINE_FRAMES = 10,
+	LOC_ID = 1, LOC_MAPPING_ID = 2, LOC_ADDRESS = 3, LOC_LINE = 4,
+	LN_FUNCTION_ID = 1, LN_LINE = 2,
+	F_ID = 1, F_NAME = 2, F_SYSTEM_NAME = 3, F_FILENAME = 4,
+};
+
+#define KERNEL_MAP_START 0xffff000000000000ULL
+
+struct pp {
+	struct kp_intern *strs, *funcs, *maps, *locs;
+	struct kp_pb samples, mappings, locations, functions;
+	struct kp_pb tmp, sub, scratch;
+	uint64_t period_ns;
+	uint64_t *locids, *key;
+	size_t cap;
+	int rc;
+};
+
+static uint64_t str(struct pp *pp, const char *s)
+{
+	uint64_t id = kp_intern__count(pp->strs);
+	int rc;
+
+	if (!s)
+		s = "";
+	rc = kp_intern__get(pp->strs, s, strlen(s), &id);
+	if (rc < 0)
+		pp->rc = rc;
+	return id;
+}
+
+/* Intern key in t; on a new entry *is_new = 1. Ids start at 1. */
+static uint64_t intern_id(struct pp *pp, struct kp_intern *t, const void *key,
+			  size_t len, int *is_new)
+{
+	uint64_t id = kp_intern__count(t) + 1;
+	int rc = kp_intern__get(t, key, len, &id);
+
+	if (rc < 0)
+		pp->rc = rc;
+	*is_new = rc == 1;
+	return id;
+}
+
+static uint64_t func_id(struct pp *pp, const struct kp_frame_ref *fr)
+{
+	uint64_t key[2] = { str(pp, fr->name), str(pp, fr->file) };
+	int is_new;
+	uint64_t id = intern_id(pp, pp->funcs, key, sizeof(key), &is_new);
+
+	if (is_new) {
+		kp_pb_reset(&pp->tmp);
+		kp_pb_uint(&pp->tmp, F_ID, id);
+		kp_pb_uint(&pp->tmp, F_NAME, key[0]);
+		kp_pb_uint(&pp->tmp, F_SYSTEM_NAME, key[0]);
+		kp_pb_uint(&pp->tmp, F_FILENAME, key[1]);
+		kp_pb_msg(&pp->functions, P_FUNCTION, &pp->tmp);
+	}
+	return id;
+}
+
+static uint64_t build_id_str(struct pp *pp, const struct kp_frame_ref *fr)
+{
+	char hex[2 * KP_BUILD_ID_MAX + 1];
+	unsigned n = fr->build_id_len <= KP_BUILD_ID_MAX ? fr->build_id_len : 0;
+
+	for (unsigned i = 0; i < n && fr->build_id; i++)
+		snprintf(hex + 2 * i, 3, "%02x", fr->build_id[i]);
+	hex[fr->build_id ? 2 * n : 0] = '\0';
+	return str(pp, hex);
+}
+
+static uint64_t map_id(struct pp *pp, const struct kp_frame_ref *fr)
+{
+	uint64_t key[5];
+	int is_new;
+	uint64_t id;
+
+	if (!fr->kernel && !fr->path)
+		return 0;	/* no mapping known */
+	key[0] = str(pp, fr->kernel ? "[kernel.kallsyms]" : fr->path);
+	key[1] = fr->kernel ? 0 : build_id_str(pp, fr);
+	key[2] = fr->kernel ? KERNEL_MAP_START : fr->map_start;
+	key[3] = fr->kernel ? UINT64_MAX : fr->map_limit;
+	key[4] = fr->kernel ? 0 : fr->map_pgoff;
+	id = intern_id(pp, pp->maps, key, sizeof(key), &is_new);
+	if (is_new) {
+		kp_pb_reset(&pp->tmp);
+		kp_pb_uint(&pp->tmp, M_ID, id);
+		kp_pb_uint(&pp->tmp, M_START, key[2]);
+		kp_pb_uint(&pp->tmp, M_LIMIT, key[3]);
+		kp_pb_uint(&pp->tmp, M_OFFSET, key[4]);
+		kp_pb_uint(&pp->tmp, M_FILENAME, key[0]);
+		kp_pb_uint(&pp->tmp, M_BUILD_ID, key[1]);
+		kp_pb_uint(&pp->tmp, M_HAS_FUNCTIONS, 1);
+		kp_pb_uint(&pp->tmp, M_HAS_FILENAMES, 1);
+		kp_pb_uint(&pp->tmp, M_HAS_LINE_NUMBERS, 1);
+		kp_pb_uint(&pp->tmp, M_HAS_INLINE_FRAMES, 1);
+		kp_pb_msg(&pp->mappings, P_MAPPING, &pp->tmp);
+	}
+	return id;
+}
+
+static uint64_t address_of(const struct kp_frame_ref *fr)
+{
+	if (fr->kernel || !fr->path)
+		return fr->addr;
+	return fr->map_start + (fr->addr - fr->map_pgoff);
+}
+
+/* frames[hi] (innermost) down to frames[lo] (the function they are
+ * inlined into) form one location. */
+static uint64_t loc_id(struct pp *pp, const struct kp_frame_ref *const *f,
+		       size_t hi, size_t lo)
+{
+	size_t n = 0, nlines = hi - lo + 1;
+	uint64_t *key = pp->key;
+	int is_new;
+	uint64_t id;
+
+	key[n++] = map_id(pp, f[lo]);
+	key[n++] = address_of(f[lo]);
+	for (size_t i = hi + 1; i-- > lo;) {
+		key[n++] = func_id(pp, f[i]);
+		key[n++] = f[i]->line;
+	}
+	id = intern_id(pp, pp->locs, key, n * sizeof(*key), &is_new);
+	if (!is_new)
+		return id;
+	kp_pb_reset(&pp->tmp);
+	kp_pb_uint(&pp->tmp, LOC_ID, id);
+	kp_pb_uint(&pp->tmp, LOC_MAPPING_ID, key[0]);
+	kp_pb_uint(&pp->tmp, LOC_ADDRESS, key[1]);
+	for (size_t l = 0; l < nlines; l++) {
+		kp_pb_reset(&pp->sub);
+		kp_pb_uint(&pp->sub, LN_FUNCTION_ID, key[2 + 2 * l]);
+		kp_pb_uint(&pp->sub, LN_LINE, key[3 + 2 * l]);
+		kp_pb_msg(&pp->tmp, LOC_LINE, &pp->sub);
+	}
+	kp_pb_msg(&pp->locations, P_LOCATION, &pp->tmp);
+	return id;
+}
+
+static int reserve(struct pp *pp, size_t depth)
+{
+	size_t need = 2 * depth + 4;
+	uint64_t *a, *b;
+
+	if (need <= pp->cap)
+		return 0;
+	a = realloc(pp->locids, need * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	pp->locids = a;
+	b = realloc(pp->key, need * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	pp->key = b;
+	pp->cap = need;
+	return 0;
+}
+
+static void add_label(struct pp *pp, const char *key, const char *s, uint64_t num)
+{
+	kp_pb_reset(&pp->sub);
+	kp_pb_uint(&pp->sub, L_KEY, str(pp, key));
+	if (s)
+		kp_pb_uint(&pp->sub, L_STR, str(pp, s));
+	else
+		kp_pb_uint(&pp->sub, L_NUM, num);
+	kp_pb_msg(&pp->tmp, S_LABEL, &pp->sub);
+}
+
+static int one_sample(void *ctx, const struct kp_stack_visit *v)
+{
+	struct pp *pp = ctx;
+	long long n = llround(v->count);
+	uint64_t values[2];
+	size_t nloc = 0, i;
+
+	if (n <= 0)
+		return 0;
+	pp->rc = reserve(pp, v->depth);
+	if (pp->rc)
+		return pp->rc;
+	for (i = v->depth; i-- > 0;) {	/* leaf first */
+		size_t lo = i;
+
+		while (lo > 0 && v->frames[lo]->inlined)
+			lo--;
+		pp->locids[nloc++] = loc_id(pp, v->frames, i, lo);
+		i = lo;
+	}
+	values[0] = (uint64_t)n;
+	values[1] = (uint64_t)n * pp->period_ns;
+	kp_pb_reset(&pp->tmp);
+	kp_pb_packed(&pp->tmp, S_LOCATION_ID, pp->locids, nloc, &pp->scratch);
+	kp_pb_packed(&pp->tmp, S_VALUE, values, 2, &pp->scratch);
+	add_label(pp, "comm", v->comm && *v->comm ? v->comm : "[unknown]", 0);
+	add_label(pp, "pid", NULL, v->pid);
+	kp_pb_msg(&pp->samples, P_SAMPLE, &pp->tmp);
+	return pp->rc;
+}
+
+static void value_type(struct pp *pp, struct kp_pb *out, unsigned field,
+		       const char *type, const char *unit)
+{
+	kp_pb_reset(&pp->tmp);
+	kp_pb_uint(&pp->tmp, VT_TYPE, str(pp, type));
+	kp_pb_uint(&pp->tmp, VT_UNIT, str(pp, unit));
+	kp_pb_msg(out, field, &pp->tmp);
+}
+
+/* Assemble the Profile message into out. */
+static void assemble(struct pp *pp, struct kp_pb *out,
+		     const struct kp_report_facts *f,
+		     const struct kp_report_info *info)
+{
+	char comment[128];
+	uint64_t c;
+
+	snprintf(comment, sizeof(comment), "kptop %s, %" PRIu32 " Hz per CPU, %"
+		 PRIu32 " CPUs", PACKAGE_VERSION, f->freq_hz, f->ncpus);
+	c = str(pp, comment);
+	value_type(pp, out, P_SAMPLE_TYPE, "samples", "count");
+	value_type(pp, out, P_SAMPLE_TYPE, "cpu", "nanoseconds");
+	value_type(pp, out, P_PERIOD_TYPE, "cpu", "nanoseconds");
+	kp_pb_raw(out, pp->samples.buf, pp->samples.len);
+	kp_pb_raw(out, pp->mappings.buf, pp->mappings.len);
+	kp_pb_raw(out, pp->locations.buf, pp->locations.len);
+	kp_pb_raw(out, pp->functions.buf, pp->functions.len);
+	for (size_t i = 0; i < kp_intern__count(pp->strs); i++) {
+		size_t len;
+		const void *s = kp_intern__key(pp->strs, i, &len);
+
+		kp_pb_bytes(out, P_STRING_TABLE, s, len);
+	}
+	kp_pb_uint(out, P_TIME_NANOS, info ? info->time_real_ns : 0);
+	kp_pb_uint(out, P_DURATION_NANOS, (uint64_t)llround(f->duration_s * 1e9));
+	kp_pb_uint(out, P_PERIOD, pp->period_ns);
+	kp_pb_uint(out, P_COMMENT, c);
+	if (pp->samples.oom || pp->mappings.oom || pp->locations.oom ||
+	    pp->functions.oom || pp->tmp.oom || pp->sub.oom || pp->scratch.oom)
+		out->oom = 1;
+}
+
+static void pp_fini(struct pp *pp)
+{
+	kp_intern__free(pp->strs);
+	kp_intern__free(pp->funcs);
+	kp_intern__free(pp->maps);
+	kp_intern__free(pp->locs);
+	kp_pb_fini(&pp->samples);
+	kp_pb_fini(&pp->mappings);
+	kp_pb_fini(&pp->locations);
+	kp_pb_fini(&pp->functions);
+	kp_pb_fini(&pp->tmp);
+	kp_pb_fini(&pp->sub);
+	kp_pb_fini(&pp->scratch);
+	free(pp->locids);
+	free(pp->key);
+}
+
+int kp_report_pprof(FILE *out, struct kp_model *m,
+		    const struct kp_report_info *info, struct kp_err *err)
+{
+	struct kp_report_facts f;
+	struct pp pp = { 0 };
+	struct kp_pb prof = { 0 };
+	int rc;
+
+	kp_report_facts(m, info, &f);
+	pp.period_ns = f.freq_hz ? (uint64_t)llround(1e9 / f.freq_hz) : 1;
+	pp.strs = kp_intern__new();
+	pp.funcs = kp_intern__new();
+	pp.maps = kp_intern__new();
+	pp.locs = kp_intern__new();
+	rc = -ENOMEM;
+	if (!pp.strs || !pp.funcs || !pp.maps || !pp.locs)
+		goto out;
+	str(&pp, "");		/* string_table[0] must be "" */
+	rc = kp_model__foreach_stack(m, one_sample, &pp);
+	if (rc == 0)
+		rc = pp.rc;
+	if (rc)
+		goto out;
+	assemble(&pp, &prof, &f, info);
+	rc = prof.oom || pp.rc ? -ENOMEM : kp_gzip_write(out, prof.buf, prof.len);
+out:
+	if (rc)
+		kp_err_set(err, rc, "writing the pprof report: %s", kp_strerror(rc));
+	kp_pb_fini(&prof);
+	pp_fini(&pp);
+	return rc;
+}

@@ -1,0 +1,36 @@
+/* report-int.h — helpers shared by the report formats (private to
+ * src/report/). Same conventions as report.h. */
+#ifndef KP_REPORT_INT_H
+#define KP_REPORT_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/model.h"
+#include "report/report.h"
+
+/* The facts every report header states, with the model's values filled
+ * in where the caller left 0. */
+struct kp_report_facts {
+	struct kp_model_summary sum;
+	uint32_t freq_hz, ncpus;
+	double duration_s;
+	uint64_t lost[KP_LOST_STAGE_MAX + 1];	/* drops by stage */
+};
+void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
+		     struct kp_report_facts *out);
+
+/* Name of a lost stage, e.g. "queue-full" (as in kptop(1)). */
+const char *kp_lost_stage_name(unsigned stage);
+
+/* Build a view of the given kind (all rows, expanded), with a message. */
+int kp_report_view(struct kp_model *m, enum kp_view_kind kind,
+		   enum kp_sort sort, struct kp_view **out, struct kp_err *err);
+
+/* Percent of part in whole, 0 when whole is 0. */
+double kp_pct(double part, double whole);
+
+/* Write s as a JSON string literal (quotes included). */
+void kp_json_string(FILE *out, const char *s);
+
+#endif /* KP_REPORT_INT_H */

@@ -1,0 +1,105 @@
+#include "report/report.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "report/report-int.h"
+
+int kp_report__write(FILE *out, enum kp_format f, struct kp_model *m,
+		     const struct kp_report_info *info, struct kp_err *err)
+{
+	int rc;
+
+	switch (f) {
+	case KP_FORMAT_TEXT: rc = kp_report_text(out, m, info, err); break;
+	case KP_FORMAT_TREE: rc = kp_report_tree(out, m, info, err); break;
+	case KP_FORMAT_FOLDED: rc = kp_report_folded(out, m, info, err); break;
+	case KP_FORMAT_PPROF: rc = kp_report_pprof(out, m, info, err); break;
+	case KP_FORMAT_JSON: rc = kp_report_json(out, m, info, err); break;
+	default:
+		return kp_err_set(err, -EINVAL, "unknown report format %d", (int)f);
+	}
+	if (rc)
+		return rc;
+	if (fflush(out) || ferror(out))
+		return kp_err_set(err, -EIO, "writing the %s report: %s",
+				  kp_format_name(f), strerror(errno ? errno : EIO));
+	return 0;
+}
+
+void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
+		     struct kp_report_facts *out)
+{
+	memset(out, 0, sizeof(*out));
+	kp_model__summary(m, &out->sum);
+	out->freq_hz = info && info->freq_hz ? info->freq_hz : out->sum.freq_hz;
+	out->ncpus = info && info->ncpus ? info->ncpus : out->sum.ncpus;
+	if (info && info->duration_s > 0)
+		out->duration_s = info->duration_s;
+	else if (out->sum.last_ns > out->sum.first_ns)
+		out->duration_s = (double)(out->sum.last_ns - out->sum.first_ns) / 1e9;
+	memcpy(out->lost, out->sum.lost, sizeof(out->lost));
+	if (info && info->have_collector) {
+		/* The collector's counters are exact and newer than the LOST
+		 * records the model has seen. */
+		out->lost[KP_LOST_BPF_FULL] = info->lost_bpf_full;
+		out->lost[KP_LOST_CPU_BUFFER] = info->lost_cpu_buffer;
+		out->lost[KP_LOST_QUEUE_FULL] = info->lost_queue_full;
+		out->lost[KP_LOST_SIDEBAND] = info->lost_sideband;
+		out->lost[KP_LOST_STACK] = info->stack_err_kernel + info->stack_err_user;
+	}
+}
+
+const char *kp_lost_stage_name(unsigned stage)
+{
+	static const char *const names[KP_LOST_STAGE_MAX + 1] = {
+		[KP_LOST_BPF_FULL] = "bpf-full",
+		[KP_LOST_CPU_BUFFER] = "cpu-lost",
+		[KP_LOST_STACK] = "stack-err",
+		[KP_LOST_QUEUE_FULL] = "queue-full",
+		[KP_LOST_SIDEBAND] = "sideband-lost",
+		[KP_LOST_UNWIND] = "unwind",
+	};
+
+	if (stage == 0 || stage > KP_LOST_STAGE_MAX)
+		return "?";
+	return names[stage];
+}
+
+int kp_report_view(struct kp_model *m, enum kp_view_kind kind,
+		   enum kp_sort sort, struct kp_view **out, struct kp_err *err)
+{
+	struct kp_view_opts o = { .kind = kind, .sort = sort };
+	int rc;
+
+	rc = kp_model__view(m, &o, out);
+	if (rc)
+		return kp_err_set(err, rc, "building the report's view: %s",
+				  kp_strerror(rc));
+	return 0;
+}
+
+double kp_pct(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+void kp_json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
