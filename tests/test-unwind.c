@@ -452,6 +452,42 @@ static void test_reaches_entry(void **state)
 	free_snap(sn);
 }
 
+/* The same rule without libc's debug file (no local symbols): the fixed
+ * fp stacks of the leaf fixture still reach the entry, through the
+ * function placed right before __libc_start_main. */
+static void test_reaches_entry_nodebug(void **state)
+{
+	struct snap *sn = load_snap("unwind-leaf");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	int checked = 0;
+
+	assert_non_null(u);
+	assert_int_equal(kp_unwinder__set_debug_dir(u, "/nonexistent"), 0);
+	if (!sn->libc_ok) {
+		kp_unwinder__free(u);
+		free_snap(sn);
+		skip();
+	}
+	for (int i = 0; i < sn->nr; i++) {
+		struct sample *s = &sn->s[i];
+		uint64_t fp[129];
+		int n;
+
+		memcpy(fp, s->fp, sizeof(s->fp));
+		n = kp_unwinder__fix_leaf(u, 1, sn->maps, sn->nr_maps, s->regs, 17,
+					  s->stack, 64, fp, s->nr_fp, 128);
+		assert_int_equal(kp_unwinder__reaches_entry(u, 1, sn->maps, sn->nr_maps,
+							    fp, n), 1);
+		/* without the outermost frames it stops short */
+		assert_int_equal(kp_unwinder__reaches_entry(u, 1, sn->maps, sn->nr_maps,
+							    fp, n - 2), 0);
+		checked++;
+	}
+	assert_true(checked > 0);
+	kp_unwinder__free(u);
+	free_snap(sn);
+}
+
 /* Garbage registers and stack bytes fail cleanly, counted. */
 static void test_garbage(void **state)
 {
@@ -518,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_deep_truncated),
 		cmocka_unit_test(test_leaf_fix),
 		cmocka_unit_test(test_reaches_entry),
+		cmocka_unit_test(test_reaches_entry_nodebug),
 		cmocka_unit_test(test_garbage),
 	};
 

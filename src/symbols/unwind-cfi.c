@@ -30,6 +30,7 @@ struct uw_load {
 
 struct uw_range {
 	uint64_t lo, hi;
+	bool start_main;	/* __libc_start_main (exported, in .dynsym) */
 };
 
 struct uw_file {
@@ -46,6 +47,8 @@ struct uw_module {
 	bool ok;
 	bool debug_tried;	/* the debug file is opened on first need */
 	bool entry_read;	/* entry ranges are read on first need */
+	bool entry_dynsym;	/* ... from .dynsym only (no local symbols) */
+	const char *debug_dir;	/* the cache's */
 	struct uw_file file, debug;
 	Dwarf_CFI *eh;		/* .eh_frame, ours to end */
 	Dwarf_CFI *dbg_frame;	/* .debug_frame (owned by its Dwarf) */
@@ -56,6 +59,7 @@ struct uw_module {
 
 struct uw_cache {
 	struct uw_module *buckets[UW_BUCKETS];
+	char debug_dir[512];
 };
 
 static const char *const entry_names[] = {
@@ -69,7 +73,19 @@ struct uw_cache *uw_cache__new(void)
 		errno = ENOTSUP;
 		return NULL;
 	}
-	return calloc(1, sizeof(struct uw_cache));
+	struct uw_cache *c = calloc(1, sizeof(struct uw_cache));
+
+	if (c)
+		uw_cache__set_debug_dir(c, UW_DEBUG_DIR);
+	return c;
+}
+
+int uw_cache__set_debug_dir(struct uw_cache *c, const char *dir)
+{
+	if (strlen(dir) >= sizeof(c->debug_dir))
+		return -ENAMETOOLONG;
+	strcpy(c->debug_dir, dir);
+	return 0;
 }
 
 static void file_close(struct uw_file *f)
@@ -176,6 +192,7 @@ static int read_entry(struct uw_module *m, Elf *elf, Elf64_Word type)
 				continue;
 			m->entry[m->nr_entry++] = (struct uw_range){
 				sym.st_value, sym.st_value + (sym.st_size ? sym.st_size : 1),
+				strncmp(name, "__libc_start_main", 17) == 0,
 			};
 		}
 	}
@@ -185,13 +202,13 @@ static int read_entry(struct uw_module *m, Elf *elf, Elf64_Word type)
 static void open_debug(struct uw_module *m)
 {
 	const unsigned char *id;
-	char path[sizeof(UW_DEBUG_DIR) + 2 * UW_BUILD_ID_MAX + 16];
+	char path[512 + 2 * UW_BUILD_ID_MAX + 16];
 	ssize_t len = dwelf_elf_gnu_build_id(m->file.elf, (const void **)&id);
 	int o;
 
 	if (len < 2 || len > UW_BUILD_ID_MAX)
 		return;
-	o = snprintf(path, sizeof(path), "%s/%02x/", UW_DEBUG_DIR, id[0]);
+	o = snprintf(path, sizeof(path), "%s/%02x/", m->debug_dir, id[0]);
 	for (ssize_t i = 1; i < len; i++)
 		o += snprintf(path + o, sizeof(path) - (size_t)o, "%02x", id[i]);
 	snprintf(path + o, sizeof(path) - (size_t)o, ".debug");
@@ -224,7 +241,7 @@ static void module_need_entry(struct uw_module *m)
 	module_need_debug(m);
 	if (!read_entry(m, m->file.elf, SHT_SYMTAB) &&
 	    !(m->debug.elf && read_entry(m, m->debug.elf, SHT_SYMTAB)))
-		read_entry(m, m->file.elf, SHT_DYNSYM);
+		m->entry_dynsym = read_entry(m, m->file.elf, SHT_DYNSYM);
 }
 
 static void module_load(struct uw_module *m)
@@ -271,6 +288,7 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 		return NULL;
 	m->file.fd = m->debug.fd = -1;
 	m->maj = map->maj, m->min = map->min, m->ino = map->ino;
+	m->debug_dir = c->debug_dir;
 	if (!(m->path = strdup(map->path ? map->path : ""))) {
 		free(m);
 		return NULL;
@@ -315,6 +333,28 @@ int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 	return KP_ENOCFI;
 }
 
+/* Without local symbols (libc without its debug file) the function that
+ * calls main, __libc_start_call_main, has no name: glibc (2.34 and later)
+ * places it right before __libc_start_main, so accept a pc whose CFI
+ * range (FDE) ends less than 64 bytes before __libc_start_main starts. */
+static int just_before_start_main(struct uw_module *m, uint64_t a)
+{
+	Dwarf_Frame *frame;
+	Dwarf_Addr lo, hi;
+	int ret = 0;
+
+	if (!m->eh || dwarf_cfi_addrframe(m->eh, a, &frame))
+		return 0;
+	if (dwarf_frame_info(frame, &lo, &hi, NULL) >= 0) {
+		for (int i = 0; i < m->nr_entry; i++)
+			if (m->entry[i].start_main && hi <= m->entry[i].lo &&
+			    m->entry[i].lo - hi < 64)
+				ret = 1;
+	}
+	free(frame);
+	return ret;
+}
+
 int uw_module__in_entry(struct uw_module *m, const struct kp_unwind_map *map,
 			uint64_t pc)
 {
@@ -324,5 +364,5 @@ int uw_module__in_entry(struct uw_module *m, const struct kp_unwind_map *map,
 	for (int i = 0; a && i < m->nr_entry; i++)
 		if (a >= m->entry[i].lo && a < m->entry[i].hi)
 			return 1;
-	return 0;
+	return a && m->entry_dynsym && just_before_start_main(m, a);
 }

@@ -54,6 +54,9 @@ struct uw_module;
 
 struct uw_cache *uw_cache__new(void);
 void uw_cache__free(struct uw_cache *c);
+/* Where debug files are looked up by build-id (DIR/xx/yyyy.debug);
+ * affects modules loaded afterwards. */
+int uw_cache__set_debug_dir(struct uw_cache *c, const char *dir);
 
 /* The module of map (loaded on first use); NULL when its file cannot be
  * opened or read (remembered: not retried). */

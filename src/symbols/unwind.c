@@ -288,7 +288,9 @@ int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,
  * is in a function whose CFI leaves the return address undefined (_start,
  * the child side of clone/clone3) or inside one of the entry functions
  * by name (_start, __libc_start_main*, __libc_start_call_main,
- * start_thread, clone*) in the module's or its debug file's symbols. */
+ * start_thread, clone*) in the module's or its debug file's symbols; for
+ * a libc without local symbols, the function right before
+ * __libc_start_main (see unwind-cfi.c). */
 static int pc_is_entry(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		       size_t nr_maps, uint64_t pc, bool exact)
 {
@@ -322,6 +324,11 @@ int kp_unwinder__reaches_entry(struct kp_unwinder *u, uint32_t pid,
 	if (pc_is_entry(u, maps, nr_maps, pcs[n - 1], n == 1))
 		return 1;
 	return n >= 2 && pc_is_entry(u, maps, nr_maps, pcs[n - 2], n == 2);
+}
+
+int kp_unwinder__set_debug_dir(struct kp_unwinder *u, const char *dir)
+{
+	return uw_cache__set_debug_dir(u->cache, dir);
 }
 
 void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out)

@@ -71,4 +71,9 @@ int kp_unwinder__reaches_entry(struct kp_unwinder *u, uint32_t pid,
 
 void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out);
 
+/* Where debug files are found by build-id (default
+ * /usr/lib/debug/.build-id): DIR/xx/yyyy.debug. Applies to modules first
+ * seen after the call. 0 or -ENAMETOOLONG. */
+int kp_unwinder__set_debug_dir(struct kp_unwinder *u, const char *dir);
+
 #endif /* KP_SYMBOLS_UNWIND_H */
