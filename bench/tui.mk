@@ -1,1 +1,11 @@
 ## bench/ — tui benchmarks (not run by make check).
+## bench/tui-bench: one frame (model refresh, view, draw) with 100k
+## functions; also a development driver (bench/tui-bench --ui).
+## bench/tui-idle.sh: kptop's own CPU while idle-refreshing vs top.
+EXTRA_PROGRAMS += bench/tui-bench
+bench_tui_bench_SOURCES = bench/tui-bench.c
+bench_tui_bench_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS)
+bench_tui_bench_LDADD = libkptui.a libkpmodel.a libkputil.a $(NCURSESW_LIBS)
+EXTRA_DIST += bench/tui-idle.sh
+CLEANFILES += bench/tui-bench
+bench: bench/tui-bench

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <langinfo.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -81,6 +82,9 @@ struct kp_crt *kp_crt__new(const struct kp_crt_opts *o, struct kp_err *err)
 		kp_err_set(err, -ENOMEM, "out of memory");
 		return NULL;
 	}
+	/* Wide characters need the user's character set before newterm();
+	 * only LC_CTYPE, so numbers keep their '.' whatever the locale. */
+	setlocale(LC_CTYPE, "");
 	c->out = o->out ? o->out : stdout;
 	c->in = o->in ? o->in : stdin;
 	c->screen = newterm(o->term, c->out, c->in);

@@ -6,6 +6,9 @@
  * must run before anything is printed to the terminal again; it is safe
  * on every path, and a no-op for NULL.
  *
+ * kp_crt__new() sets LC_CTYPE from the environment (setlocale) so that
+ * UTF-8 names and keys work; numbers keep the C locale.
+ *
  * Who calls it: the tui object (app.c) and the line writer (line.c).
  * Roles, not colours, are what callers ask for: with NO_COLOR set or a
  * terminal without colours every role maps to plain attributes (bold,

@@ -31,7 +31,7 @@ static void pair(struct kp_line *l, const char *label, const char *value)
 static void line_state(struct kp_tui *t, const struct kp_model_summary *s, int y)
 {
 	struct kp_line *l = t->line;
-	char buf[64], mb[32];
+	char buf[64];
 	unsigned hz = t->cfg.freq_hz ? t->cfg.freq_hz : s->freq_hz;
 
 	kp_line__put(l, KP_ROLE_VALUE, "kptop ", -1);
@@ -57,9 +57,6 @@ static void line_state(struct kp_tui *t, const struct kp_model_summary *s, int y
 			 (unsigned long long)s->samples, span);
 		pair(l, "Samples ", buf);
 	}
-	pair(l, "Mode ", mode_text(t, mb, sizeof(mb)));
-	if (kp_model__has_baseline(t->cfg.model))
-		kp_line__put(l, KP_ROLE_MESSAGE, "baseline  ", -1);
 	snprintf(buf, sizeof(buf), "%.1f%%", t->cpu_pct);
 	pair(l, "kptop CPU ", buf);
 	kp_line__flush(l, y);
@@ -126,6 +123,11 @@ static void line_scope(struct kp_tui *t, int y)
 		kp_line__put(l, KP_ROLE_VALUE, path ? path : "?", 40);
 		kp_line__putf(l, KP_ROLE_DEFAULT, " %s  ", buf);
 	}
+	pair(l, "Mode ", mode_text(t, buf, sizeof(buf)));
+	if (kp_model__has_baseline(t->cfg.model))
+		kp_line__put(l, KP_ROLE_MESSAGE, "Baseline set  ", -1);
+	kp_line__put(l, KP_ROLE_LABEL, "Sort ", -1);
+	kp_line__putf(l, KP_ROLE_VALUE, "%s  ", kp_sort_name(t->vopts.sort));
 	if (t->filter.pid)
 		kp_line__putf(l, KP_ROLE_MESSAGE, "Focus pid %u  ", t->filter.pid);
 	if (t->filter_name[0]) {
@@ -161,8 +163,6 @@ static void line_tabs(struct kp_tui *t, int y)
 		else
 			kp_line__putf(l, r, "%d %s", k + 1, kp_view_name(k));
 	}
-	kp_line__put(l, KP_ROLE_LABEL, "  Sort ", -1);
-	kp_line__put(l, KP_ROLE_VALUE, kp_sort_name(t->vopts.sort), -1);
 	kp_line__flush(l, y);
 }
 

@@ -1,0 +1,293 @@
+/* tui-bench.c — time to build and draw one frame of the live view with
+ * 100k functions in the model, and a development driver for the view.
+ *
+ *   bench/tui-bench [-n FUNCS] [-r FRAMES]   time frames on /dev/null
+ *   bench/tui-bench --ui [-n FUNCS]          run the view on this terminal
+ *                                            with a synthetic live feed
+ *
+ * It builds a real model (libkpmodel.a) from synthetic records with a fake
+ * resolver, and draws into a newterm() on /dev/null (200x50). In --ui mode
+ * the collector and pump are the fakes below: the view sees a live
+ * profile whose hot functions are hot_a 50%, hot_b 30%, hot_c 20%.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+
+#include "collect/collect.h"
+#include "model/model.h"
+#include "pump.h"
+#include "tui/app.h"
+#include "tui/tui.h"
+
+#define BASE 0x400000ULL
+#define STEP 0x100ULL
+#define NPROC 50
+
+struct fake {
+	char **names;
+	unsigned nfn;
+	struct kp_model *model;
+	uint64_t t_ns, seq;
+	int efd, sampling;
+};
+
+static int fake_symbolize(void *ctx, const struct kp_map_info *map,
+			  uint64_t addr, struct kp_frame_info *out, int max)
+{
+	struct fake *f = ctx;
+	uint64_t i = (addr - BASE) / STEP;
+
+	if (!map || addr < BASE || i >= f->nfn || max < 1)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->name = f->names[i];
+	return 1;
+}
+
+static const struct kp_resolver_ops fake_ops = { .symbolize = fake_symbolize };
+
+static int make_names(struct fake *f, unsigned n)
+{
+	static const char *const fixed[] = { "main", "hot_a", "hot_b", "hot_c",
+		"calcul_π_über_Größe", "日本語の関数名",
+		"std::vector<std::pair<int, std::string>>::_M_realloc_insert" };
+	unsigned nf = sizeof(fixed) / sizeof(fixed[0]);
+
+	f->names = calloc(n, sizeof(*f->names));
+	if (!f->names)
+		return -ENOMEM;
+	f->nfn = n;
+	for (unsigned i = 0; i < n; i++) {
+		char buf[64];
+
+		if (i < nf)
+			snprintf(buf, sizeof(buf), "%s", fixed[i]);
+		else
+			snprintf(buf, sizeof(buf), "synthetic_function_%06u", i);
+		f->names[i] = strdup(buf);
+		if (!f->names[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int feed_procs(struct fake *f)
+{
+	struct kp_record r;
+	int rc = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.type = KP_REC_META;
+	r.meta = (struct kp_rec_meta){ .version = "bench", .kernel = "6.1",
+		.hostname = "bench", .arch = "x86_64", .freq_hz = 999, .ncpus = 2,
+		.page_size = 4096, .flags = KP_META_USER_STACKS };
+	rc |= kp_model__feed(f->model, &r);
+	for (uint32_t p = 0; p < NPROC; p++) {
+		char comm[16];
+
+		snprintf(comm, sizeof(comm), "work-%u", p);
+		memset(&r, 0, sizeof(r));
+		r.type = KP_REC_PROCESS;
+		r.process = (struct kp_rec_process){ .start_ns = 1000 + p,
+			.pid = 100 + p, .ppid = 1, .gpid = 100 + p, .comm = comm,
+			.exe = "/usr/bin/synthetic" };
+		rc |= kp_model__feed(f->model, &r);
+		memset(&r, 0, sizeof(r));
+		r.type = KP_REC_MMAP;
+		r.mmap = (struct kp_rec_mmap){ .pid = 100 + p, .tid = 100 + p,
+			.addr = BASE, .len = STEP * f->nfn, .prot = 5,
+			.maj = 8, .ino = 42, .path = "/usr/bin/synthetic" };
+		rc |= kp_model__feed(f->model, &r);
+	}
+	return rc;
+}
+
+/* One sample: leaf `leaf`, called by leaf/16, leaf/256, then main. */
+static int feed_sample(struct fake *f, unsigned leaf, uint32_t pid)
+{
+	uint64_t frames[4] = { leaf, leaf / 16, leaf / 256, 0 };
+	struct kp_record r;
+
+	for (int i = 0; i < 4; i++)
+		frames[i] = BASE + frames[i] * STEP + 8;
+	memset(&r, 0, sizeof(r));
+	r.type = KP_REC_SAMPLE;
+	r.sample.time_ns = f->t_ns;
+	r.sample.pid = r.sample.tid = r.sample.gpid = r.sample.gtid = pid;
+	r.sample.cpu = (uint32_t)(f->seq & 1);
+	r.sample.flags = KP_SAMPLE_USER_MODE;
+	snprintf(r.sample.comm, sizeof(r.sample.comm), "work-%u", pid - 100);
+	r.sample.nr_uframes = 4;
+	r.sample.uframes = frames;
+	f->seq++;
+	return kp_model__feed(f->model, &r);
+}
+
+static unsigned hot_leaf(uint64_t seq)
+{
+	unsigned k = (unsigned)(seq % 10);
+
+	return k < 5 ? 1 : k < 8 ? 2 : 3;	/* hot_a 50%, hot_b 30%, hot_c 20% */
+}
+
+static int feed_many(struct fake *f, unsigned n, int spread)
+{
+	for (unsigned i = 0; i < n; i++) {
+		unsigned leaf = spread ? (unsigned)((f->seq * 2654435761u) % f->nfn)
+				       : hot_leaf(f->seq);
+
+		if (feed_sample(f, leaf, 100 + (uint32_t)(f->seq % NPROC)) < 0)
+			return -ENOMEM;
+		f->t_ns += 1000000;
+	}
+	return 0;
+}
+
+/* ---- fakes of the collector and the pump for --ui ----
+ * Both handles are the struct fake itself. Its eventfd stays readable, so
+ * the view pumps at its own pace (every 50 ms): 100 samples a turn. */
+
+int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err)
+{
+	struct fake *f = (struct fake *)p;
+
+	return f->sampling ? feed_many(f, 100, 0) : 0;
+}
+int kp_pump__save_start(struct kp_pump *p, const char *path, struct kp_err *err)
+{
+	return kp_err_set(err, -ENOSYS, "the bench driver does not save");
+}
+int kp_pump__save_stop(struct kp_pump *p, struct kp_err *err) { return 0; }
+int kp_pump__saving(const struct kp_pump *p, const char **path, uint64_t *bytes)
+{
+	return 0;
+}
+int kp_collector__start(struct kp_collector *c)
+{
+	((struct fake *)c)->sampling = 1;
+	return 0;
+}
+int kp_collector__stop(struct kp_collector *c)
+{
+	((struct fake *)c)->sampling = 0;
+	return 0;
+}
+int kp_collector__flush(struct kp_collector *c) { return 0; }
+int kp_collector__fd(const struct kp_collector *c)
+{
+	return ((const struct fake *)c)->efd;
+}
+void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->sampling = ((struct fake *)c)->sampling;
+	out->lost_queue_full = 3;	/* to see a highlighted counter */
+}
+
+static double ms_since(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) * 1e3 + (b.tv_nsec - a->tv_nsec) / 1e6;
+}
+
+static int bench_frames(struct kp_tui_config *cfg, int frames)
+{
+	struct kp_crt_opts co = { .term = "xterm-256color" };
+	struct kp_err err = { 0 };
+	struct kp_tui *t;
+	int rc = 0;
+
+	co.out = fopen("/dev/null", "w");
+	co.in = fopen("/dev/null", "r");
+	setenv("LINES", "50", 1);
+	setenv("COLUMNS", "200", 1);
+	t = co.out && co.in ? kp_tui__new(cfg, &co, &err) : NULL;
+	if (!t) {
+		fprintf(stderr, "tui-bench: %s\n", err.msg[0] ? err.msg : strerror(errno));
+		return 1;
+	}
+	for (int k = 0; k < KP_VIEW_KIND_MAX && rc == 0; k++) {
+		double best = 1e9, sum = 0, draw = 0;
+		struct timespec a, b;
+
+		t->vopts.kind = (enum kp_view_kind)k;
+		for (int i = 0; i < frames && rc == 0; i++) {
+			clock_gettime(CLOCK_MONOTONIC, &a);
+			rc = kp_tui__refresh(t);
+			clock_gettime(CLOCK_MONOTONIC, &b);
+			kp_tui__draw(t);
+			double ms = ms_since(&a);
+			draw += ms_since(&b);
+			sum += ms;
+			best = ms < best ? ms : best;
+		}
+		printf("frame %-10s rows %7zu  mean %7.2f ms (draw %5.2f)  best %7.2f ms\n",
+		       kp_view_name(t->vopts.kind), t->view ? t->view->nr_rows : 0,
+		       sum / frames, draw / frames, best);
+	}
+	kp_tui__free(t);
+	fclose(co.out);
+	fclose(co.in);
+	return rc < 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct fake f = { .t_ns = 1000000000ULL, .sampling = 1 };
+	struct kp_model_opts mo = { .resolver = { &fake_ops, &f } };
+	struct kp_tui_config cfg = { .delay_ms = 1000, .freq_hz = 999, .window_s = 10 };
+	unsigned nfn = 100000;
+	int ui = 0, frames = 5, rc;
+	struct timespec a;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--ui"))
+			ui = 1;
+		else if (!strcmp(argv[i], "-n") && i + 1 < argc)
+			nfn = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-r") && i + 1 < argc)
+			frames = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-d") && i + 1 < argc)
+			cfg.delay_ms = (unsigned)(atof(argv[++i]) * 1000);
+	}
+	f.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	f.model = kp_model__new(&mo);
+	if (f.efd < 0 || !f.model || make_names(&f, nfn < 8 ? 8 : nfn) < 0) {
+		perror("tui-bench");
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	if (feed_procs(&f) < 0 || feed_many(&f, 2 * f.nfn, 1) < 0 ||
+	    feed_many(&f, f.nfn, 0) < 0) {
+		fprintf(stderr, "tui-bench: feeding the model failed\n");
+		return 1;
+	}
+	cfg.model = f.model;
+	if (ui) {
+		struct kp_err err = { 0 };
+
+		/* A fake, never dereferenced: the view only passes it back. */
+		cfg.collector = (struct kp_collector *)&f;
+		cfg.pump = (struct kp_pump *)&f;
+		uint64_t one = 1;
+		rc = write(f.efd, &one, sizeof(one)) < 0;
+		rc = kp_tui__run(&cfg, &err);
+		if (rc < 0)
+			fprintf(stderr, "tui-bench: %s\n", err.msg);
+		kp_model__free(f.model);
+		return rc < 0;
+	}
+	printf("model: %u functions, %llu samples fed in %.0f ms\n", f.nfn,
+	       (unsigned long long)f.seq, ms_since(&a));
+	cfg.input_path = "(synthetic)";
+	rc = bench_frames(&cfg, frames);
+	kp_model__free(f.model);
+	return rc;
+}
