@@ -1,0 +1,307 @@
+#include "resolve.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KP_INTERN_CHUNK (64u << 10)
+#define KP_PATHCACHE_SLOTS 4096		/* power of two */
+#define KP_RESOLVE_MAX_FRAMES 32
+
+struct kp_chunk {
+	struct kp_chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct kp_pathent {
+	uint32_t pid, used;
+	uint64_t proc_start, addr, len, pgoff, ino;
+	const char *path;	/* interned; "" when no safe path exists */
+};
+
+struct kp_resolve {
+	struct kp_symbols *syms;
+	struct kp_unwinder *unw;
+	/* interned strings: open addressing over pointers into chunks */
+	const char **set;
+	size_t set_cap, set_nr, bytes;
+	struct kp_chunk *chunks;
+	struct kp_pathent *paths;
+	size_t nr_paths;
+	struct kp_unwind_map *umaps;
+	size_t cap_umaps;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static int set_grow(struct kp_resolve *r)
+{
+	size_t cap = r->set_cap ? r->set_cap * 2 : 4096;
+	const char **n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->set_cap; i++) {
+		size_t j;
+
+		if (!r->set[i])
+			continue;
+		for (j = hash_str(r->set[i]) & (cap - 1); n[j]; j = (j + 1) & (cap - 1))
+			;
+		n[j] = r->set[i];
+	}
+	free(r->set);
+	r->set = n;
+	r->set_cap = cap;
+	return 0;
+}
+
+static char *chunk_alloc(struct kp_resolve *r, size_t len)
+{
+	struct kp_chunk *c = r->chunks;
+
+	if (!c || c->cap - c->used < len) {
+		size_t cap = len > KP_INTERN_CHUNK ? len : KP_INTERN_CHUNK;
+
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->next = r->chunks;
+		c->used = 0;
+		c->cap = cap;
+		r->chunks = c;
+	}
+	c->used += len;
+	return c->data + c->used - len;
+}
+
+/* The interned copy of s (NULL for NULL, and on ENOMEM). */
+static const char *intern(struct kp_resolve *r, const char *s)
+{
+	size_t i, len;
+	char *copy;
+
+	if (!s)
+		return NULL;
+	if ((r->set_nr + 1) * 2 > r->set_cap && set_grow(r) != 0)
+		return NULL;
+	for (i = hash_str(s) & (r->set_cap - 1); r->set[i];
+	     i = (i + 1) & (r->set_cap - 1))
+		if (strcmp(r->set[i], s) == 0)
+			return r->set[i];
+	len = strlen(s) + 1;
+	if (!(copy = chunk_alloc(r, len)))
+		return NULL;
+	memcpy(copy, s, len);
+	r->set[i] = copy;
+	r->set_nr++;
+	r->bytes += len;
+	return copy;
+}
+
+static void to_sym_map(const struct kp_map_info *m, struct kp_sym_map *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->pid = m->pid;
+	out->proc_start = m->proc_start_ns;
+	out->start = m->addr;
+	out->end = m->addr + m->len;
+	out->pgoff = m->pgoff;
+	out->maj = m->maj;
+	out->min = m->min;
+	out->ino = m->ino;
+	out->build_id = m->build_id_len ? m->build_id : NULL;
+	out->build_id_len = m->build_id_len;
+	out->path = m->path ? m->path : "";
+}
+
+static int op_symbolize(void *ctx, const struct kp_map_info *map, uint64_t addr,
+			struct kp_frame_info *out, int max)
+{
+	struct kp_resolve *r = ctx;
+	struct kp_sym_frame f[KP_RESOLVE_MAX_FRAMES];
+	struct kp_sym_map sm;
+	int n;
+
+	if (max <= 0)
+		return 0;
+	if (map) {
+		to_sym_map(map, &sm);
+		n = kp_symbols__user(r->syms, &sm, addr, f,
+				     max < KP_RESOLVE_MAX_FRAMES ? max : KP_RESOLVE_MAX_FRAMES);
+	} else {
+		n = kp_symbols__kernel(r->syms, addr, f);
+	}
+	for (int i = 0; i < n; i++) {
+		out[i].name = intern(r, f[i].name);
+		out[i].mangled = intern(r, f[i].mangled);
+		out[i].file = intern(r, f[i].file);
+		out[i].line = f[i].line;
+		out[i].inlined = f[i].inlined;
+		if (!out[i].name)
+			return -ENOMEM;
+	}
+	return n;
+}
+
+static const char *op_module_name(void *ctx, const struct kp_map_info *map,
+				  uint64_t addr)
+{
+	struct kp_resolve *r = ctx;
+	struct kp_sym_map sm;
+
+	if (!map)
+		return intern(r, kp_symbols__module_name(r->syms, NULL, addr));
+	to_sym_map(map, &sm);
+	return intern(r, kp_symbols__module_name(r->syms, &sm, addr));
+}
+
+static struct kp_pathent *path_slot(struct kp_resolve *r, const struct kp_map_info *m)
+{
+	uint64_t h = (m->pid * 0x9E3779B97F4A7C15ull) ^ (m->addr * 0xC2B2AE3D27D4EB4Full) ^
+		     m->proc_start_ns ^ m->ino;
+	size_t i = (size_t)(h >> 32) & (KP_PATHCACHE_SLOTS - 1);
+	struct kp_pathent *e;
+
+	for (;; i = (i + 1) & (KP_PATHCACHE_SLOTS - 1)) {
+		e = &r->paths[i];
+		if (!e->used || (e->pid == m->pid && e->proc_start == m->proc_start_ns &&
+				 e->addr == m->addr && e->len == m->len &&
+				 e->pgoff == m->pgoff && e->ino == m->ino))
+			return e;
+	}
+}
+
+/* A path the unwinder may open for m: checked once, then cached. */
+static const char *safe_path(struct kp_resolve *r, const struct kp_map_info *m)
+{
+	struct kp_pathent *e;
+	struct kp_sym_map sm;
+	char buf[4200];
+
+	if (r->nr_paths >= KP_PATHCACHE_SLOTS / 2) {
+		memset(r->paths, 0, KP_PATHCACHE_SLOTS * sizeof(*r->paths));
+		r->nr_paths = 0;
+	}
+	e = path_slot(r, m);
+	if (e->used)
+		return e->path;
+	to_sym_map(m, &sm);
+	if (sm.path[0] != '/' || kp_symbols__safe_path(r->syms, &sm, buf, sizeof(buf)) != 0)
+		buf[0] = '\0';
+	e->path = intern(r, buf);
+	if (!e->path)
+		return "";
+	e->used = 1;
+	e->pid = m->pid;
+	e->proc_start = m->proc_start_ns;
+	e->addr = m->addr;
+	e->len = m->len;
+	e->pgoff = m->pgoff;
+	e->ino = m->ino;
+	r->nr_paths++;
+	return e->path;
+}
+
+static int op_unwind(void *ctx, const struct kp_rec_sample *s,
+		     const struct kp_map_info *maps, size_t nr_maps,
+		     uint64_t *pcs, int max, int *truncated)
+{
+	struct kp_resolve *r = ctx;
+
+	if (!r->unw || !s->nr_regs)
+		return -ENOTSUP;
+	if (nr_maps > r->cap_umaps) {
+		struct kp_unwind_map *n = realloc(r->umaps, nr_maps * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		r->umaps = n;
+		r->cap_umaps = nr_maps;
+	}
+	for (size_t i = 0; i < nr_maps; i++) {
+		r->umaps[i].start = maps[i].addr;
+		r->umaps[i].end = maps[i].addr + maps[i].len;
+		r->umaps[i].pgoff = maps[i].pgoff;
+		r->umaps[i].maj = maps[i].maj;
+		r->umaps[i].min = maps[i].min;
+		r->umaps[i].ino = maps[i].ino;
+		r->umaps[i].path = safe_path(r, &maps[i]);
+	}
+	return kp_unwinder__unwind(r->unw, s->pid, r->umaps, nr_maps, s->regs,
+				   s->nr_regs, s->stack, s->stack_len, pcs, max,
+				   truncated);
+}
+
+static void op_process_gone(void *ctx, uint32_t pid, uint64_t start_ns)
+{
+	struct kp_resolve *r = ctx;
+
+	kp_symbols__process_gone(r->syms, pid, start_ns);
+}
+
+static const struct kp_resolver_ops resolve_ops = {
+	.symbolize = op_symbolize,
+	.module_name = op_module_name,
+	.unwind = op_unwind,
+	.process_gone = op_process_gone,
+};
+
+struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,
+				   struct kp_unwinder *unw, struct kp_err *err)
+{
+	struct kp_resolve *r;
+
+	if (!syms) {
+		kp_err_set(err, -EINVAL, "resolve: no symbols");
+		errno = EINVAL;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r || !(r->paths = calloc(KP_PATHCACHE_SLOTS, sizeof(*r->paths)))) {
+		free(r);
+		kp_err_set(err, -ENOMEM, "resolve: out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	r->syms = syms;
+	r->unw = unw;
+	return r;
+}
+
+void kp_resolve__free(struct kp_resolve *r)
+{
+	if (!r)
+		return;
+	while (r->chunks) {
+		struct kp_chunk *c = r->chunks;
+
+		r->chunks = c->next;
+		free(c);
+	}
+	free(r->set);
+	free(r->paths);
+	free(r->umaps);
+	free(r);
+}
+
+struct kp_resolver kp_resolve__resolver(struct kp_resolve *r)
+{
+	struct kp_resolver res = { .ops = &resolve_ops, .ctx = r };
+
+	return res;
+}
+
+void kp_resolve__usage(const struct kp_resolve *r, size_t *strings, size_t *bytes)
+{
+	*strings = r->set_nr;
+	*bytes = r->bytes;
+}

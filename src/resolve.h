@@ -1,0 +1,35 @@
+/* resolve.h — the glue that gives the model (model/model.h) its resolver:
+ * frame names from src/symbols/symbols.h and DWARF unwinding from
+ * src/symbols/unwind.h.
+ *
+ * Owns: the strings it hands the model (interned: each distinct string is
+ * kept once, valid until kp_resolve__free), and a cache of safe paths
+ * (/proc/PID/map_files/...) for the unwinder. Borrows the kp_symbols and
+ * the kp_unwinder (which may be NULL: then no DWARF unwinding); the caller
+ * frees them after kp_resolve__free.
+ *
+ * Who calls it: src/kptop.c (batch and live), which puts
+ * kp_resolve__resolver() into kp_model_opts. Not thread-safe (the model
+ * calls it from its one thread). Errors: constructor NULL with errno.
+ */
+#ifndef KP_RESOLVE_H
+#define KP_RESOLVE_H
+
+#include "model/model.h"
+#include "symbols/symbols.h"
+#include "symbols/unwind.h"
+#include "util/kp_err.h"
+
+struct kp_resolve;
+
+struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,
+				   struct kp_unwinder *unw, struct kp_err *err);
+void kp_resolve__free(struct kp_resolve *r);
+
+/* The resolver to put in kp_model_opts; valid while r lives. */
+struct kp_resolver kp_resolve__resolver(struct kp_resolve *r);
+
+/* Strings interned so far and their bytes (stats, tests). */
+void kp_resolve__usage(const struct kp_resolve *r, size_t *strings, size_t *bytes);
+
+#endif /* KP_RESOLVE_H */
