@@ -240,12 +240,19 @@ static int unwind(struct kp_unwinder *u, const struct snap *sn, const struct sam
 				   s->stack, s->len, pcs, max, trunc);
 }
 
+/* The name of frame i: return addresses (i > 0) are named at pc - 1,
+ * the call instruction, which may be its function's last. */
+static const char *frame_name(const struct snap *sn, const uint64_t *pcs, int i)
+{
+	return name_of(sn, i ? pcs[i] - 1 : pcs[i]);
+}
+
 /* Index of the first frame at or after `from` named name, or -1. */
 static int find_frame(const struct snap *sn, const uint64_t *pcs, int n, int from,
 		      const char *name)
 {
 	for (int i = from; i < n; i++)
-		if (strcmp(name_of(sn, pcs[i]), name) == 0)
+		if (strcmp(frame_name(sn, pcs, i), name) == 0)
 			return i;
 	return -1;
 }
@@ -253,7 +260,7 @@ static int find_frame(const struct snap *sn, const uint64_t *pcs, int n, int fro
 static void dump(const struct snap *sn, const uint64_t *pcs, int n)
 {
 	for (int i = 0; i < n; i++)
-		print_message("  #%d %llx %s\n", i, (unsigned long long)pcs[i], name_of(sn, pcs[i]));
+		print_message("  #%d %llx %s\n", i, (unsigned long long)pcs[i], frame_name(sn, pcs, i));
 }
 
 /* Every sample of the -fomit-frame-pointer split workload unwinds to main;
@@ -329,9 +336,40 @@ static void test_qsort_libc(void **state)
 		in_cmp++;
 		assert_true(sr > c + 1);
 		for (int k = c + 1; k < sr; k++)
-			assert_string_equal(name_of(sn, pcs[k]), "[libc]");
+			assert_string_equal(frame_name(sn, pcs, k), "[libc]");
 	}
 	assert_true(in_cmp > 0);
+	kp_unwinder__free(u);
+	free_snap(sn);
+}
+
+/* The caller ends with a call to a noreturn function: its return address
+ * is past its CFI range, and only a lookup at return address - 1 finds it. */
+static void test_noreturn_call(void **state)
+{
+	struct snap *sn = load_snap("unwind-noret");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	uint64_t pcs[128];
+	int checked = 0;
+
+	assert_non_null(u);
+	for (int i = 0; i < sn->nr; i++) {
+		int trunc, n = unwind(u, sn, &sn->s[i], pcs, 128, &trunc);
+		int r = find_frame(sn, pcs, n, 0, "run");
+
+		if (find_frame(sn, pcs, n, 0, "spin_exit") != 0)
+			continue;	/* in clock_gettime (vdso) */
+		checked++;
+		if (r != 1 || find_frame(sn, pcs, n, r, "main") != 2)
+			dump(sn, pcs, n);
+		assert_int_equal(r, 1);
+		/* the return address itself is past run */
+		assert_string_not_equal(name_of(sn, pcs[1]), "run");
+		assert_int_equal(find_frame(sn, pcs, n, r, "main"), 2);
+		if (sn->libc_ok)
+			assert_int_equal(trunc, 0);
+	}
+	assert_true(checked > 0);
 	kp_unwinder__free(u);
 	free_snap(sn);
 }
@@ -551,6 +589,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_split_nofp),
 		cmocka_unit_test(test_qsort_libc),
+		cmocka_unit_test(test_noreturn_call),
 		cmocka_unit_test(test_deep_truncated),
 		cmocka_unit_test(test_leaf_fix),
 		cmocka_unit_test(test_reaches_entry),

@@ -9,11 +9,13 @@ libkpsymbols_a_SOURCES += \
 ## pointers), and a frame-pointer build whose hot function is a frameless leaf.
 KP_UNWIND_WL_CFLAGS = -O2 -g -fno-ipa-icf -fno-inline-small-functions
 check_PROGRAMS += tests/workload/unwind-qsort tests/workload/unwind-deep \
-	tests/workload/unwind-leaf
+	tests/workload/unwind-leaf tests/workload/unwind-noret
 tests_workload_unwind_qsort_SOURCES = tests/workload/unwind-qsort.c
 tests_workload_unwind_qsort_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) -fomit-frame-pointer
 tests_workload_unwind_deep_SOURCES = tests/workload/unwind-deep.c
 tests_workload_unwind_deep_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) -fomit-frame-pointer
+tests_workload_unwind_noret_SOURCES = tests/workload/unwind-noret.c
+tests_workload_unwind_noret_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) -fomit-frame-pointer
 tests_workload_unwind_leaf_SOURCES = tests/workload/unwind-leaf.c
 tests_workload_unwind_leaf_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) \
 	-fno-omit-frame-pointer -momit-leaf-frame-pointer
@@ -31,7 +33,8 @@ KP_UNWIND_SNAPSHOTS = tests/unwind-data/regen.sh \
 	tests/unwind-data/split-nofp tests/unwind-data/split-nofp.snap \
 	tests/unwind-data/unwind-qsort tests/unwind-data/unwind-qsort.snap \
 	tests/unwind-data/unwind-deep tests/unwind-data/unwind-deep.snap \
-	tests/unwind-data/unwind-leaf tests/unwind-data/unwind-leaf.snap
+	tests/unwind-data/unwind-leaf tests/unwind-data/unwind-leaf.snap \
+	tests/unwind-data/unwind-noret tests/unwind-data/unwind-noret.snap
 EXTRA_DIST += $(KP_UNWIND_SNAPSHOTS)
 
 if HAVE_CMOCKA
