@@ -1,0 +1,233 @@
+/* gen-stream-seeds.c — writes the seed corpus of the stream fuzz target.
+ *
+ * Usage: tests/gen-stream-seeds DIR   (e.g. fuzz/corpus/stream)
+ * Writes small stream files into DIR: one with every record type, records
+ * at their limits, a symbol table, unknown record types, a later minor
+ * version with a longer header and extra fields, a cut stream, damaged
+ * lengths and counts. Deterministic: the same bytes on every run. Not run
+ * by make check; the files it wrote are checked in.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/stream.h"
+
+#define CAP (1u << 20)
+
+struct out {
+	uint8_t *buf;
+	size_t len;
+};
+
+static uint64_t frames[KP_MAX_FRAMES];
+static uint8_t stack[4096];
+static char path4096[KP_PATH_MAX + 1];
+
+static int add(struct out *o, const struct kp_record *r)
+{
+	ssize_t n = kp_record_encode(r, o->buf + o->len, CAP - o->len);
+
+	if (n < 0) {
+		fprintf(stderr, "gen-stream-seeds: encode type %u: %s\n", r->type,
+			strerror((int)-n));
+		return (int)n;
+	}
+	o->len += (size_t)n;
+	return 0;
+}
+
+static void raw(struct out *o, const void *p, size_t n)
+{
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+}
+
+static void header(struct out *o)
+{
+	o->len = 0;
+	kp_stream_header_encode(o->buf);
+	o->len = KP_STREAM_HEADER_LEN;
+}
+
+static int save(const struct out *o, const char *dir, const char *name, size_t len)
+{
+	char path[4096];
+	FILE *f;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(o->buf, 1, len, f) != len)
+		rc = -errno;
+	if (f && fclose(f))
+		rc = -errno;
+	if (rc)
+		fprintf(stderr, "gen-stream-seeds: %s: %s\n", path, strerror(-rc));
+	return rc;
+}
+
+static struct kp_record meta(void)
+{
+	struct kp_record r = { .type = KP_REC_META };
+
+	r.meta = (struct kp_rec_meta){ "0.1.0", "6.18.0", "seedhost", "x86_64",
+		99, 2, 1000000000, 1764680000000000000ull, 4096, 3 };
+	return r;
+}
+
+static struct kp_record sample(uint64_t t, int kn, int un, int regs, uint32_t stk)
+{
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+	int i;
+
+	r.sample = (struct kp_rec_sample){ .time_ns = t, .cgroup_id = 7, .cpu = 1,
+		.pid = 100, .tid = 101, .gpid = 100, .gtid = 101,
+		.flags = KP_SAMPLE_USER_MODE, .kerr = 0, .uerr = -14,
+		.comm = "worker", .nr_kframes = (uint16_t)kn, .kframes = frames,
+		.nr_uframes = (uint16_t)un, .uframes = frames + 1,
+		.nr_regs = (uint8_t)regs, .stack_len = stk, .stack = stack };
+	for (i = 0; i < regs; i++)
+		r.sample.regs[i] = 0x7ffc00000000ull + (uint64_t)i * 8;
+	if (regs)
+		r.sample.flags |= KP_SAMPLE_REGS;
+	return r;
+}
+
+/* Every record type once; returns the offset where the SAMPLE starts. */
+static int every_type(struct out *o, size_t *sample_at)
+{
+	static const struct kp_symbol syms[] = {
+		{ 0x1000, 0x40, "main" }, { 0x1040, 0x10, "_ZN3foo3barEv" } };
+	struct kp_record r[10];
+	int i, rc = 0;
+
+	r[0] = meta();
+	r[1] = (struct kp_record){ .type = KP_REC_PROCESS, .process = { 1, 2, 100,
+		1, 100, 1000, KP_PROC_SNAPSHOT, "bash", "/usr/bin/bash" } };
+	r[2] = (struct kp_record){ .type = KP_REC_MMAP, .mmap = { 3, 100, 100,
+		0x400000, 0x1000, 0, 5, 2, 8, 1, 42, 0, 4, { 0xde, 0xad, 0xbe, 0xef },
+		"/usr/bin/bash" } };
+	r[3] = (struct kp_record){ .type = KP_REC_THREAD, .thread = { 4, 100, 101, "worker" } };
+	r[4] = (struct kp_record){ .type = KP_REC_CGROUP, .cgroup = { 5, 7, "/user.slice" } };
+	r[5] = sample(6, 2, 3, 0, 0);
+	r[6] = (struct kp_record){ .type = KP_REC_EXEC, .exec = { 7, 100, 101, "ls", "/usr/bin/ls" } };
+	r[7] = (struct kp_record){ .type = KP_REC_LOST, .lost = { 8, KP_LOST_BPF_FULL, 0, 3 } };
+	r[8] = (struct kp_record){ .type = KP_REC_EXIT, .exit = { 9, 100, 100 } };
+	r[9] = (struct kp_record){ .type = KP_REC_SYMTAB, .symtab = { "/usr/bin/bash",
+		4, { 0xde, 0xad, 0xbe, 0xef }, 2, syms } };
+	for (i = 0; i < 10 && !rc; i++) {
+		if (i == 5)
+			*sample_at = o->len;
+		rc = add(o, &r[i]);
+	}
+	return rc;
+}
+
+static int gen(struct out *o, const char *dir)
+{
+	static const struct kp_symbol many[] = {
+		{ 0xffffffff81000000ull, 0x100, "_stext" },
+		{ 0xffffffff81000100ull, 0x80, "do_syscall_64" },
+		{ 0xffffffff81000180ull, 0, "entry_SYSCALL_64" },
+		{ 0xffffffff81000180ull, 0x20, "entry_SYSCALL_64_alias" },
+		{ 0xffffffff81200000ull, 0x1000, "schedule" } };
+	struct kp_record r;
+	size_t at = 0, full;
+	int i, rc;
+
+	header(o);
+	if ((rc = save(o, dir, "header-only", o->len)))
+		return rc;
+	/* Every type; then cut inside the sample; then damaged counts. */
+	if ((rc = every_type(o, &at)) || (rc = save(o, dir, "every-type", o->len)))
+		return rc;
+	full = o->len;
+	if ((rc = save(o, dir, "cut-in-sample", at + 9)))
+		return rc;
+	o->buf[at + 2 + 17] = 0x7f;	/* kernel frame count: past the end */
+	if ((rc = save(o, dir, "damaged-count", full)))
+		return rc;
+	o->buf[at + 2 + 17] = 2;
+	o->buf[at + 1] = 0x7f;		/* the sample's length */
+	if ((rc = save(o, dir, "damaged-length", full)))
+		return rc;
+
+	/* Limits: 127 + 127 frames, 17 regs, a stack copy; 4096-byte path. */
+	header(o);
+	r = sample(10, KP_MAX_FRAMES, KP_MAX_FRAMES - 1, KP_MAX_REGS, sizeof(stack));
+	r.sample.flags |= KP_SAMPLE_KTRUNC;
+	if ((rc = add(o, &r)))
+		return rc;
+	r = (struct kp_record){ .type = KP_REC_MMAP, .mmap = { 11, 1, 1,
+		0x7f0000000000ull, 0x21000, 0x1000, 5, 2, 8, 1, 42, 0, 20, { 1, 2, 3 },
+		path4096 } };
+	if ((rc = add(o, &r)) || (rc = save(o, dir, "limits", o->len)))
+		return rc;
+
+	/* A kernel symbol table and samples naming it. */
+	header(o);
+	r = meta();
+	if ((rc = add(o, &r)))
+		return rc;
+	for (i = 0; i < 8; i++) {
+		r = sample(100 + (uint64_t)i, i, 8 - i, 0, 0);
+		r.sample.cpu = (uint32_t)i & 1;
+		if ((rc = add(o, &r)))
+			return rc;
+	}
+	r = (struct kp_record){ .type = KP_REC_SYMTAB, .symtab = { "[kernel.kallsyms]",
+		0, { 0 }, 5, many } };
+	if ((rc = add(o, &r)) || (rc = save(o, dir, "samples-symtab", o->len)))
+		return rc;
+
+	/* Unknown record types among known ones, and one at the end. */
+	header(o);
+	r = meta();
+	if ((rc = add(o, &r)))
+		return rc;
+	raw(o, "\x2a\x03xyz", 5);			/* type 42 */
+	r = (struct kp_record){ .type = KP_REC_EXIT, .exit = { 1, 2, 2 } };
+	if ((rc = add(o, &r)))
+		return rc;
+	raw(o, "\x00\x00", 2);				/* type 0, empty */
+	raw(o, "\xc0\x84\x3d\x02\x01\x02", 6);		/* type 1000000 */
+	if ((rc = save(o, dir, "unknown-types", o->len)))
+		return rc;
+
+	/* A later minor: longer header, extra fields at record ends. */
+	header(o);
+	o->buf[10] = 1;
+	o->buf[14] = 24;
+	raw(o, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+	raw(o, "\x04\x06\x01\x02\x02" "new", 8);	/* EXIT + 3 new bytes */
+	raw(o, "\x07\x05\x01\x04\x00\x05" "\x09", 7);	/* LOST + 1 */
+	return save(o, dir, "minor-1", o->len);
+}
+
+int main(int argc, char **argv)
+{
+	struct out o = { 0 };
+	size_t i;
+	int rc;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		return 2;
+	}
+	for (i = 0; i < KP_MAX_FRAMES; i++)
+		frames[i] = 0xffffffff81000000ull + i * 0x40;
+	for (i = 0; i < sizeof(stack); i++)
+		stack[i] = (uint8_t)(i * 13);
+	memset(path4096, 'd', KP_PATH_MAX);
+	path4096[0] = '/';
+	o.buf = malloc(CAP);
+	if (!o.buf) {
+		perror("gen-stream-seeds");
+		return 1;
+	}
+	rc = gen(&o, argv[1]);
+	free(o.buf);
+	return rc ? 1 : 0;
+}
