@@ -99,20 +99,15 @@ static __always_inline void put_regs(__u64 *r, const struct pt_regs *p)
 	r[16] = p->rip;
 }
 
-/* The user registers: from the interrupted context when it was user mode,
- * else from the task's saved user registers. Returns 0 or -errno. */
-static __always_inline int user_regs(struct bpf_perf_event_data *ctx,
-				     struct kp_bpf_sample *s)
+/* The user registers: the task's saved user registers, which are the
+ * interrupted registers when the tick hit user mode (x86-64 saves them at
+ * the top of the task stack on entry). Returns 0 or -errno. */
+static __always_inline int user_regs(struct kp_bpf_sample *s)
 {
 	struct pt_regs tmp;
-	long p;
+	long p = bpf_task_pt_regs(bpf_get_current_task_btf());
 
-	if (s->flags & KP_SAMPLE_USER_MODE) {
-		put_regs(s->regs, (const struct pt_regs *)&ctx->regs);
-		return 0;
-	}
-	p = bpf_task_pt_regs(bpf_get_current_task_btf());
-	if (!p || bpf_probe_read_kernel(&tmp, sizeof(tmp), (void *)p))
+	if (!p || bpf_probe_read_kernel(&tmp, sizeof(tmp), (const void *)p))
 		return -14;
 	put_regs(s->regs, &tmp);
 	return 0;
@@ -189,7 +184,7 @@ static __always_inline void take_stacks(struct bpf_perf_event_data *ctx,
 	if (nu >= max_frames)
 		s->flags |= KP_SAMPLE_UTRUNC;
 	s->nr_uframes = nu;
-	if (nu == 0 || user_regs(ctx, s))
+	if (nu == 0 || user_regs(s))
 		return;	/* a kernel thread, or no saved user registers */
 	s->nr_regs = KP_BPF_NR_REGS;
 	s->flags |= KP_SAMPLE_REGS;

@@ -30,7 +30,12 @@ EXTRA_DIST += src/collect/kptop.bpf.c
 ## The collector library.
 noinst_LIBRARIES += libkpcollect.a
 libkpcollect_a_SOURCES = src/collect/collect.h src/collect/kp_bpf.h \
-	src/collect/queue.h src/collect/queue.c
+	src/collect/queue.h src/collect/queue.c \
+	src/collect/emit.h src/collect/emit.c \
+	src/collect/snapshot.h src/collect/snapshot.c \
+	src/collect/sideband.h src/collect/sideband.c \
+	src/collect/internal.h src/collect/bpfload.c src/collect/collect.c
+nodist_libkpcollect_a_SOURCES = src/collect/kptop.skel.h
 libkpcollect_a_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
 KP_COLLECT_LIBS = libkpcollect.a libkpstream.a libkputil.a $(LIBBPF_LIBS) -lpthread
 
@@ -41,3 +46,9 @@ tests_test_queue_SOURCES = tests/test-queue.c
 tests_test_queue_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_queue_LDADD = libkpcollect.a $(CMOCKA_LIBS) -lpthread
 endif
+
+## The collector's test driver (tests/collect-*.sh, bench/collect-bench.sh).
+check_PROGRAMS += tests/collect-probe
+tests_collect_probe_SOURCES = tests/collect-probe.c
+tests_collect_probe_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
+tests_collect_probe_LDADD = $(KP_COLLECT_LIBS)

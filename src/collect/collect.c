@@ -1,0 +1,340 @@
+/* collect.c — the live collector (see collect.h): loads the BPF program,
+ * opens the sampling and side-band perf events on every online CPU, and
+ * runs the consumer thread that drains the per-CPU ring buffers into the
+ * central queue every KP_DRAIN_MS.
+ */
+#include "collect/collect.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "collect/emit.h"
+#include "collect/internal.h"
+#include "collect/kp_bpf.h"
+#include "collect/kptop.skel.h"
+#include "collect/sideband.h"
+#include "collect/snapshot.h"
+#include "model/stream.h"
+
+#define KP_DRAIN_MS 20
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!getenv("KPTOP_BPF_DEBUG"))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* One drain cycle: side-band first (a mapping is queued before the samples
+ * that use it), then every CPU ring buffer, then LOST records for every
+ * counter that moved. Called with c->lock held. */
+static void drain(struct kp_collector *c)
+{
+	kp_sideband__drain(c->sb, &c->emit, c->sb_lost);
+	ring_buffer__consume(c->rb);
+	kp_collect__emit_lost(c);
+}
+
+static void *consumer(void *arg)
+{
+	struct kp_collector *c = arg;
+	struct pollfd p = { .fd = c->stop_fd, .events = POLLIN };
+
+	while (poll(&p, 1, KP_DRAIN_MS) == 0) {
+		pthread_mutex_lock(&c->lock);
+		drain(c);
+		pthread_mutex_unlock(&c->lock);
+	}
+	return NULL;
+}
+
+/* Turn one BPF sample into a SAMPLE record and queue it. */
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	struct kp_collector *c = ctx;
+	const struct kp_bpf_sample *s = data;
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+	struct kp_rec_sample *o = &r.sample;
+	uint32_t cpu;
+
+	if (size < KP_BPF_SAMPLE_HDR) {
+		c->qdrop[0]++;
+		return 0;
+	}
+	cpu = s->cpu < (uint32_t)c->nr_possible ? s->cpu : 0;
+	if (s->nr_kframes > KP_MAX_FRAMES || s->nr_uframes > KP_MAX_FRAMES ||
+	    s->stack_len > KP_MAX_STACK_BYTES ||
+	    KP_BPF_SAMPLE_HDR + (s->nr_kframes + s->nr_uframes) * 8ul +
+	    s->stack_len > size) {
+		c->qdrop[cpu]++;	/* malformed: counted, never passed on */
+		return 0;
+	}
+	o->time_ns = s->time_ns;
+	o->cgroup_id = s->cgroup_id;
+	o->cpu = s->cpu;
+	o->pid = s->pid;
+	o->tid = s->tid;
+	o->gpid = s->gpid;
+	o->gtid = s->gtid;
+	o->flags = s->flags;
+	o->kerr = (int32_t)s->kerr;
+	o->uerr = (int32_t)s->uerr;
+	memcpy(o->comm, s->comm, KP_COMM_LEN);
+	o->comm[KP_COMM_LEN - 1] = '\0';
+	o->nr_kframes = (uint16_t)s->nr_kframes;
+	o->nr_uframes = (uint16_t)s->nr_uframes;
+	o->kframes = (const uint64_t *)s->data;
+	o->uframes = (const uint64_t *)s->data + s->nr_kframes;
+	if (s->nr_regs == KP_MAX_REGS) {
+		o->nr_regs = KP_MAX_REGS;
+		memcpy(o->regs, s->regs, sizeof(o->regs));
+		o->stack_len = s->stack_len;
+		o->stack = (const uint8_t *)(s->data + s->nr_kframes + s->nr_uframes);
+	}
+	if (kp_emit(&c->emit, &r))
+		c->qdrop[cpu]++;
+	return 0;
+}
+
+/* Perf events on every CPU, under the lock: on or off. */
+static int set_sampling(struct kp_collector *c, int on)
+{
+	int ret = 0;
+
+	for (int i = 0; i < c->nr_cpus; i++)
+		if (ioctl(c->ev_fds[i], on ? PERF_EVENT_IOC_ENABLE :
+			  PERF_EVENT_IOC_DISABLE, 0) && !ret)
+			ret = -errno;
+	if (!ret)
+		c->sampling = on;
+	return ret;
+}
+
+int kp_collector__start(struct kp_collector *c)
+{
+	int ret;
+
+	pthread_mutex_lock(&c->lock);
+	ret = set_sampling(c, 1);
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
+int kp_collector__stop(struct kp_collector *c)
+{
+	int ret;
+
+	pthread_mutex_lock(&c->lock);
+	ret = set_sampling(c, 0);
+	drain(c);
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
+int kp_collector__flush(struct kp_collector *c)
+{
+	pthread_mutex_lock(&c->lock);
+	drain(c);
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}
+
+ssize_t kp_collector__read(struct kp_collector *c, void *buf, size_t cap,
+			   int timeout_ms)
+{
+	return kp_queue__pop(c->q, buf, cap, timeout_ms);
+}
+
+int kp_collector__fd(const struct kp_collector *c)
+{
+	return kp_queue__fd(c->q);
+}
+
+int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on)
+{
+	uint8_t one = 1;
+	int ret;
+
+	if (on)
+		ret = bpf_map__update_elem(c->skel->maps.dwarf_pids, &pid, sizeof(pid),
+					   &one, sizeof(one), BPF_ANY);
+	else
+		ret = bpf_map__delete_elem(c->skel->maps.dwarf_pids, &pid,
+					   sizeof(pid), 0);
+	if (ret == -ENOENT && !on)
+		return 0;
+	if (!ret) {
+		pthread_mutex_lock(&c->lock);
+		c->marked += on ? 1 : -1;
+		pthread_mutex_unlock(&c->lock);
+	}
+	return ret;
+}
+
+void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out)
+{
+	struct kp_queue_stats qs;
+	uint64_t sum[KP_CNT_MAX] = { 0 };
+
+	pthread_mutex_lock(&c->lock);
+	kp_collect__read_counters(c, sum);
+	kp_queue__stats(c->q, &qs);
+	memset(out, 0, sizeof(*out));
+	out->taken = sum[KP_CNT_TAKEN];
+	out->delivered = qs.delivered;
+	out->queued = qs.samples;
+	out->lost_bpf_full = sum[KP_CNT_BPF_FULL];
+	out->lost_cpu_buffer = 0;	/* BPF ring buffers: losses are BPF_FULL */
+	for (int i = 0; i < c->nr_possible; i++)
+		out->lost_queue_full += c->qdrop[i];
+	for (int i = 0; i < c->nr_cpus; i++)
+		out->lost_sideband += c->sb_lost[i];
+	out->stack_err_kernel = sum[KP_CNT_KSTACK_ERR];
+	out->stack_err_user = sum[KP_CNT_USTACK_ERR];
+	out->dwarf_samples = sum[KP_CNT_DWARF];
+	out->marked_pids = c->marked;
+	out->queue_bytes = qs.bytes;
+	out->queue_limit = qs.limit;
+	out->records = qs.records;
+	out->sampling = c->sampling;
+	pthread_mutex_unlock(&c->lock);
+}
+
+void kp_collector__free(struct kp_collector *c)
+{
+	uint64_t one = 1;
+
+	if (!c)
+		return;
+	if (c->thread_started) {
+		if (write(c->stop_fd, &one, sizeof(one)) < 0)
+			perror("kptop: stopping the consumer thread");
+		pthread_join(c->thread, NULL);
+	}
+	if (c->ev_fds && c->rb) {
+		pthread_mutex_lock(&c->lock);
+		set_sampling(c, 0);
+		drain(c);
+		pthread_mutex_unlock(&c->lock);
+	}
+	kp_collect__close_bpf(c);
+	kp_sideband__free(c->sb);
+	kp_emit__fini(&c->emit);
+	kp_queue__free(c->q);
+	if (c->stop_fd >= 0)
+		close(c->stop_fd);
+	pthread_mutex_destroy(&c->lock);
+	free(c->cpus);
+	free(c->qdrop);
+	free(c->sb_lost);
+	free(c->reported);
+	free(c->cnt_buf);
+	free(c);
+}
+
+/* The META record: first in the queue. */
+static int emit_meta(struct kp_collector *c)
+{
+	struct kp_record r = { .type = KP_REC_META };
+	struct utsname u;
+	struct timespec m, rt;
+	char host[256];
+
+	if (uname(&u))
+		return -errno;
+	if (gethostname(host, sizeof(host)))
+		strcpy(host, "");
+	host[sizeof(host) - 1] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &rt);
+	r.meta = (struct kp_rec_meta){ .version = PACKAGE_VERSION,
+		.kernel = u.release, .hostname = host, .arch = u.machine,
+		.freq_hz = c->o.freq_hz, .ncpus = (uint32_t)c->nr_cpus,
+		.start_mono_ns = (uint64_t)m.tv_sec * 1000000000ull + (uint64_t)m.tv_nsec,
+		.start_real_ns = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec,
+		.page_size = (uint32_t)sysconf(_SC_PAGESIZE),
+		.flags = (c->o.user_only ? 0 : KP_META_KERNEL_STACKS) |
+			 (c->o.kernel_only ? 0 : KP_META_USER_STACKS) |
+			 (c->o.nr_pids || c->o.cgroup_path ? KP_META_FILTERED : 0) };
+	return kp_emit(&c->emit, &r);
+}
+
+static int start_side(struct kp_collector *c, struct kp_err *err)
+{
+	int ret;
+
+	c->sb = kp_sideband__new(c->cpus, c->nr_cpus, err);
+	if (!c->sb)
+		return -errno;
+	ret = emit_meta(c);
+	if (!ret && !c->o.no_snapshot) {
+		ret = kp_snapshot__procs(&c->emit);
+		if (!ret)
+			ret = kp_snapshot__cgroups(&c->emit, "/sys/fs/cgroup");
+	}
+	if (ret)
+		kp_err_set(err, ret, "cannot take the /proc snapshot: %s", kp_strerror(ret));
+	return ret;
+}
+
+struct kp_collector *kp_collector__new(const struct kp_collect_opts *opts,
+				       struct kp_err *err)
+{
+	struct kp_collector *c = calloc(1, sizeof(*c));
+	int ret = -ENOMEM;
+
+	if (!c) {
+		kp_err_set(err, -ENOMEM, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	c->stop_fd = -1;
+	pthread_mutex_init(&c->lock, NULL);
+	libbpf_set_print(libbpf_quiet);
+	ret = kp_collect__setup(c, opts, err);	/* options, rights, CPUs */
+	if (ret)
+		goto out_free;
+	c->q = kp_queue__new(c->o.queue_limit_bytes);
+	c->stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (!c->q || c->stop_fd < 0 || kp_emit__init(&c->emit, c->q)) {
+		ret = kp_err_set(err, -ENOMEM, "cannot create the central queue: %s",
+				 strerror(errno ? errno : ENOMEM));
+		goto out_free;
+	}
+	ret = kp_collect__open_bpf(c, on_sample, err);
+	if (!ret)
+		ret = start_side(c, err);
+	if (!ret)
+		ret = kp_collect__attach(c, err);
+	if (ret)
+		goto out_free;
+	ret = -pthread_create(&c->thread, NULL, consumer, c);
+	if (ret) {
+		kp_err_set(err, ret, "cannot start the consumer thread: %s", strerror(-ret));
+		goto out_free;
+	}
+	c->thread_started = 1;
+	return c;
+
+out_free:
+	kp_collector__free(c);
+	errno = ret == KP_EUSAGE ? EINVAL : ret < -KP_ERR_BASE ? EPERM : -ret;
+	return NULL;
+}

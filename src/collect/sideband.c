@@ -1,0 +1,322 @@
+/* sideband.c — perf side-band events as records (see sideband.h). */
+#include "collect/sideband.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect/snapshot.h"
+
+#define SB_DATA_PAGES 64	/* per CPU ring, power of 2 */
+#define SB_ID_LEN 24		/* sample_id trailer: TID, TIME, CPU */
+
+struct sb_ring {
+	int fd;
+	void *base;		/* control page + data */
+	size_t size;		/* data bytes */
+};
+
+struct kp_sideband {
+	int nr;
+	size_t page;
+	struct sb_ring *rings;
+	uint8_t *tmp;		/* a record that wraps the ring end */
+	char *exe;		/* KP_PATH_MAX scratch */
+};
+
+static int open_event(int cpu, int level)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	a.sample_id_all = 1;
+	a.mmap = 1;	/* the kernel counts mmap listeners by this bit */
+	a.mmap2 = 1;
+	a.comm = 1;
+	a.comm_exec = 1;
+	a.task = 1;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.cgroup = level >= 1;
+	a.build_id = level >= 2;
+	return (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* The richest attr this kernel accepts: build_id (5.12), cgroup (5.7). */
+static int open_best(int cpu)
+{
+	int fd = -1;
+
+	for (int level = 2; level >= 0 && fd < 0; level--) {
+		fd = open_event(cpu, level);
+		if (fd < 0 && errno != EINVAL)
+			break;
+	}
+	return fd;
+}
+
+struct kp_sideband *kp_sideband__new(const int *cpus, int nr, struct kp_err *err)
+{
+	struct kp_sideband *sb = calloc(1, sizeof(*sb));
+	int e = ENOMEM;
+
+	if (!sb)
+		goto out_err;
+	sb->page = (size_t)sysconf(_SC_PAGESIZE);
+	sb->rings = calloc((size_t)nr, sizeof(*sb->rings));
+	sb->tmp = malloc(65536);
+	sb->exe = malloc(KP_PATH_MAX);
+	if (!sb->rings || !sb->tmp || !sb->exe)
+		goto out_free;
+	for (int i = 0; i < nr; i++, sb->nr++) {
+		struct sb_ring *r = &sb->rings[i];
+
+		r->size = SB_DATA_PAGES * sb->page;
+		r->fd = open_best(cpus[i]);
+		if (r->fd < 0) {
+			e = errno;
+			kp_err_set(err, KP_ENOPERF, "cannot open the side-band perf event on CPU %d: %s",
+				   cpus[i], strerror(e));
+			goto out_free;
+		}
+		r->base = mmap(NULL, r->size + sb->page, PROT_READ | PROT_WRITE,
+			       MAP_SHARED, r->fd, 0);
+		if (r->base == MAP_FAILED) {
+			e = errno;
+			close(r->fd);
+			kp_err_set(err, -e, "cannot map the side-band ring of CPU %d: %s (raise ulimit -l or run as root)",
+				   cpus[i], strerror(e));
+			goto out_free;
+		}
+	}
+	return sb;
+
+out_free:
+	kp_sideband__free(sb);
+out_err:
+	if (e == ENOMEM)
+		kp_err_set(err, -ENOMEM, "out of memory for the side-band reader");
+	errno = e;
+	return NULL;
+}
+
+void kp_sideband__free(struct kp_sideband *sb)
+{
+	if (!sb)
+		return;
+	for (int i = 0; i < sb->nr; i++) {
+		munmap(sb->rings[i].base, sb->rings[i].size + sb->page);
+		close(sb->rings[i].fd);
+	}
+	free(sb->rings);
+	free(sb->tmp);
+	free(sb->exe);
+	free(sb);
+}
+
+/* The time in a record's sample_id trailer. */
+static uint64_t rec_time(const struct perf_event_header *h)
+{
+	uint64_t t;
+
+	if (h->size < sizeof(*h) + SB_ID_LEN)
+		return 0;
+	memcpy(&t, (const uint8_t *)h + h->size - SB_ID_LEN + 8, sizeof(t));
+	return t;
+}
+
+/* A string field: ends at a NUL before the trailer, else invalid. */
+static const char *rec_str(const struct perf_event_header *h, size_t off)
+{
+	const char *s = (const char *)h + off;
+	size_t end = h->size >= SB_ID_LEN ? h->size - SB_ID_LEN : 0;
+
+	if (off >= end || !memchr(s, '\0', end - off))
+		return NULL;
+	return s;
+}
+
+struct sb_task { uint32_t pid, ppid, tid, ptid; uint64_t time; };
+
+static void on_fork(struct kp_sideband *sb, struct kp_emit *e,
+		    const struct sb_task *t)
+{
+	struct kp_record r;
+	char comm[KP_COMM_LEN];
+	uint32_t uid;
+
+	kp_snapshot__proc_info(t->pid, t->tid, comm, sb->exe, &uid);
+	if (t->pid != t->tid) {
+		r.type = KP_REC_THREAD;
+		r.thread = (struct kp_rec_thread){ .time_ns = t->time,
+			.pid = t->pid, .tid = t->tid, .comm = comm };
+	} else {
+		r.type = KP_REC_PROCESS;
+		r.process = (struct kp_rec_process){ .time_ns = t->time,
+			.start_ns = t->time, .pid = t->pid, .ppid = t->ppid,
+			.gpid = t->pid, .uid = uid, .comm = comm, .exe = sb->exe };
+	}
+	kp_emit(e, &r);
+}
+
+static void on_comm(struct kp_sideband *sb, struct kp_emit *e,
+		    const struct perf_event_header *h)
+{
+	struct kp_record r;
+	uint32_t ids[2];
+	const char *comm = rec_str(h, sizeof(*h) + 8);
+	ssize_t n;
+	char path[32];
+
+	if (!comm || h->size < sizeof(*h) + 8)
+		return;
+	memcpy(ids, h + 1, sizeof(ids));
+	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
+		snprintf(path, sizeof(path), "/proc/%u/exe", ids[0]);
+		n = readlink(path, sb->exe, KP_PATH_MAX - 1);
+		sb->exe[n < 0 ? 0 : n] = '\0';
+		r.type = KP_REC_EXEC;
+		r.exec = (struct kp_rec_exec){ .time_ns = rec_time(h),
+			.pid = ids[0], .tid = ids[1], .comm = comm, .exe = sb->exe };
+	} else {
+		r.type = KP_REC_THREAD;
+		r.thread = (struct kp_rec_thread){ .time_ns = rec_time(h),
+			.pid = ids[0], .tid = ids[1], .comm = comm };
+	}
+	kp_emit(e, &r);
+}
+
+struct sb_mmap2 {
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	union {
+		struct { uint32_t maj, min; uint64_t ino, ino_generation; };
+		struct { uint8_t build_id_size, r1; uint16_t r2; uint8_t build_id[20]; };
+	};
+	uint32_t prot, flags;
+};
+
+static void on_mmap2(struct kp_emit *e, const struct perf_event_header *h)
+{
+	struct kp_record r = { .type = KP_REC_MMAP };
+	struct kp_rec_mmap *m = &r.mmap;
+	struct sb_mmap2 b;
+	const char *path = rec_str(h, sizeof(*h) + sizeof(b));
+
+	if (!path)
+		return;
+	memcpy(&b, h + 1, sizeof(b));
+	if (!(b.prot & PROT_EXEC))
+		return;
+	*m = (struct kp_rec_mmap){ .time_ns = rec_time(h), .pid = b.pid,
+		.tid = b.tid, .addr = b.addr, .len = b.len, .pgoff = b.pgoff,
+		.prot = b.prot, .flags = b.flags, .path = path };
+	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		m->build_id_len = b.build_id_size > KP_BUILD_ID_MAX ?
+				  KP_BUILD_ID_MAX : b.build_id_size;
+		memcpy(m->build_id, b.build_id, m->build_id_len);
+	} else {
+		m->maj = b.maj;
+		m->min = b.min;
+		m->ino = b.ino;
+		m->ino_generation = b.ino_generation;
+	}
+	kp_emit(e, &r);
+}
+
+static void on_record(struct kp_sideband *sb, struct kp_emit *e,
+		      const struct perf_event_header *h, uint64_t *lost)
+{
+	struct kp_record r;
+	struct sb_task t;
+	uint64_t v[2];
+
+	switch (h->type) {
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (h->size < sizeof(*h) + sizeof(t))
+			return;
+		memcpy(&t, h + 1, sizeof(t));
+		if (h->type == PERF_RECORD_FORK) {
+			on_fork(sb, e, &t);
+			return;
+		}
+		r.type = KP_REC_EXIT;
+		r.exit = (struct kp_rec_exit){ .time_ns = t.time, .pid = t.pid,
+					       .tid = t.tid };
+		kp_emit(e, &r);
+		return;
+	case PERF_RECORD_COMM:
+		on_comm(sb, e, h);
+		return;
+	case PERF_RECORD_MMAP2:
+		on_mmap2(e, h);
+		return;
+	case PERF_RECORD_CGROUP:
+		if (h->size < sizeof(*h) + 8 || !rec_str(h, sizeof(*h) + 8))
+			return;
+		memcpy(v, h + 1, 8);
+		r.type = KP_REC_CGROUP;
+		r.cgroup = (struct kp_rec_cgroup){ .time_ns = rec_time(h),
+			.id = v[0], .path = (const char *)h + sizeof(*h) + 8 };
+		kp_emit(e, &r);
+		return;
+	case PERF_RECORD_LOST:
+		if (h->size >= sizeof(*h) + 16) {
+			memcpy(v, h + 1, 16);
+			*lost += v[1];
+		}
+		return;
+	default:
+		return;
+	}
+}
+
+static void drain_ring(struct kp_sideband *sb, struct sb_ring *r,
+		       struct kp_emit *e, uint64_t *lost)
+{
+	struct perf_event_mmap_page *pc = r->base;
+	uint8_t *data = (uint8_t *)r->base + sb->page;
+	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pc->data_tail;
+	struct perf_event_header h;
+
+	while (tail < head) {
+		size_t off = tail & (r->size - 1);
+		const struct perf_event_header *rec;
+
+		memcpy(&h, data + off, sizeof(h));	/* 8-aligned: never wraps */
+		if (h.size < sizeof(h))
+			break;
+		if (off + h.size <= r->size) {
+			rec = (const void *)(data + off);
+		} else {
+			size_t first = r->size - off;
+
+			memcpy(sb->tmp, data + off, first);
+			memcpy(sb->tmp + first, data, h.size - first);
+			rec = (const void *)sb->tmp;
+		}
+		on_record(sb, e, rec, lost);
+		tail += h.size;
+	}
+	__atomic_store_n(&pc->data_tail, head, __ATOMIC_RELEASE);
+}
+
+int kp_sideband__drain(struct kp_sideband *sb, struct kp_emit *e, uint64_t *lost)
+{
+	for (int i = 0; i < sb->nr; i++)
+		drain_ring(sb, &sb->rings[i], e, &lost[i]);
+	return 0;
+}
