@@ -50,6 +50,7 @@ struct kp_tui *kp_tui__new(const struct kp_tui_config *cfg,
 	t->vopts.sort = KP_SORT_SELF;
 	t->vopts.expanded = kp_expand__cb;
 	t->vopts.expanded_ctx = t->expand;
+	t->filter.show_idle = cfg->show_idle;
 	t->sampling = cfg->collector != NULL;
 	t->last_cpu_s = cpu_seconds();
 	t->last_ns = kp_tui__now_ns();

@@ -50,6 +50,8 @@ static void line_state(struct kp_tui *t, const struct kp_model_summary *s, int y
 	if (t->cfg.collector) {
 		snprintf(buf, sizeof(buf), "%.0f/s", t->sample_rate);
 		pair(l, "Samples ", buf);
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)s->samples);
+		pair(l, "Total ", buf);
 	} else {
 		double span = s->last_ns > s->first_ns ? (s->last_ns - s->first_ns) / 1e9 : 0;
 

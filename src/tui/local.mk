@@ -10,3 +10,7 @@ libkptui_a_SOURCES = \
 	src/tui/expand.h src/tui/expand.c \
 	src/tui/header.c src/tui/table.c src/tui/help.c src/tui/prompt.c \
 	src/tui/actions.h src/tui/actions.c src/tui/views.c
+
+## tmux tests of the live view (root + BPF; skip with 77 elsewhere).
+TESTS += tests/tui-live.sh tests/tui-exit.sh
+EXTRA_DIST += tests/tui-live.sh tests/tui-exit.sh tests/tui-lib.sh

@@ -114,6 +114,10 @@ static int loop(struct kp_tui *t, int sfd)
 	uint64_t next_refresh, next_pump = 0;
 	int rc;
 
+	rc = kp_tui__set_filter(t);
+	if (rc < 0)
+		return kp_err_set(&t->err, rc, "cannot set the filter: %s",
+				  kp_strerror(rc));
 	pump(t);
 	rc = kp_tui__apply(t, KP_ACT_REFRESH);
 	next_refresh = now_ms() + t->cfg.delay_ms;

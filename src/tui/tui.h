@@ -25,6 +25,7 @@ struct kp_tui_config {
 	uint32_t freq_hz;
 	unsigned window_s;		/* window length for the window mode */
 	const char *save_default;	/* default file name offered by `w` */
+	int show_idle;			/* --idle: start with idle samples shown */
 };
 
 /* Run the live view. Returns 0 on a normal quit, or -errno with a message

@@ -1,0 +1,42 @@
+#!/bin/sh
+# tui-idle.sh — kptop's own CPU while the live view idle-refreshes, next
+# to top refreshing at the same rate, both in a detached 200x50 tmux pane.
+#   bench/tui-idle.sh [KPTOP] [DELAY_S] [SECONDS]
+# Run as root on an idle machine. Prints the CPU of each in percent of one
+# CPU over SECONDS (after a 3 s warm-up): kptop as a whole, its main thread
+# (the view: pump, model, drawing) and top.
+set -eu
+KPTOP=${1:-${KPTOP:-./kptop}}
+DELAY=${2:-1}
+SECS=${3:-20}
+SOCK="kptop-bench-$$"
+HZ=$(getconf CLK_TCK)
+
+[ "$(id -u)" = 0 ] || { echo "tui-idle: run as root" >&2; exit 77; }
+command -v tmux >/dev/null || { echo "tui-idle: needs tmux" >&2; exit 77; }
+trap 'tmux -L "$SOCK" kill-server 2>/dev/null || true' EXIT
+
+# ticks PID [TID]: utime + stime of a process (or one of its threads).
+ticks() {
+	f=/proc/$1/stat
+	[ -n "${2:-}" ] && f=/proc/$1/task/$2/stat
+	sed 's/.*) //' "$f" | awk '{ print $12 + $13 }'
+}
+
+# measure NAME COMMAND PROCESS-NAME
+measure() {
+	tmux -L "$SOCK" new-session -d -s "$1" -x 200 -y 50 "$2"
+	sleep 3
+	pid=$(pgrep -n -x "$3") || { echo "tui-idle: $3 did not start" >&2; exit 1; }
+	a=$(ticks "$pid"); am=$(ticks "$pid" "$pid")
+	sleep "$SECS"
+	b=$(ticks "$pid"); bm=$(ticks "$pid" "$pid")
+	tmux -L "$SOCK" kill-session -t "$1"
+	awk -v n="$1" -v a="$a" -v b="$b" -v am="$am" -v bm="$bm" -v hz="$HZ" -v s="$SECS" \
+	    'BEGIN { printf "%-6s CPU %5.2f%% (main thread %5.2f%%) over %ds\n",
+		     n, 100 * (b - a) / hz / s, 100 * (bm - am) / hz / s, s }'
+}
+
+echo "refresh every ${DELAY}s, $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+measure kptop "$KPTOP -d $DELAY" kptop
+measure top "top -d $DELAY" top
