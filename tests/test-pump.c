@@ -1,0 +1,369 @@
+/* test-pump.c — the pump over a fake collector and a fake model (both
+ * defined here, at link time): live records reach the model, a save
+ * starts with what is known and the spool, ends with SYMTAB records and
+ * is renamed into place with mode 0600; a saved file loads back with
+ * SYMTAB records first; a damaged file keeps the records before the
+ * damage and warns with the offset; a bad header and another user's file
+ * are refused. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "model/model.h"
+#include "model/stream.h"
+#include "pump.h"
+
+/* ---- fakes ---- */
+
+#define MAX_FED 256
+static struct {
+	uint32_t types[MAX_FED];
+	uint32_t pids[MAX_FED];		/* process/sample/mmap/exit pid */
+	size_t n;
+} fed;
+
+static uint8_t queue[1 << 16];		/* the fake collector's queue */
+static size_t queue_len;
+
+struct kp_model {
+	int dummy;
+};
+
+int kp_model__feed(struct kp_model *m, const struct kp_record *r)
+{
+	(void)m;
+	assert_true(fed.n < MAX_FED);
+	fed.types[fed.n] = r->type;
+	switch (r->type) {
+	case KP_REC_PROCESS: fed.pids[fed.n] = r->process.pid; break;
+	case KP_REC_SAMPLE: fed.pids[fed.n] = r->sample.pid; break;
+	case KP_REC_MMAP: fed.pids[fed.n] = r->mmap.pid; break;
+	case KP_REC_EXIT: fed.pids[fed.n] = r->exit.pid; break;
+	default: fed.pids[fed.n] = 0;
+	}
+	fed.n++;
+	return 0;
+}
+
+int kp_model__foreach_symbol(struct kp_model *m,
+			     int (*cb)(void *ctx, const char *path,
+				       const uint8_t *build_id, uint8_t build_id_len,
+				       uint64_t addr, const char *name),
+			     void *ctx)
+{
+	static const uint8_t bid[4] = { 1, 2, 3, 4 };
+	int rc;
+
+	(void)m;
+	rc = cb(ctx, "/usr/bin/app", bid, 4, 0x2000, "hot_b");
+	if (!rc)
+		rc = cb(ctx, "/usr/bin/app", bid, 4, 0x1000, "hot_a");
+	if (!rc)
+		rc = cb(ctx, "[kernel.kallsyms]", NULL, 0, 0xffffffff81000000ULL,
+			"do_syscall_64");
+	return rc;
+}
+
+ssize_t kp_collector__read(struct kp_collector *c, void *buf, size_t cap,
+			   int timeout_ms)
+{
+	size_t n = queue_len;
+
+	(void)c;
+	(void)timeout_ms;
+	assert_true(n <= cap);
+	memcpy(buf, queue, n);
+	queue_len = 0;
+	return (ssize_t)n;
+}
+
+/* ---- helpers ---- */
+
+static void push(const struct kp_record *r)
+{
+	ssize_t n = kp_record_encode(r, queue + queue_len, sizeof(queue) - queue_len);
+
+	assert_true(n > 0);
+	queue_len += (size_t)n;
+}
+
+static void push_meta(void)
+{
+	struct kp_record r = { .type = KP_REC_META };
+
+	r.meta = (struct kp_rec_meta){ .version = "t", .kernel = "k",
+		.hostname = "h", .arch = "x86_64", .freq_hz = 999, .ncpus = 2,
+		.start_real_ns = 1700000000000000000ULL };
+	push(&r);
+}
+
+static void push_process(uint32_t pid, uint64_t start)
+{
+	struct kp_record r = { .type = KP_REC_PROCESS };
+
+	r.process = (struct kp_rec_process){ .pid = pid, .start_ns = start,
+		.comm = "app", .exe = "/usr/bin/app" };
+	push(&r);
+}
+
+static void push_mmap(uint32_t pid)
+{
+	struct kp_record r = { .type = KP_REC_MMAP };
+
+	r.mmap = (struct kp_rec_mmap){ .pid = pid, .tid = pid, .addr = 0x400000,
+		.len = 0x10000, .path = "/usr/bin/app" };
+	push(&r);
+}
+
+static void push_sample(uint32_t pid)
+{
+	static const uint64_t uf[2] = { 0x401000, 0x402000 };
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+
+	r.sample = (struct kp_rec_sample){ .pid = pid, .tid = pid, .gpid = pid,
+		.gtid = pid, .comm = "app", .nr_uframes = 2, .uframes = uf };
+	push(&r);
+}
+
+static void push_exit(uint32_t pid)
+{
+	struct kp_record r = { .type = KP_REC_EXIT };
+
+	r.exit = (struct kp_rec_exit){ .pid = pid, .tid = pid };
+	push(&r);
+}
+
+static size_t count(uint32_t type, uint32_t pid)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fed.n; i++)
+		n += fed.types[i] == type && (!pid || fed.pids[i] == pid);
+	return n;
+}
+
+static char tmpdir[] = "/tmp/test-pump.XXXXXX";
+static char path[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	assert_non_null(mkdtemp(tmpdir));
+	snprintf(path, sizeof(path), "%s/run.kps", tmpdir);
+	memset(&fed, 0, sizeof(fed));
+	queue_len = 0;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	assert_int_equal(system(cmd), 0);
+	strcpy(tmpdir, "/tmp/test-pump.XXXXXX");
+	return 0;
+}
+
+/* Live records, a save with spool_s (0 = fold at once) started after
+ * pids 10 (alive) and 11 (exited) were seen. Returns the fed count. */
+static void save_run(unsigned spool_s)
+{
+	struct kp_model m;
+	struct kp_collector *c = (struct kp_collector *)&m;	/* never used */
+	struct kp_err err = { 0 };
+	struct kp_pump *p = kp_pump__new(c, &m, spool_s, &err);
+	const char *sp;
+	uint64_t bytes;
+	struct stat st;
+
+	assert_non_null(p);
+	push_meta();
+	push_process(10, 1);
+	push_mmap(10);
+	push_process(11, 2);
+	push_sample(10);
+	push_exit(11);
+	assert_int_equal(kp_pump__run(p, 0, &err), 6);
+	assert_int_equal(kp_pump__save_start(p, path, &err), 0);
+	assert_int_equal(kp_pump__saving(p, &sp, &bytes), 1);
+	assert_string_equal(sp, path);
+	assert_true(bytes > KP_STREAM_HEADER_LEN);
+	assert_int_equal(access(path, F_OK), -1);	/* not there until stop */
+	push_sample(10);
+	push_sample(10);
+	assert_int_equal(kp_pump__run(p, 0, &err), 2);
+	assert_int_equal(kp_pump__save_stop(p, &err), 0);
+	assert_int_equal(kp_pump__saving(p, NULL, NULL), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	kp_pump__free(p);
+}
+
+/* Load path into a fresh fake model. */
+static int load(struct kp_err *warn, struct kp_err *err)
+{
+	struct kp_model m;
+	struct kp_pump *p = kp_pump__new(NULL, &m, 0, err);
+	int rc;
+
+	assert_non_null(p);
+	memset(&fed, 0, sizeof(fed));
+	rc = kp_pump__load_file(p, path, 0, warn, err);
+	kp_pump__free(p);
+	return rc;
+}
+
+static void test_live_feeds_model(void **state)
+{
+	(void)state;
+	save_run(60);
+	assert_int_equal(fed.n, 8);
+	assert_int_equal(count(KP_REC_SAMPLE, 10), 3);
+}
+
+static void check_saved(int with_spool)
+{
+	struct kp_err warn = { 0 }, err = { 0 };
+
+	assert_int_equal(load(&warn, &err), 0);
+	assert_string_equal(warn.msg, "");
+	/* SYMTAB first (two modules), then META. */
+	assert_int_equal(fed.types[0], KP_REC_SYMTAB);
+	assert_int_equal(fed.types[1], KP_REC_SYMTAB);
+	assert_int_equal(fed.types[2], KP_REC_META);
+	assert_int_equal(count(KP_REC_SYMTAB, 0), 2);
+	assert_int_equal(count(KP_REC_PROCESS, 10), 1);
+	assert_int_equal(count(KP_REC_MMAP, 10), 1);
+	/* With the spool, everything since the start is in the file; without
+	 * it, the exited process is forgotten and old samples are gone. */
+	assert_int_equal(count(KP_REC_PROCESS, 11), with_spool ? 1 : 0);
+	assert_int_equal(count(KP_REC_SAMPLE, 10), with_spool ? 3 : 2);
+}
+
+static void test_save_with_spool(void **state)
+{
+	(void)state;
+	save_run(60);
+	check_saved(1);
+}
+
+static void test_save_without_spool(void **state)
+{
+	(void)state;
+	save_run(0);
+	check_saved(0);
+}
+
+static void damage(long off, int byte)
+{
+	FILE *f = fopen(path, "r+b");
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, off, SEEK_SET), 0);
+	assert_int_equal(fputc(byte, f), byte);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_damaged_file_keeps_prefix(void **state)
+{
+	struct kp_err warn = { 0 }, err = { 0 };
+	struct stat st;
+
+	(void)state;
+	save_run(60);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(truncate(path, st.st_size - 3), 0);	/* cut the end */
+	assert_int_equal(load(&warn, &err), 0);
+	assert_non_null(strstr(warn.msg, "damaged at byte "));
+	assert_non_null(strstr(warn.msg, path));
+	/* the last SYMTAB is lost, everything before it is there */
+	assert_int_equal(count(KP_REC_SYMTAB, 0), 1);
+	assert_int_equal(count(KP_REC_SAMPLE, 10), 3);
+}
+
+static void test_damage_at_first_record(void **state)
+{
+	struct kp_err warn = { 0 }, err = { 0 };
+
+	(void)state;
+	save_run(60);
+	damage(KP_STREAM_HEADER_LEN, 0xff);	/* first record's envelope */
+	damage(KP_STREAM_HEADER_LEN + 1, 0xff);
+	damage(KP_STREAM_HEADER_LEN + 2, 0xff);
+	damage(KP_STREAM_HEADER_LEN + 3, 0xff);
+	assert_int_equal(load(&warn, &err), 0);
+	assert_non_null(strstr(warn.msg, "damaged at byte 16"));
+	assert_int_equal(fed.n, 0);
+}
+
+static void test_bad_header(void **state)
+{
+	struct kp_err warn = { 0 }, err = { 0 };
+
+	(void)state;
+	save_run(60);
+	damage(0, 'X');
+	assert_int_equal(load(&warn, &err), KP_EFORMAT);
+	assert_non_null(strstr(err.msg, path));
+	assert_int_equal(fed.n, 0);
+}
+
+static void test_missing_file(void **state)
+{
+	struct kp_err warn = { 0 }, err = { 0 };
+
+	(void)state;
+	assert_int_equal(load(&warn, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "cannot open"));
+}
+
+static void test_other_users_file(void **state)
+{
+	struct kp_err warn = { 0 }, err = { 0 };
+	struct kp_model m;
+	struct kp_pump *p;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();	/* needs chown and seteuid */
+	save_run(60);
+	assert_int_equal(chmod(tmpdir, 0755), 0);
+	assert_int_equal(chmod(path, 0644), 0);
+	p = kp_pump__new(NULL, &m, 0, &err);
+	assert_non_null(p);
+	assert_int_equal(seteuid(65534), 0);
+	assert_int_equal(kp_pump__load_file(p, path, 0, &warn, &err), -EPERM);
+	assert_non_null(strstr(err.msg, "--force"));
+	memset(&fed, 0, sizeof(fed));
+	assert_int_equal(kp_pump__load_file(p, path, 1, &warn, &err), 0);
+	assert_int_equal(seteuid(0), 0);
+	assert_true(fed.n > 0);
+	kp_pump__free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_live_feeds_model, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_with_spool, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_without_spool, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_file_keeps_prefix, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damage_at_first_record, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_header, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_users_file, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
