@@ -8,6 +8,7 @@ libkptui_a_SOURCES = \
 	src/tui/crt.h src/tui/crt.c \
 	src/tui/line.h src/tui/line.c \
 	src/tui/expand.h src/tui/expand.c \
+	src/tui/sig.h src/tui/sig.c \
 	src/tui/header.c src/tui/table.c src/tui/help.c src/tui/prompt.c \
 	src/tui/actions.h src/tui/actions.c src/tui/views.c
 

@@ -1,7 +1,7 @@
 /* loop.c — kp_tui__run: the poll loop of the live view.
  *
- * One thread: poll() on the terminal, a signalfd (SIGINT, SIGTERM, SIGHUP,
- * SIGWINCH, blocked in this thread while the view runs) and the
+ * One thread (the main one): poll() on the terminal, the signalfd of
+ * sig.h (SIGINT, SIGTERM, SIGHUP, SIGWINCH) and the
  * collector's fd. The collector's queue is drained at most every
  * KP_PUMP_MS (and at once before each refresh), so a busy queue does not
  * spin the loop and drawing never waits on sampling: the collector's own
@@ -14,10 +14,10 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/signalfd.h>
 #include <curses.h>
 
 #include "tui/app.h"
+#include "tui/sig.h"
 
 #define KP_PUMP_MS 50
 
@@ -58,28 +58,23 @@ static enum kp_act read_keys(struct kp_tui *t)
 }
 
 /* Returns 1 to quit. */
-static int read_signals(struct kp_tui *t, int sfd)
+static int read_signals(struct kp_tui *t, struct kp_sig *sig)
 {
-	struct signalfd_siginfo si;
-	int quit = 0;
+	int what = kp_sig__read(sig);
 
-	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-		if (si.ssi_signo == SIGWINCH)
-			kp_crt__check_resize(t->crt);
-		else
-			quit = 1;
-	}
-	return quit;
+	if (what & KP_SIG_RESIZE)
+		kp_crt__check_resize(t->crt);
+	return (what & KP_SIG_QUIT) != 0;
 }
 
-static int turn(struct kp_tui *t, int sfd, uint64_t *next_refresh,
+static int turn(struct kp_tui *t, struct kp_sig *sig, uint64_t *next_refresh,
 		uint64_t *next_pump)
 {
 	int cfd = t->cfg.collector ? kp_collector__fd(t->cfg.collector) : -1;
 	uint64_t now = now_ms(), wake = *next_refresh;
 	struct pollfd p[3] = {
 		{ .fd = STDIN_FILENO, .events = POLLIN },
-		{ .fd = sfd, .events = POLLIN },
+		{ .fd = kp_sig__fd(sig), .events = POLLIN },
 		{ .fd = now >= *next_pump ? cfd : -1, .events = POLLIN },
 	};
 	enum kp_act act = KP_ACT_NONE;
@@ -92,7 +87,7 @@ static int turn(struct kp_tui *t, int sfd, uint64_t *next_refresh,
 		pump(t);
 		*next_pump = now_ms() + KP_PUMP_MS;
 	}
-	if (p[1].revents && read_signals(t, sfd))
+	if (p[1].revents && read_signals(t, sig))
 		return 1;
 	if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 		return 1;	/* the terminal went away */
@@ -109,7 +104,7 @@ static int turn(struct kp_tui *t, int sfd, uint64_t *next_refresh,
 	return kp_tui__apply(t, act);
 }
 
-static int loop(struct kp_tui *t, int sfd)
+static int loop(struct kp_tui *t, struct kp_sig *sig)
 {
 	uint64_t next_refresh, next_pump = 0;
 	int rc;
@@ -122,49 +117,31 @@ static int loop(struct kp_tui *t, int sfd)
 	rc = kp_tui__apply(t, KP_ACT_REFRESH);
 	next_refresh = now_ms() + t->cfg.delay_ms;
 	while (rc == 0)
-		rc = turn(t, sfd, &next_refresh, &next_pump);
+		rc = turn(t, sig, &next_refresh, &next_pump);
 	return rc < 0 ? rc : 0;
 }
 
 int kp_tui__run(const struct kp_tui_config *cfg, struct kp_err *err)
 {
 	struct kp_tui *t;
-	sigset_t mask, old;
-	int sfd, rc;
+	struct kp_sig *sig;
+	int rc;
 
 	if (!cfg || !cfg->model)
 		return kp_err_set(err, -EINVAL, "kp_tui__run: no model");
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGWINCH);
-	rc = -pthread_sigmask(SIG_BLOCK, &mask, &old);
-	if (rc < 0)
-		return kp_err_set(err, rc, "cannot block signals: %s", kp_strerror(rc));
-	sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (sfd < 0) {
-		rc = kp_err_set(err, -errno, "signalfd: %s", strerror(errno));
-		goto out_mask;
-	}
+	sig = kp_sig__new(err);
+	if (!sig)
+		return -errno;
 	t = kp_tui__new(cfg, NULL, err);
 	if (!t) {
 		rc = -errno;
-		goto out_sfd;
+		goto out_sig;
 	}
-	rc = loop(t, sfd);
+	rc = loop(t, sig);
 	if (rc < 0 && err)
 		*err = t->err;
 	kp_tui__free(t);	/* endwin before the caller prints anything */
-out_sfd:
-	{
-		struct signalfd_siginfo si;
-
-		while (read(sfd, &si, sizeof(si)) > 0)
-			;	/* drop what arrived while quitting */
-	}
-	close(sfd);
-out_mask:
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+out_sig:
+	kp_sig__free(sig);
 	return rc;
 }
