@@ -52,3 +52,18 @@ check_PROGRAMS += tests/collect-probe
 tests_collect_probe_SOURCES = tests/collect-probe.c
 tests_collect_probe_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
 tests_collect_probe_LDADD = $(KP_COLLECT_LIBS)
+
+## A library dlopen'ed after collection started (tests/collect-dlopen.sh).
+check_PROGRAMS += tests/workload/libkpspin.so tests/workload/dlopen-host
+tests_workload_libkpspin_so_SOURCES = tests/workload/kpspin.c
+tests_workload_libkpspin_so_CFLAGS = $(AM_CFLAGS) -O2 -g -fPIC -fno-omit-frame-pointer
+tests_workload_libkpspin_so_LDFLAGS = -shared
+tests_workload_dlopen_host_SOURCES = tests/workload/dlopen-host.c
+tests_workload_dlopen_host_LDADD = -ldl
+
+## Shell tests of the collector (root + BPF; exit 77 elsewhere).
+KP_COLLECT_SH_TESTS = tests/collect-split.sh tests/collect-overload.sh \
+	tests/collect-execstorm.sh tests/collect-dlopen.sh \
+	tests/collect-stopstart.sh tests/collect-rights.sh
+TESTS += $(KP_COLLECT_SH_TESTS)
+EXTRA_DIST += $(KP_COLLECT_SH_TESTS) tests/collect-lib.sh
