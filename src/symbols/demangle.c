@@ -28,7 +28,7 @@ char *kp_demangle(const char *name)
 		return NULL;
 	if (p[1] == '_')	/* __Z: some toolchains add an underscore */
 		p++;
-	out = cplus_demangle(p, DMGL_PARAMS | DMGL_ANSI | DMGL_RUST);
+	out = cplus_demangle(p, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
 	/* default recursion limit of libiberty is kept */
 	return out;
 }

@@ -39,6 +39,36 @@ static void call_site(Dwarf_Die *die, Dwarf_Files *files, size_t nfiles,
 		*line = (uint32_t)v;
 }
 
+static int is_function(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+
+	return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram;
+}
+
+/* dwarf_getscopes() continues from an inlined instance into the scopes of
+ * its abstract definition; the callers are the concrete DIEs around the
+ * instance, which dwarf_getscopes_die() walks. */
+static int innermost_chain(Dwarf_Die *cudie, uint64_t vaddr, Dwarf_Die **out)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes(cudie, vaddr, &scopes), i;
+
+	for (i = 0; i < n && !is_function(&scopes[i]); i++)
+		;
+	if (i < n && dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
+		Dwarf_Die inner = scopes[i];
+
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes_die(&inner, &scopes);
+	}
+	*out = n > 0 ? scopes : NULL;
+	if (n <= 0)
+		free(scopes);
+	return n;
+}
+
 int kp_dwarf__frames(Dwarf *dbg, uint64_t vaddr, struct kp_dw_frame *out, int max)
 {
 	Dwarf_Die cudie, *scopes = NULL;
@@ -58,7 +88,7 @@ int kp_dwarf__frames(Dwarf *dbg, uint64_t vaddr, struct kp_dw_frame *out, int ma
 	}
 	if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0)
 		files = NULL;
-	n = dwarf_getscopes(&cudie, vaddr, &scopes);
+	n = innermost_chain(&cudie, vaddr, &scopes);
 	for (int i = 0; i < n && cnt < max; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 		struct kp_dw_frame *f = &out[cnt];

@@ -17,3 +17,43 @@ libkpsymbols_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBLZMA_
 ## Link line for anything that uses libkpsymbols.a.
 KP_SYMBOLS_LIBS = libkpsymbols.a libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS) \
 	$(LIBLZMA_LIBS) $(ZLIB_LIBS) $(LIBIBERTY_LIBS)
+
+## The model's resolver over kp_symbols + kp_unwinder (kept out of
+## libkpsymbols.a: it includes model/model.h).
+noinst_LIBRARIES += libkpresolve.a
+libkpresolve_a_SOURCES = src/resolve.h src/resolve.c
+libkpresolve_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
+
+## Test fixtures: known functions, built for `make check' into the build
+## dir; mkvariants.sh makes the stripped / separate-debug variants.
+check_PROGRAMS += tests/fixtures/fx-prog-nopie tests/fixtures/fx-prog-pie \
+	tests/fixtures/libfx.so
+tests_fixtures_fx_prog_nopie_SOURCES = tests/fixtures/fx-prog.c
+tests_fixtures_fx_prog_nopie_CFLAGS = -O2 -g -fno-pie
+tests_fixtures_fx_prog_nopie_LDFLAGS = -no-pie
+tests_fixtures_fx_prog_pie_SOURCES = tests/fixtures/fx-prog.c
+tests_fixtures_fx_prog_pie_CFLAGS = -O2 -g -fPIE
+tests_fixtures_fx_prog_pie_LDFLAGS = -pie
+tests_fixtures_libfx_so_SOURCES = tests/fixtures/fx-lib.c
+tests_fixtures_libfx_so_CFLAGS = -O2 -g -fPIC
+tests_fixtures_libfx_so_LDFLAGS = -shared
+EXTRA_DIST += tests/fixtures/mkvariants.sh
+
+check_DATA += tests/fixtures/fx-variants.stamp
+tests/fixtures/fx-variants.stamp: tests/fixtures/fx-prog-pie$(EXEEXT) \
+		tests/fixtures/fx-prog-nopie$(EXEEXT) $(top_srcdir)/tests/fixtures/mkvariants.sh
+	$(AM_V_GEN)$(SHELL) $(top_srcdir)/tests/fixtures/mkvariants.sh \
+		tests/fixtures/fx-prog-pie$(EXEEXT) tests/fixtures \
+		tests/fixtures/fx-prog-nopie$(EXEEXT) && touch $@
+CLEANFILES += tests/fixtures/fx-variants.stamp tests/fixtures/fx-debuglink \
+	tests/fixtures/fx-debuglink.debug tests/fixtures/fx-buildid \
+	tests/fixtures/fx-mini tests/fixtures/fx-wrong.debug \
+	tests/fixtures/debug/.build-id/*/*.debug
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-symbols
+TESTS += tests/test-symbols
+tests_test_symbols_SOURCES = tests/test-symbols.c
+tests_test_symbols_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
+tests_test_symbols_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS) -ldl
+endif

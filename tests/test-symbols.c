@@ -1,0 +1,822 @@
+/* test-symbols.c — the symbols layer against fixtures built by `make
+ * check' (tests/fixtures/): addresses from the fixtures' own nm output must
+ * resolve to the right names (and lines where there is DWARF); hostile
+ * files must give a clean miss. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <gelf.h>
+
+#include "symbols/elfread.h"
+#include "symbols/symbols.h"
+#include "symbols/symtab.h"
+
+static char builddir[2048], srcdir[2048];
+
+static const char *fx(const char *name)
+{
+	static char buf[4][PATH_MAX];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s/tests/fixtures/%s", builddir, name);
+	return buf[i];
+}
+
+/* Address of sym in bin, from nm (the fixture's own symbol table). */
+static uint64_t nm_addr(const char *bin, const char *sym)
+{
+	char cmd[PATH_MAX + 64], line[512], name[400];
+	unsigned long long a;
+	uint64_t found = 0;
+	char type;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "nm --defined-only '%s'", bin);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, "%llx %c %399s", &a, &type, name) == 3 &&
+		    strcmp(name, sym) == 0)
+			found = a;
+	pclose(p);
+	if (!found)
+		fail_msg("nm: %s not in %s", sym, bin);
+	return found;
+}
+
+/* Line of the marker in tests/fixtures/fx-prog.c. */
+static uint32_t marker_line(const char *marker)
+{
+	char path[PATH_MAX + 32], line[512];
+	uint32_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/fx-prog.c", srcdir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		if (strstr(line, marker)) {
+			fclose(f);
+			return n;
+		}
+	}
+	fclose(f);
+	fail_msg("marker %s not found", marker);
+	return 0;
+}
+
+/* A mapping of the executable PT_LOAD of bin at load bias `base`, as the
+ * kernel would make it (pid 0: a host file). */
+static void exec_map(const char *bin, uint64_t base, struct kp_sym_map *m)
+{
+	struct kp_elf_info info;
+	struct stat st;
+	Elf *elf;
+	int fd = open(bin, O_RDONLY);
+
+	assert_true(fd >= 0);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	assert_int_equal(kp_elf__info(elf, &info), 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < info.nr_loads; i++) {
+		const struct kp_elf_load *l = &info.loads[i];
+
+		if (!(l->flags & PF_X))
+			continue;
+		m->start = base + (l->vaddr & ~0xfffull);
+		m->end = (base + l->vaddr + l->memsz + 0xfff) & ~0xfffull;
+		m->pgoff = l->offset & ~0xfffull;
+	}
+	m->maj = major(st.st_dev);
+	m->min = minor(st.st_dev);
+	m->ino = st.st_ino;
+	m->path = bin;
+	elf_end(elf);
+	close(fd);
+	assert_true(m->end > m->start);
+}
+
+static struct kp_symbols *new_syms(const char *const *dirs)
+{
+	static const char *const none[] = { NULL };
+	struct kp_symbols_opts o = { .debug_dirs = dirs ? dirs : none };
+	struct kp_err err = { 0 };
+	struct kp_symbols *s = kp_symbols__new(&o, &err);
+
+	assert_non_null(s);
+	return s;
+}
+
+static int lookup(struct kp_symbols *s, const char *bin, uint64_t base,
+		  const char *sym, const char *mapped_as,
+		  struct kp_sym_frame *f, int max)
+{
+	struct kp_sym_map m;
+
+	exec_map(mapped_as ? mapped_as : bin, base, &m);
+	return kp_symbols__user(s, &m, base + nm_addr(bin, sym), f, max);
+}
+
+static void expect_leaf(struct kp_symbols *s, const char *bin, uint64_t base,
+			const char *mapped_as, int with_line)
+{
+	struct kp_sym_frame f[8];
+	int n = lookup(s, bin, base, "kp_mark_leaf", mapped_as, f, 8);
+
+	assert_int_equal(n, 1);
+	assert_string_equal(f[0].name, "kp_leaf");
+	assert_null(f[0].mangled);
+	if (with_line) {
+		assert_non_null(f[0].file);
+		assert_non_null(strstr(f[0].file, "fx-prog.c"));
+		assert_int_equal(f[0].line, marker_line("MARK_LEAF"));
+	}
+	n = lookup(s, bin, base, "kp_outer", mapped_as, f, 8);
+	assert_true(n >= 1);
+	assert_string_equal(f[n - 1].name, "kp_outer");
+}
+
+static void test_nopie(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+
+	expect_leaf(s, fx("fx-prog-nopie"), 0, NULL, 1);
+	kp_symbols__free(s);
+}
+
+static void test_pie_random_base(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	uint64_t base = 0x555500000000ull + ((uint64_t)(rand() & 0xffff) << 12);
+
+	expect_leaf(s, fx("fx-prog-pie"), base, NULL, 1);
+	kp_symbols__free(s);
+}
+
+static void test_demangle(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	const char *bin = fx("fx-prog-pie");
+	struct kp_sym_frame f[4];
+	uint64_t base = 0x7f0000000000ull;
+	int n = lookup(s, bin, base, "_ZNK2ns3BoxIiE3getEi", NULL, f, 4);
+
+	assert_int_equal(n, 1);
+	assert_string_equal(f[0].name, "ns::Box<int>::get(int) const");
+	assert_string_equal(f[0].mangled, "_ZNK2ns3BoxIiE3getEi");
+	n = lookup(s, bin, base, "_RNvCs1234_7mycrate4work", NULL, f, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(f[0].name, "mycrate::work");
+	assert_string_equal(f[0].mangled, "_RNvCs1234_7mycrate4work");
+	kp_symbols__free(s);
+
+	/* demangling off: the mangled name is the name */
+	struct kp_symbols_opts o = { .no_demangle = 1 };
+	s = kp_symbols__new(&o, NULL);
+	assert_non_null(s);
+	n = lookup(s, bin, base, "_ZNK2ns3BoxIiE3getEi", NULL, f, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(f[0].name, "_ZNK2ns3BoxIiE3getEi");
+	kp_symbols__free(s);
+}
+
+static void test_inline(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	struct kp_sym_frame f[8];
+	int n = lookup(s, fx("fx-prog-pie"), 0x10000, "kp_mark_inline", NULL, f, 8);
+
+	assert_int_equal(n, 2);
+	assert_string_equal(f[0].name, "kp_inner");
+	assert_int_equal(f[0].inlined, 1);
+	assert_int_equal(f[0].line, marker_line("MARK_INLINE"));
+	assert_string_equal(f[1].name, "kp_outer");
+	assert_int_equal(f[1].inlined, 0);
+	assert_int_equal(f[1].line, marker_line("MARK_CALL"));
+	kp_symbols__free(s);
+}
+
+/* The PLT entry of printf is named printf@plt (objdump says where). */
+static void test_plt(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	const char *bin = fx("fx-prog-nopie");
+	char cmd[PATH_MAX + 64], line[512];
+	unsigned long long a = 0;
+	struct kp_sym_frame f[2];
+	struct kp_sym_map m;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt -j .plt.sec '%s'", bin);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p))
+		if (strstr(line, "<printf@plt>:"))
+			a = strtoull(line, NULL, 16);
+	pclose(p);
+	assert_true(a != 0);
+	exec_map(bin, 0, &m);
+	assert_int_equal(kp_symbols__user(s, &m, a + 4, f, 2), 1);
+	assert_string_equal(f[0].name, "printf@plt");
+	kp_symbols__free(s);
+}
+
+static void test_outside_any_symbol(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	struct kp_sym_frame f[2];
+	struct kp_sym_map m;
+
+	exec_map(fx("fx-prog-nopie"), 0, &m);
+	/* the padding after the last function of the text segment */
+	assert_int_equal(kp_symbols__user(s, &m, m.end - 1, f, 2), 0);
+	/* outside the mapping */
+	assert_int_equal(kp_symbols__user(s, &m, m.end, f, 2), 0);
+	kp_symbols__free(s);
+}
+
+static void test_debuglink(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	struct kp_symbols_stats st;
+
+	/* stripped: names only come from fx-debuglink.debug next to it */
+	expect_leaf(s, fx("fx-prog-pie"), 0x20000, fx("fx-debuglink"), 1);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.debug_debuglink, 1);
+	kp_symbols__free(s);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+	char cmd[3 * PATH_MAX];
+
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", from, to);
+	assert_int_equal(system(cmd), 0);
+}
+
+static char tmpdir[2048];
+
+static const char *tmp(const char *name)
+{
+	static char buf[4][PATH_MAX + 64];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, name);
+	return buf[i];
+}
+
+/* A debug file of another build under the debuglink name is refused. */
+static void test_debuglink_mismatch(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[4];
+
+	copy_file(fx("fx-debuglink"), tmp("fx-debuglink"));
+	copy_file(fx("fx-wrong.debug"), tmp("fx-debuglink.debug"));
+	assert_int_equal(lookup(s, fx("fx-prog-pie"), 0, "kp_mark_leaf",
+				tmp("fx-debuglink"), f, 4), 0);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.debug_debuglink, 0);
+	assert_true(st.debug_rejected >= 1);
+	kp_symbols__free(s);
+}
+
+static void test_build_id(void **state)
+{
+	char dir[PATH_MAX];
+	const char *dirs[] = { dir, NULL };
+	struct kp_symbols *s;
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[4];
+
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/debug", builddir);
+	s = new_syms(dirs);
+	expect_leaf(s, fx("fx-prog-pie"), 0x30000, fx("fx-buildid"), 1);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.debug_build_id, 1);
+	kp_symbols__free(s);
+
+	/* without the debug dir the stripped binary names nothing */
+	s = new_syms(NULL);
+	assert_int_equal(lookup(s, fx("fx-prog-pie"), 0, "kp_mark_leaf",
+				fx("fx-buildid"), f, 4), 0);
+	kp_symbols__free(s);
+}
+
+static void test_minidebuginfo(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	struct kp_symbols_stats st;
+
+	expect_leaf(s, fx("fx-prog-pie"), 0x40000, fx("fx-mini"), 0);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.debug_mini, 1);
+	kp_symbols__free(s);
+}
+
+/* The mapping of our own process that holds addr, from /proc/self/maps. */
+static void self_map(uint64_t addr, struct kp_sym_map *m, char *path, size_t len)
+{
+	unsigned long long lo, hi, off, ino;
+	unsigned maj, min;
+	char line[PATH_MAX + 128], p[PATH_MAX];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	assert_non_null(f);
+	while (!found && fgets(line, sizeof(line), f)) {
+		p[0] = '\0';
+		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu %4095s", &lo, &hi,
+			   &off, &maj, &min, &ino, p) < 6 || addr < lo || addr >= hi)
+			continue;
+		memset(m, 0, sizeof(*m));
+		m->pid = (uint32_t)getpid();
+		m->start = lo;
+		m->end = hi;
+		m->pgoff = off;
+		m->maj = maj;
+		m->min = min;
+		m->ino = ino;
+		snprintf(path, len, "%s", p);
+		m->path = path;
+		found = 1;
+	}
+	fclose(f);
+	assert_true(found);
+}
+
+static void test_shared_lib(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	const char *lib = fx("libfx.so");
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	struct kp_sym_frame f[4];
+	struct kp_sym_map m;
+	char path[PATH_MAX];
+	Dl_info di;
+	void *beta;
+	uint64_t hidden;
+
+	assert_non_null(h);
+	beta = dlsym(h, "kp_lib_beta");
+	assert_non_null(beta);
+	assert_true(dladdr(beta, &di) != 0);
+	self_map((uint64_t)(uintptr_t)beta, &m, path, sizeof(path));
+	assert_int_equal(kp_symbols__user(s, &m, (uint64_t)(uintptr_t)beta, f, 4), 1);
+	assert_string_equal(f[0].name, "kp_lib_beta");
+	assert_string_equal(kp_symbols__module_name(s, &m, 0), "libfx.so");
+	/* a static function, by its nm address plus the load base */
+	hidden = (uint64_t)(uintptr_t)di.dli_fbase + nm_addr(lib, "kp_lib_hidden");
+	self_map(hidden, &m, path, sizeof(path));
+	assert_int_equal(kp_symbols__user(s, &m, hidden + 1, f, 4), 1);
+	assert_string_equal(f[0].name, "kp_lib_hidden");
+	dlclose(h);
+	kp_symbols__free(s);
+}
+
+/* Two processes map the same file: one module; freed with the last. */
+static void test_module_sharing(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[4];
+	struct kp_sym_map m;
+	const char *bin = fx("fx-prog-nopie");
+	uint64_t a = nm_addr(bin, "kp_leaf");
+
+	exec_map(bin, 0, &m);
+	m.proc_start = 1;
+	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
+	m.proc_start = 2;
+	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.modules_loaded, 1);
+	assert_int_equal(st.modules_live, 1);
+	kp_symbols__process_gone(s, 0, 1);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.modules_live, 1);
+	kp_symbols__process_gone(s, 0, 2);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.modules_live, 0);
+	assert_int_equal(st.modules_freed, 1);
+	kp_symbols__free(s);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static struct kp_symbols *jit_syms(void)
+{
+	static const char *const none[] = { NULL };
+	struct kp_symbols_opts o = { .debug_dirs = none, .jit_dir = tmpdir };
+	struct kp_symbols *s = kp_symbols__new(&o, NULL);
+
+	assert_non_null(s);
+	return s;
+}
+
+static void jit_map(struct kp_sym_map *m, uint64_t proc_start)
+{
+	memset(m, 0, sizeof(*m));
+	m->pid = (uint32_t)getpid();
+	m->proc_start = proc_start;
+	m->start = 0x7f1200000000ull;
+	m->end = 0x7f1200100000ull;
+	m->path = "//anon";
+}
+
+static void test_jit_map(void **state)
+{
+	struct kp_symbols *s = jit_syms();
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[2];
+	struct kp_sym_map m;
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/perf-%d.map", tmpdir, getpid());
+	write_file(path, "7f1200001000 100 LFoo;::bar\n"
+		   "garbage line\n"
+		   "7f1200002000 zz broken\n"
+		   "7f1200003000 40 Interpreter\n");
+	jit_map(&m, 1);
+	assert_int_equal(kp_symbols__user(s, &m, 0x7f1200001010ull, f, 2), 1);
+	assert_string_equal(f[0].name, "LFoo;::bar");
+	assert_int_equal(kp_symbols__user(s, &m, 0x7f1200003020ull, f, 2), 1);
+	assert_string_equal(f[0].name, "Interpreter");
+	assert_int_equal(kp_symbols__user(s, &m, 0x7f1200003040ull, f, 2), 0);
+	assert_string_equal(kp_symbols__module_name(s, &m, 0), "[jit]");
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.jit_bad_lines, 2);
+	assert_int_equal(st.jit_maps, 1);
+	kp_symbols__free(s);
+	unlink(path);
+}
+
+static void test_jit_map_untrusted(void **state)
+{
+	struct kp_symbols *s = jit_syms();
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[2];
+	struct kp_sym_map m;
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/perf-%d.map", tmpdir, getpid());
+	write_file(tmp("real.map"), "7f1200001000 100 planted\n");
+	/* a symlink is refused */
+	assert_int_equal(symlink(tmp("real.map"), path), 0);
+	jit_map(&m, 1);
+	assert_int_equal(kp_symbols__user(s, &m, 0x7f1200001010ull, f, 2), 0);
+	unlink(path);
+	/* owned by another user (needs root to chown; else skip this half) */
+	write_file(path, "7f1200001000 100 planted\n");
+	if (geteuid() == 0 && chown(path, 12345, 12345) == 0) {
+		jit_map(&m, 2);
+		assert_int_equal(kp_symbols__user(s, &m, 0x7f1200001010ull, f, 2), 0);
+	} else if (getuid() != 0) {
+		/* we own it ourselves: then it is trusted */
+	}
+	kp_symbols__stats(s, &st);
+	assert_true(st.jit_refused >= 1);
+	assert_int_equal(st.jit_maps, 0);
+	unlink(path);
+	unlink(tmp("real.map"));
+	kp_symbols__free(s);
+}
+
+static void test_kernel(void **state)
+{
+	struct kp_symbols_opts o = { .kallsyms = NULL };
+	struct kp_sym_frame f;
+	struct kp_symbols *s;
+
+	write_file(tmp("kallsyms"),
+		   "ffffffff81000000 T _stext\n"
+		   "ffffffff81000100 t do_one_thing\n"
+		   "ffffffff81000200 D some_data\n"
+		   "ffffffff81000300 T schedule\n"
+		   "not a line\n"
+		   "ffffffff81000400 T _etext\n"
+		   "ffffffffc0001000 t mod_fn\t[mymod]\n"
+		   "ffffffffc0001080 t mod_fn2\t[mymod]\n"
+		   "ffffffffc0002000 t other_fn\t[othermod]\n"
+		   "ffffffffc0002080 t other_fn2\t[othermod]\n");
+	o.kallsyms = tmp("kallsyms");
+	s = kp_symbols__new(&o, NULL);
+	assert_non_null(s);
+	assert_null(kp_symbols__kernel_status(s));
+	assert_int_equal(kp_symbols__kernel(s, 0xffffffff81000150ull, &f), 1);
+	assert_string_equal(f.name, "do_one_thing");
+	/* data symbols do not end a function: still do_one_thing */
+	assert_int_equal(kp_symbols__kernel(s, 0xffffffff81000250ull, &f), 1);
+	assert_string_equal(f.name, "do_one_thing");
+	assert_int_equal(kp_symbols__kernel(s, 0xffffffff81000300ull, &f), 1);
+	assert_string_equal(f.name, "schedule");
+	assert_string_equal(kp_symbols__module_name(s, NULL, 0xffffffff81000300ull),
+			    "[kernel]");
+	assert_int_equal(kp_symbols__kernel(s, 0xffffffffc0001010ull, &f), 1);
+	assert_string_equal(f.name, "mod_fn");
+	assert_string_equal(kp_symbols__module_name(s, NULL, 0xffffffffc0001090ull),
+			    "[mymod]");
+	/* below the first symbol: unknown */
+	assert_int_equal(kp_symbols__kernel(s, 0xffffffff80000000ull, &f), 0);
+	kp_symbols__free(s);
+}
+
+static void test_kernel_restricted(void **state)
+{
+	struct kp_symbols_opts o = { .kallsyms = NULL };
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f;
+	struct kp_symbols *s;
+	const char *why;
+
+	write_file(tmp("kallsyms0"),
+		   "0000000000000000 T _stext\n"
+		   "0000000000000000 T schedule\n");
+	o.kallsyms = tmp("kallsyms0");
+	s = kp_symbols__new(&o, NULL);
+	assert_non_null(s);
+	assert_int_equal(kp_symbols__kernel(s, 0xffffffff81000150ull, &f), 0);
+	why = kp_symbols__kernel_status(s);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "kptr_restrict"));
+	assert_string_equal(kp_symbols__module_name(s, NULL, 0xffffffff81000150ull),
+			    "[kernel]");
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.kernel_restricted, 1);
+	kp_symbols__free(s);
+}
+
+/* [vdso] is read from the process's memory: name __vdso_clock_gettime. */
+static void test_vdso(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	struct kp_sym_frame f[2];
+	struct kp_sym_map m;
+	char path[PATH_MAX];
+	uint64_t value = 0;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+
+	if (!base)
+		skip();
+	self_map(base, &m, path, sizeof(path));
+	elf = elf_memory((char *)base, m.end - m.start);
+	assert_non_null(elf);
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && i < sh.sh_size / sizeof(Elf64_Sym); i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (gelf_getsym(d, (int)i, &sym) &&
+			    (n = elf_strptr(elf, sh.sh_link, sym.st_name)) &&
+			    strcmp(n, "__vdso_clock_gettime") == 0)
+				value = sym.st_value;
+		}
+	}
+	elf_end(elf);
+	assert_true(value != 0);
+	self_map(base + value, &m, path, sizeof(path));
+	assert_string_equal(m.path, "[vdso]");
+	assert_int_equal(kp_symbols__user(s, &m, base + value + 2, f, 2), 1);
+	assert_string_equal(f[0].name, "__vdso_clock_gettime");
+	assert_string_equal(kp_symbols__module_name(s, &m, 0), "[vdso]");
+	kp_symbols__free(s);
+}
+
+/* ---- hostile files: a clean miss, never a crash ---- */
+
+static void section_of(const char *bin, const char *name, uint64_t *off,
+		       uint64_t *size)
+{
+	int fd = open(bin, O_RDONLY);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	*off = *size = 0;
+	assert_non_null(elf);
+	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (gelf_getshdr(scn, &sh) && (n = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    strcmp(n, name) == 0) {
+			*off = sh.sh_offset;
+			*size = sh.sh_size;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	assert_true(*size > 0);
+}
+
+static void patch(const char *path, uint64_t off, const void *bytes, size_t len)
+{
+	int fd = open(path, O_WRONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, bytes, len, (off_t)off), (ssize_t)len);
+	close(fd);
+}
+
+/* Resolve kp_leaf of fx-prog-nopie through the (damaged) copy `path`. */
+static int leaf_through(struct kp_symbols *s, const char *path)
+{
+	const char *bin = fx("fx-prog-nopie");
+	struct kp_sym_frame f[4];
+	struct kp_sym_map m;
+	int n;
+
+	exec_map(bin, 0, &m);
+	m.path = path;
+	m.ino = m.maj = m.min = 0;
+	n = kp_symbols__user(s, &m, nm_addr(bin, "kp_leaf"), f, 4);
+	if (n > 0)
+		assert_string_equal(f[n - 1].name, "kp_leaf");	/* never wrong */
+	return n;
+}
+
+static void test_hostile_truncated(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	char cmd[3 * PATH_MAX];
+
+	snprintf(cmd, sizeof(cmd), "head -c 2000 '%s' > '%s' && head -c 63 '%s' > '%s'",
+		 fx("fx-prog-nopie"), tmp("trunc"), fx("fx-prog-nopie"), tmp("trunc2"));
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(leaf_through(s, tmp("trunc")), 0);
+	assert_int_equal(leaf_through(s, tmp("trunc2")), 0);
+	kp_symbols__free(s);
+}
+
+static void test_hostile_shoff(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	uint64_t shoff = 0x7fffffff00ull;
+	uint16_t shnum = 0xffff;
+
+	copy_file(fx("fx-prog-nopie"), tmp("shoff"));
+	patch(tmp("shoff"), offsetof(Elf64_Ehdr, e_shoff), &shoff, sizeof(shoff));
+	assert_int_equal(leaf_through(s, tmp("shoff")), 0);
+	/* section headers in the file, but too many of them */
+	copy_file(fx("fx-prog-nopie"), tmp("shnum"));
+	patch(tmp("shnum"), offsetof(Elf64_Ehdr, e_shnum), &shnum, sizeof(shnum));
+	leaf_through(s, tmp("shnum"));
+	kp_symbols__free(s);
+}
+
+static void test_hostile_strtab(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	uint64_t off, size;
+	char *junk;
+
+	char cmd[3 * PATH_MAX];
+
+	/* without DWARF (which would name kp_leaf on its own) */
+	snprintf(cmd, sizeof(cmd), "strip --strip-debug -o '%s' '%s'", tmp("strtab"),
+		 fx("fx-prog-nopie"));
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(leaf_through(s, tmp("strtab")), 1);	/* intact: named */
+	kp_symbols__free(s);
+	s = new_syms(NULL);
+	section_of(tmp("strtab"), ".strtab", &off, &size);
+	junk = malloc(size);
+	assert_non_null(junk);
+	memset(junk, 'A', size);	/* no name is terminated any more */
+	patch(tmp("strtab"), off, junk, size);
+	free(junk);
+	assert_int_equal(leaf_through(s, tmp("strtab")), 0);
+	kp_symbols__free(s);
+}
+
+/* A debuglink naming "../evil.debug": a good debug file sits there, but
+ * the name leaves the binary's directory, so it is never opened. */
+static void test_hostile_debuglink(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	static const char evil[] = "../evil.debug";
+	struct kp_sym_frame f[4];
+	uint64_t off, size;
+	char dir[PATH_MAX + 64];
+
+	snprintf(dir, sizeof(dir), "%s/sub", tmpdir);
+	mkdir(dir, 0755);
+	copy_file(fx("fx-debuglink"), tmp("sub/fx-debuglink"));
+	copy_file(fx("fx-debuglink.debug"), tmp("evil.debug"));
+	section_of(tmp("sub/fx-debuglink"), ".gnu_debuglink", &off, &size);
+	assert_true(size >= sizeof(evil) + 4);
+	patch(tmp("sub/fx-debuglink"), off, evil, sizeof(evil));
+	assert_int_equal(lookup(s, fx("fx-prog-pie"), 0, "kp_mark_leaf",
+				tmp("sub/fx-debuglink"), f, 4), 0);
+	kp_symbols__free(s);
+}
+
+/* ---- the table itself ---- */
+
+static void test_symtab(void **state)
+{
+	struct kp_symtab *t = kp_symtab__new();
+
+	assert_non_null(t);
+	assert_int_equal(kp_symtab__add(t, 0x1000, 0x100, 0, "sized", KP_SYM_RANK_GLOBAL), 0);
+	assert_int_equal(kp_symtab__add(t, 0x1000, 0x100, 0, "alias", KP_SYM_RANK_WEAK), 0);
+	assert_int_equal(kp_symtab__add(t, 0x2000, 0, 0x2400, "open", KP_SYM_RANK_LOCAL), 0);
+	assert_int_equal(kp_symtab__add(t, 0x3000, 0, 0, "last", KP_SYM_RANK_GLOBAL), 0);
+	assert_int_equal(kp_symtab__add(t, 0x4000, 0, 0, "", KP_SYM_RANK_GLOBAL), -EINVAL);
+	assert_int_equal(kp_symtab__finish(t), 0);
+	assert_int_equal(kp_symtab__count(t), 3);
+	assert_string_equal(kp_symtab__name(t, kp_symtab__lookup(t, 0x10ff)), "sized");
+	assert_null(kp_symtab__lookup(t, 0x1100));	/* gap after a sized one */
+	assert_null(kp_symtab__lookup(t, 0xfff));
+	assert_string_equal(kp_symtab__name(t, kp_symtab__lookup(t, 0x23ff)), "open");
+	assert_null(kp_symtab__lookup(t, 0x2400));	/* past its section */
+	assert_null(kp_symtab__lookup(t, 0x3000));	/* open-ended last: unknown */
+	kp_symtab__free(t);
+}
+
+static int setup(void **state)
+{
+	const char *b = getenv("top_builddir"), *sr = getenv("top_srcdir");
+
+	snprintf(builddir, sizeof(builddir), "%s", b ? b : ".");
+	snprintf(srcdir, sizeof(srcdir), "%s", sr ? sr : "..");
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/kp-test-symbols.XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	elf_version(EV_CURRENT);
+	srand((unsigned)getpid());
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 32];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_symtab),
+		cmocka_unit_test(test_nopie),
+		cmocka_unit_test(test_pie_random_base),
+		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_inline),
+		cmocka_unit_test(test_plt),
+		cmocka_unit_test(test_outside_any_symbol),
+		cmocka_unit_test(test_debuglink),
+		cmocka_unit_test(test_debuglink_mismatch),
+		cmocka_unit_test(test_build_id),
+		cmocka_unit_test(test_minidebuginfo),
+		cmocka_unit_test(test_shared_lib),
+		cmocka_unit_test(test_module_sharing),
+		cmocka_unit_test(test_jit_map),
+		cmocka_unit_test(test_jit_map_untrusted),
+		cmocka_unit_test(test_kernel),
+		cmocka_unit_test(test_kernel_restricted),
+		cmocka_unit_test(test_vdso),
+		cmocka_unit_test(test_hostile_truncated),
+		cmocka_unit_test(test_hostile_shoff),
+		cmocka_unit_test(test_hostile_strtab),
+		cmocka_unit_test(test_hostile_debuglink),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
