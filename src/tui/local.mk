@@ -15,3 +15,13 @@ libkptui_a_SOURCES = \
 ## tmux tests of the live view (root + BPF; skip with 77 elsewhere).
 TESTS += tests/tui-live.sh tests/tui-exit.sh
 EXTRA_DIST += tests/tui-live.sh tests/tui-exit.sh tests/tui-lib.sh
+
+## Unit tests of the view without a terminal: fakes of the model,
+## collector and pump are linked in from the test itself.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-tui
+TESTS += tests/test-tui
+tests_test_tui_SOURCES = tests/test-tui.c
+tests_test_tui_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_tui_LDADD = libkptui.a libkputil.a $(NCURSESW_LIBS) $(CMOCKA_LIBS)
+endif

@@ -1,0 +1,458 @@
+/* test-tui.c — cmocka tests of the live view without a terminal or BPF:
+ * the expanded-set, the line buffer (display widths, UTF-8), and the key
+ * table driven against link-time fakes of the model, collector and pump
+ * (the screen goes to a newterm() on /dev/null). */
+#include <errno.h>
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <curses.h>
+
+#include <cmocka.h>
+
+#include "collect/collect.h"
+#include "model/model.h"
+#include "pump.h"
+#include "tui/app.h"
+#include "tui/expand.h"
+#include "tui/line.h"
+
+/* ---- fakes: the handles are these structs ---- */
+
+struct kp_model {
+	int zeroed, baseline, mode, views;
+	struct kp_filter f;
+	char name[256];
+	struct kp_view_opts last;
+};
+
+struct fake_live {
+	int sampling, starts, stops, flushes, saving, save_starts, save_stops;
+	char path[256];
+};
+
+static struct kp_row fake_rows[3] = {
+	{ .id = 10, .fn = 100, .depth = 0, .has_children = 1, .self = 5, .total = 10,
+	  .samples = 5, .name = "hot_a", .module = "split", .pid = 7, .comm = "split" },
+	{ .id = 11, .fn = 101, .depth = 1, .self = 3, .total = 3, .samples = 3,
+	  .name = "hot_b", .module = "split", .pid = 7, .comm = "split" },
+	{ .id = 12, .fn = 102, .depth = 1, .self = 2, .total = 2, .samples = 2,
+	  .name = "hot_c", .module = "split", .pid = 8, .comm = "other" },
+};
+
+int kp_model__view(struct kp_model *m, const struct kp_view_opts *o,
+		   struct kp_view **out)
+{
+	struct kp_view *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	v->rows = malloc(sizeof(fake_rows));
+	if (!v->rows) {
+		free(v);
+		return -ENOMEM;
+	}
+	memcpy(v->rows, fake_rows, sizeof(fake_rows));
+	v->nr_rows = 3;
+	v->total = 10;
+	m->views++;
+	m->last = *o;
+	*out = v;
+	return 0;
+}
+void kp_view__free(struct kp_view *v)
+{
+	if (v)
+		free(v->rows);
+	free(v);
+}
+void kp_model__refresh(struct kp_model *m, uint64_t now_ns) {}
+void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
+			     unsigned window_s) { m->mode = (int)mode; }
+void kp_model__zero(struct kp_model *m) { m->zeroed++; }
+void kp_model__baseline_mark(struct kp_model *m) { m->baseline = 1; }
+void kp_model__baseline_clear(struct kp_model *m) { m->baseline = 0; }
+int kp_model__has_baseline(const struct kp_model *m) { return m->baseline; }
+int kp_model__set_filter(struct kp_model *m, const struct kp_filter *f)
+{
+	m->f = *f;
+	m->name[0] = '\0';
+	if (f->name)
+		snprintf(m->name, sizeof(m->name), "%s", f->name);
+	return 0;
+}
+void kp_model__summary(const struct kp_model *m, struct kp_model_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->samples = 10;
+	s->ncpus = 2;
+	s->lost[KP_LOST_QUEUE_FULL] = 1;
+}
+
+int kp_collector__start(struct kp_collector *c)
+{
+	((struct fake_live *)c)->starts++;
+	((struct fake_live *)c)->sampling = 1;
+	return 0;
+}
+int kp_collector__stop(struct kp_collector *c)
+{
+	((struct fake_live *)c)->stops++;
+	((struct fake_live *)c)->sampling = 0;
+	return 0;
+}
+int kp_collector__flush(struct kp_collector *c)
+{
+	((struct fake_live *)c)->flushes++;
+	return 0;
+}
+int kp_collector__fd(const struct kp_collector *c) { return -1; }
+void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->sampling = ((struct fake_live *)c)->sampling;
+}
+int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err) { return 0; }
+int kp_pump__save_start(struct kp_pump *p, const char *path, struct kp_err *err)
+{
+	struct fake_live *f = (struct fake_live *)p;
+
+	f->save_starts++;
+	f->saving = 1;
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	return 0;
+}
+int kp_pump__save_stop(struct kp_pump *p, struct kp_err *err)
+{
+	((struct fake_live *)p)->save_stops++;
+	((struct fake_live *)p)->saving = 0;
+	return 0;
+}
+int kp_pump__saving(const struct kp_pump *p, const char **path, uint64_t *bytes)
+{
+	const struct fake_live *f = (const struct fake_live *)p;
+
+	if (path)
+		*path = f->path;
+	if (bytes)
+		*bytes = 1234;
+	return f->saving;
+}
+
+/* ---- fixtures ---- */
+
+struct fix {
+	struct kp_model m;
+	struct fake_live live;
+	struct kp_tui *t;
+	FILE *out, *in;
+};
+
+static struct fix *fix_new(int live)
+{
+	struct fix *x = calloc(1, sizeof(*x));
+	struct kp_tui_config cfg = { .delay_ms = 1000, .window_s = 5 };
+	struct kp_crt_opts co = { .term = "xterm" };
+	struct kp_err err = { 0 };
+
+	assert_non_null(x);
+	x->out = fopen("/dev/null", "w");
+	x->in = fopen("/dev/null", "r");
+	assert_non_null(x->out);
+	assert_non_null(x->in);
+	co.out = x->out;
+	co.in = x->in;
+	cfg.model = &x->m;
+	if (live) {
+		x->live.sampling = 1;
+		cfg.collector = (struct kp_collector *)&x->live;
+		cfg.pump = (struct kp_pump *)&x->live;
+	} else {
+		cfg.input_path = "saved.kps";
+	}
+	x->t = kp_tui__new(&cfg, &co, &err);
+	assert_non_null(x->t);
+	assert_int_equal(kp_tui__refresh(x->t), 0);
+	return x;
+}
+
+static void fix_free(struct fix *x)
+{
+	kp_tui__free(x->t);
+	fclose(x->out);
+	fclose(x->in);
+	free(x);
+}
+
+/* Press a key as the loop does: dispatch, then apply what it asks. */
+static enum kp_act press(struct fix *x, int key)
+{
+	enum kp_act a = kp_tui__key(x->t, key);
+
+	if (a != KP_ACT_QUIT)
+		assert_int_equal(kp_tui__apply(x->t, a), 0);
+	return a;
+}
+
+static void type(struct fix *x, const char *s)
+{
+	while (*s)
+		press(x, (unsigned char)*s++);
+}
+
+/* ---- tests ---- */
+
+static void test_expand(void **state)
+{
+	struct kp_expand *e = kp_expand__new();
+
+	assert_non_null(e);
+	assert_false(kp_expand__has(e, 0));
+	assert_int_equal(kp_expand__set(e, 0, 1), 0);
+	assert_int_equal(kp_expand__set(e, UINT64_MAX, 1), 0);
+	for (uint64_t i = 1; i <= 10000; i++)
+		assert_int_equal(kp_expand__set(e, i * 7919, 1), 0);
+	assert_int_equal(kp_expand__count(e), 10002);
+	assert_true(kp_expand__has(e, 0));
+	assert_true(kp_expand__has(e, UINT64_MAX));
+	assert_true(kp_expand__has(e, 5000 * 7919));
+	assert_false(kp_expand__has(e, 5000 * 7919 + 1));
+	assert_int_equal(kp_expand__set(e, 5000 * 7919, 0), 0);
+	assert_false(kp_expand__has(e, 5000 * 7919));
+	assert_true(kp_expand__has(e, 5001 * 7919));
+	assert_int_equal(kp_expand__count(e), 10001);
+	kp_expand__clear(e);
+	assert_int_equal(kp_expand__count(e), 0);
+	assert_false(kp_expand__has(e, 7919));
+	kp_expand__free(e);
+	kp_expand__free(NULL);
+}
+
+static void test_line_widths(void **state)
+{
+	struct fix *x = fix_new(0);
+	struct kp_line *l = x->t->line;
+
+	if (!kp_crt__utf8(x->t->crt))
+		skip();	/* no UTF-8 locale on this machine */
+	assert_int_equal(kp_text_width("abc"), 3);
+	assert_int_equal(kp_text_width("日本語"), 6);
+	assert_int_equal(kp_text_width("über"), 4);
+	assert_int_equal(kp_text_width("a\xff" "b"), 3);	/* invalid byte: '?' */
+	assert_int_equal(kp_line__reset(l, 5, KP_ROLE_DEFAULT), 0);
+	/* a wide character is never cut in half */
+	assert_int_equal(kp_line__put(l, KP_ROLE_DEFAULT, "日本語", -1), 4);
+	assert_int_equal(kp_line__col(l), 4);
+	assert_int_equal(kp_line__reset(l, 80, KP_ROLE_DEFAULT), 0);
+	kp_line__field(l, KP_ROLE_DEFAULT, "a_very_long_function_name", 10, 0);
+	assert_int_equal(kp_line__col(l), 10);
+	kp_line__field(l, KP_ROLE_DEFAULT, "日本語の関数", 5, 0);
+	assert_int_equal(kp_line__col(l), 15);
+	kp_line__field(l, KP_ROLE_DEFAULT, "42", 7, 1);
+	assert_int_equal(kp_line__col(l), 22);
+	kp_line__flush(l, 0);
+	fix_free(x);
+}
+
+static void test_help_lists_every_key(void **state)
+{
+	static const char *const want[] = { "h ? F1", "q F10", "Up Down",
+		"PgUp PgDn", "Home End", "Tab v S-Tab", "Enter", "< > F6", "/ F3",
+		"\\ F4", "Esc", "p", "k", "u", "i", "s", "f", "w", "z", "b", "m" };
+	const char *keys, *text;
+
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		int found = 0;
+
+		for (int i = 0; kp_actions__help(i, &keys, &text) == 0; i++)
+			found |= strcmp(keys, want[k]) == 0 && text && *text;
+		if (!found)
+			fail_msg("help does not list %s", want[k]);
+	}
+}
+
+static void test_offline_keys_say_why(void **state)
+{
+	struct fix *x = fix_new(0);
+
+	press(x, 's');
+	assert_non_null(strstr(x->t->msg, "not sampling"));
+	x->t->msg[0] = '\0';
+	press(x, 'w');
+	assert_non_null(strstr(x->t->msg, "reading saved.kps"));
+	assert_int_equal(x->t->screen, KP_SCREEN_TABLE);
+	press(x, 'z');	/* offline keys that make sense still work */
+	assert_int_equal(x->m.zeroed, 1);
+	fix_free(x);
+}
+
+static void test_sampling_and_save(void **state)
+{
+	struct fix *x = fix_new(1);
+
+	press(x, 's');
+	assert_int_equal(x->live.stops, 1);
+	assert_false(x->t->sampling);
+	press(x, 's');
+	assert_int_equal(x->live.starts, 1);
+	assert_true(x->t->sampling);
+	press(x, 'f');
+	assert_int_equal(x->live.flushes, 1);
+	press(x, 'w');
+	assert_int_equal(x->t->screen, KP_SCREEN_PROMPT);
+	assert_memory_equal(x->t->prompt, "kptop-", 6);
+	assert_non_null(strstr(x->t->prompt, ".kps"));
+	press(x, KP_CTRL('u'));
+	type(x, "out.kps");
+	press(x, '\r');
+	assert_int_equal(x->live.save_starts, 1);
+	assert_string_equal(x->live.path, "out.kps");
+	press(x, 'w');
+	assert_int_equal(x->live.save_stops, 1);
+	assert_non_null(strstr(x->t->msg, "saved out.kps"));
+	press(x, 'w');
+	press(x, KP_ESC);	/* Esc cancels the prompt */
+	assert_int_equal(x->live.save_starts, 1);
+	assert_int_equal(x->t->screen, KP_SCREEN_TABLE);
+	fix_free(x);
+}
+
+static void test_zero_baseline_mode_sort(void **state)
+{
+	struct fix *x = fix_new(1);
+
+	press(x, 'z');
+	assert_int_equal(x->m.zeroed, 1);
+	press(x, 'b');
+	assert_true(x->m.baseline);
+	assert_int_equal(x->m.last.sort, KP_SORT_DELTA);
+	press(x, 'b');
+	assert_false(x->m.baseline);
+	assert_int_equal(x->m.last.sort, KP_SORT_SELF);
+	press(x, 'm');
+	assert_int_equal(x->m.mode, KP_TIME_DECAY);
+	press(x, 'm');
+	assert_int_equal(x->m.mode, KP_TIME_WINDOW);
+	press(x, 'm');
+	assert_int_equal(x->m.mode, KP_TIME_CUMULATIVE);
+	press(x, '>');
+	assert_int_equal(x->m.last.sort, KP_SORT_TOTAL);
+	press(x, 'N');
+	assert_int_equal(x->m.last.sort, KP_SORT_NAME);
+	press(x, '>');
+	assert_int_equal(x->m.last.sort, KP_SORT_SELF);
+	fix_free(x);
+}
+
+static void test_views_and_tree(void **state)
+{
+	struct fix *x = fix_new(1);
+
+	press(x, '\t');
+	assert_int_equal(x->m.last.kind, KP_VIEW_TOPDOWN);
+	assert_non_null(x->m.last.expanded);
+	press(x, '\r');		/* row 0 has children: expand */
+	assert_true(kp_expand__has(x->t->expand, 10));
+	assert_true(x->m.last.expanded(x->m.last.expanded_ctx, 10));
+	press(x, '-');
+	assert_false(kp_expand__has(x->t->expand, 10));
+	press(x, KP_KEY(KEY_DOWN));
+	assert_int_equal(x->t->sel, 1);
+	press(x, KP_KEY(KEY_LEFT));	/* a leaf: go to its parent */
+	assert_int_equal(x->t->sel, 0);
+	press(x, '1');
+	assert_int_equal(x->m.last.kind, KP_VIEW_FLAT);
+	press(x, KP_KEY(KEY_END));
+	assert_int_equal(x->t->sel, 2);
+	press(x, 'c');		/* callers of hot_c */
+	assert_int_equal(x->m.last.kind, KP_VIEW_BOTTOMUP);
+	assert_int_equal(x->m.last.root_fn, 102);
+	press(x, KP_ESC);
+	assert_int_equal(x->m.last.kind, KP_VIEW_FLAT);
+	assert_int_equal(x->m.last.root_fn, 0);
+	press(x, KP_KEY(KEY_BTAB));
+	assert_int_equal(x->m.last.kind, KP_VIEW_MODULE);
+	fix_free(x);
+}
+
+static void test_filter_focus_search(void **state)
+{
+	struct fix *x = fix_new(1);
+
+	press(x, '\\');
+	type(x, "hot");
+	press(x, '\r');
+	assert_string_equal(x->m.name, "hot");
+	press(x, 'p');
+	assert_int_equal(x->m.f.pid, 7);
+	press(x, KP_ESC);	/* the focus first */
+	assert_int_equal(x->m.f.pid, 0);
+	assert_string_equal(x->m.name, "hot");
+	press(x, KP_ESC);	/* then the filter */
+	assert_null(x->m.f.name);
+	press(x, 'k');
+	assert_true(x->m.f.hide_kernel);
+	press(x, 'u');
+	assert_true(x->m.f.hide_user);
+	press(x, 'i');
+	assert_true(x->m.f.show_idle);
+	press(x, '/');
+	type(x, "HOT_");	/* case-insensitive */
+	press(x, '\r');
+	assert_int_equal(x->t->sel, 1);
+	press(x, 'n');
+	assert_int_equal(x->t->sel, 2);
+	press(x, 'n');
+	assert_int_equal(x->t->sel, 0);
+	press(x, '/');
+	type(x, "nothing");
+	press(x, '\r');
+	assert_int_equal(x->t->sel, 0);
+	assert_non_null(strstr(x->t->msg, "not found"));
+	fix_free(x);
+}
+
+static void test_help_and_quit(void **state)
+{
+	struct fix *x = fix_new(1);
+
+	press(x, KP_KEY(KEY_F(1)));
+	assert_int_equal(x->t->screen, KP_SCREEN_HELP);
+	press(x, 'q');		/* any key leaves the help, q does not quit */
+	assert_int_equal(x->t->screen, KP_SCREEN_TABLE);
+	press(x, '?');
+	assert_int_equal(x->t->screen, KP_SCREEN_HELP);
+	press(x, KP_KEY(KEY_DOWN));
+	assert_int_equal(x->t->screen, KP_SCREEN_HELP);
+	press(x, 'x');
+	assert_int_equal(kp_tui__key(x->t, 'q'), KP_ACT_QUIT);
+	assert_int_equal(kp_tui__key(x->t, KP_KEY(KEY_F(10))), KP_ACT_QUIT);
+	fix_free(x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_expand),
+		cmocka_unit_test(test_line_widths),
+		cmocka_unit_test(test_help_lists_every_key),
+		cmocka_unit_test(test_offline_keys_say_why),
+		cmocka_unit_test(test_sampling_and_save),
+		cmocka_unit_test(test_zero_baseline_mode_sort),
+		cmocka_unit_test(test_views_and_tree),
+		cmocka_unit_test(test_filter_focus_search),
+		cmocka_unit_test(test_help_and_quit),
+	};
+
+	setenv("LANG", "C.UTF-8", 1);
+	setenv("LINES", "24", 1);
+	setenv("COLUMNS", "80", 1);
+	unsetenv("LC_ALL");
+	unsetenv("LC_CTYPE");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
