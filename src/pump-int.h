@@ -13,7 +13,8 @@
 #include "model/stream.h"
 
 #define KP_SPOOL_MAX_BYTES (256u << 20)	/* the spool never holds more */
-#define KP_PUMP_MAX_READS 64		/* collector reads per kp_pump__run */
+#define KP_PUMP_MAX_READS 16		/* collector reads per kp_pump__run */
+#define KP_PUMP_READ_BYTES (1u << 20)	/* per read; grown for a bigger record */
 
 /* One chunk of live bytes (whole records), as read from the collector. */
 struct kp_spool_chunk {

@@ -34,7 +34,7 @@ struct kp_pump *kp_pump__new(struct kp_collector *c, struct kp_model *m,
 	if (!p->dec || !p->state)
 		goto out_free;
 	if (c) {
-		p->cap = KP_STREAM_RECORD_MAX;
+		p->cap = KP_PUMP_READ_BYTES;
 		p->buf = malloc(p->cap);
 		if (!p->buf)
 			goto out_free;
@@ -186,11 +186,29 @@ static int take_chunk(struct kp_pump *p, const uint8_t *buf, size_t len,
 	return n;
 }
 
+/* A record larger than the buffer: grow it to the largest record. */
+static int grow_buf(struct kp_pump *p)
+{
+	uint8_t *nb;
+
+	if (p->cap >= KP_STREAM_RECORD_MAX)
+		return -ENOSPC;
+	nb = realloc(p->buf, KP_STREAM_RECORD_MAX);
+	if (!nb)
+		return -ENOMEM;
+	p->buf = nb;
+	p->cap = KP_STREAM_RECORD_MAX;
+	return 0;
+}
+
 static int run_once(struct kp_pump *p, int timeout_ms, struct kp_err *err)
 {
 	ssize_t len = kp_collector__read(p->c, p->buf, p->cap, timeout_ms);
 	uint64_t now;
 	int n, rc;
+
+	if (len == -ENOSPC && grow_buf(p) == 0)
+		len = kp_collector__read(p->c, p->buf, p->cap, 0);
 
 	if (len < 0)
 		return kp_err_set(err, (int)len, "reading the collector's queue: %s",

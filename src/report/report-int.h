@@ -30,6 +30,11 @@ int kp_report_view(struct kp_model *m, enum kp_view_kind kind,
 /* Percent of part in whole, 0 when whole is 0. */
 double kp_pct(double part, double whole);
 
+/* s with control characters (newlines, escapes) replaced by spaces, so a
+ * name cannot break a line-oriented report: s itself when clean, else a
+ * copy in buf (truncated to len). Never NULL. */
+const char *kp_safe(const char *s, char *buf, size_t len);
+
 /* Write s as a JSON string literal (quotes included). */
 void kp_json_string(FILE *out, const char *s);
 

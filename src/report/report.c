@@ -103,3 +103,20 @@ void kp_json_string(FILE *out, const char *s)
 	}
 	fputc('"', out);
 }
+
+const char *kp_safe(const char *s, char *buf, size_t len)
+{
+	size_t i;
+
+	if (!s)
+		return "?";
+	for (i = 0; s[i]; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			break;
+	if (!s[i] || len == 0)
+		return s;
+	for (i = 0; s[i] && i + 1 < len; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i];
+	buf[i] = '\0';
+	return buf;
+}

@@ -63,11 +63,13 @@ int kp_report_text(FILE *out, struct kp_model *m,
 		"Function", "Module");
 	for (size_t i = 0; i < v->nr_rows; i++) {
 		const struct kp_row *r = &v->rows[i];
+		char nb[256], mb[256];
 
 		fprintf(out, "%7.2f %7.2f %9" PRIu64 "  %-48s %s\n",
 			kp_pct(r->self, v->total), kp_pct(r->total, v->total),
-			r->samples, r->name ? r->name : "?",
-			r->module ? r->module : (r->kernel ? "[kernel]" : "?"));
+			r->samples, kp_safe(r->name, nb, sizeof(nb)),
+			r->module ? kp_safe(r->module, mb, sizeof(mb)) :
+				    (r->kernel ? "[kernel]" : "?"));
 	}
 	kp_view__free(v);
 	return 0;

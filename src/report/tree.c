@@ -24,12 +24,16 @@ int kp_report_tree(FILE *out, struct kp_model *m,
 	for (size_t i = 0; i < v->nr_rows; i++) {
 		const struct kp_row *r = &v->rows[i];
 		int depth = r->depth > 0 ? r->depth : 0;
+		char nb[256], mb[256];
+		const char *mod;
 
 		fprintf(out, "%7.2f %7.2f %9" PRIu64 "  %*s%s", kp_pct(r->total, v->total),
 			kp_pct(r->self, v->total), r->samples, 2 * depth, "",
-			r->name ? r->name : "?");
-		if (r->module)
-			fprintf(out, " [%s]", r->module);
+			kp_safe(r->name, nb, sizeof(nb)));
+		if (r->module) {
+			mod = kp_safe(r->module, mb, sizeof(mb));
+			fprintf(out, mod[0] == '[' ? " %s" : " [%s]", mod);
+		}
 		if (r->inlined)
 			fputs(" (inlined)", out);
 		fputc('\n', out);
