@@ -550,6 +550,8 @@ int kp_decoder__next(struct kp_decoder *d, const uint8_t *buf, size_t len,
 	int rc;
 
 	*used = 0;
+	if (!buf || !len)
+		return 0;
 	for (;;) {
 		const uint8_t *rec = r.p;
 

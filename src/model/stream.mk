@@ -35,3 +35,10 @@ fuzz_fuzz_stream_LDFLAGS = -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS += fuzz/fuzz-stream
 CLEANFILES += fuzz/fuzz-stream
 endif
+
+## bench/stream-bench: codec cost per record (`make bench').
+EXTRA_PROGRAMS += bench/stream-bench
+bench_stream_bench_SOURCES = bench/stream-bench.c
+bench_stream_bench_LDADD = libkpstream.a libkputil.a
+CLEANFILES += bench/stream-bench
+bench: bench/stream-bench
