@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/auxv.h>
 #include <gelf.h>
 #include <elfutils/libdwelf.h>
 
@@ -35,6 +36,7 @@ struct uw_range {
 
 struct uw_file {
 	int fd;
+	void *image;		/* in-memory ELF (the vdso), ours to free */
 	Elf *elf;
 	Dwarf *dw;		/* NULL when the file has no DWARF */
 };
@@ -96,6 +98,8 @@ static void file_close(struct uw_file *f)
 		elf_end(f->elf);
 	if (f->fd >= 0)
 		close(f->fd);
+	free(f->image);
+	f->image = NULL;
 	f->fd = -1;
 }
 
@@ -244,9 +248,32 @@ static void module_need_entry(struct uw_module *m)
 		m->entry_dynsym = read_entry(m, m->file.elf, SHT_DYNSYM);
 }
 
+/* The vdso has no file: every process on this kernel maps the same
+ * image, so read ours (live profiling only; a stream replayed on another
+ * kernel gets this kernel's vdso). */
+static int vdso_open(struct uw_file *f)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	size_t size;
+
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return -ENOENT;
+	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size < sizeof(*eh) || size > (1u << 20) || !(f->image = malloc(size)))
+		return -ENOMEM;
+	memcpy(f->image, eh, size);
+	f->elf = elf_memory(f->image, size);
+	if (!f->elf) {
+		file_close(f);
+		return KP_EFORMAT;
+	}
+	return 0;
+}
+
 static void module_load(struct uw_module *m)
 {
-	if (file_open(&m->file, m->path))
+	if (m->path[0] == '/' ? file_open(&m->file, m->path) :
+	    strcmp(m->path, "[vdso]") ? -ENOENT : vdso_open(&m->file))
 		return;
 	read_loads(m);
 	m->eh = dwarf_getcfi_elf(m->file.elf);
@@ -293,8 +320,7 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 		free(m);
 		return NULL;
 	}
-	if (m->path[0] == '/')
-		module_load(m);
+	module_load(m);
 	m->next = c->buckets[h];
 	c->buckets[h] = m;
 	return m->ok ? m : NULL;

@@ -49,6 +49,15 @@ tests_test_unwind_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBDW_CFLAGS) $(LIBEL
 tests_test_unwind_LDADD = libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS) $(CMOCKA_LIBS)
 endif
 
+## The end-to-end driver: collector + unwinder + symbols, no model
+## (tests/unwind-*.sh when kptop --batch cannot sample; bench/unwind-bench.sh).
+check_PROGRAMS += tests/unwind-drive
+tests_unwind_drive_SOURCES = tests/unwind-drive.c
+tests_unwind_drive_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
+tests_unwind_drive_LDADD = libkpcollect.a libkpstream.a libkpsymbols.a libkputil.a \
+	$(LIBBPF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBLZMA_LIBS) $(ZLIB_LIBS) \
+	$(LIBIBERTY_LIBS) -lpthread
+
 ## End-to-end tests with BPF (root): kptop --batch --unwind dwarf|fp
 ## --format folded on the workloads above. They join TESTS once kptop's
 ## batch mode samples (see the unwind report); until then run by hand:
