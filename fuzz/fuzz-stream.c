@@ -7,7 +7,7 @@
  * bytes it came from), and decoding that encoding gives back the same
  * bytes (the codec is a fixed point after one round).
  */
-#include "fuzz/fuzz.h"
+#include "fuzz.h"
 
 #include <stdlib.h>
 #include <string.h>

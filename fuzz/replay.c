@@ -9,7 +9,7 @@
  *
  * Linked with any fuzz/fuzz-*.c in place of libFuzzer; see fuzz/fuzz.h.
  */
-#include "fuzz/fuzz.h"
+#include "fuzz.h"
 
 #include <dirent.h>
 #include <errno.h>
