@@ -1,1 +1,14 @@
 ## src/model/ — the model: processes, call trees, views (model.h).
+noinst_LIBRARIES += libkpmodel.a
+libkpmodel_a_SOURCES = src/model/model.h src/model/model-int.h \
+	src/model/util.c src/model/intern.c src/model/proc.c src/model/feed.c \
+	src/model/tree.c src/model/time.c src/model/filter.c src/model/view.c \
+	src/model/view-tree.c src/model/stacks.c src/model/model.c
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-model
+TESTS += tests/test-model
+tests_test_model_SOURCES = tests/test-model.c tests/model-fake.h
+tests_test_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_model_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)
+endif

@@ -1,0 +1,218 @@
+/* feed.c — records into the model; samples into distinct stacks.
+ *
+ * The hot path: a sample is hashed raw (identity, tid, cgroup, flags,
+ * kernel pcs, user pcs) and looked up in the stack table; a known stack
+ * only has its counts bumped. Only a new stack is mapped to frames and
+ * hung in its process's trie.
+ */
+#include "model/model-int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline uint64_t hash_pcs(uint64_t h, const uint64_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+uint32_t kp_stk__new(struct kp_model *m, uint32_t hash, const struct kp_stk *hdr,
+		     const uint64_t *k, const uint64_t *u)
+{
+	size_t words = KP_STK_WORDS + hdr->nk + hdr->nu;
+	uint32_t id = (uint32_t)m->nr_stk;
+	struct kp_stk *s;
+	uint64_t *pcs;
+
+	if (kp_grow(&m->arena, &m->arena_cap, m->arena_len + words, sizeof(uint64_t)) ||
+	    kp_grow(&m->stk_off, &m->cap_stk, m->nr_stk + 1, sizeof(uint32_t)) ||
+	    (m->has_base &&
+	     kp_grow(&m->base, &m->cap_base, m->nr_stk + 1, sizeof(*m->base))) ||
+	    kp_htab__insert(&m->stk_tab, hash, id))
+		return KP_NONE;
+	if (m->has_base)
+		m->base[id] = 0;
+	m->stk_off[id] = (uint32_t)m->arena_len;
+	s = (struct kp_stk *)&m->arena[m->arena_len];
+	*s = *hdr;
+	s->hash = hash;
+	pcs = (uint64_t *)(s + 1);
+	if (hdr->nk)
+		memcpy(pcs, k, hdr->nk * sizeof(*pcs));
+	if (hdr->nu)
+		memcpy(pcs + hdr->nk, u, hdr->nu * sizeof(*pcs));
+	m->arena_len += words;
+	m->nr_stk++;
+	return id;
+}
+
+/* Rebuild the stack table from the arena (after a fold). */
+int kp_stk__rehash(struct kp_model *m)
+{
+	size_t i;
+	int err;
+
+	kp_htab__clear(&m->stk_tab);
+	for (i = 0; i < m->nr_stk; i++) {
+		err = kp_htab__insert(&m->stk_tab, kp_stk(m, (uint32_t)i)->hash,
+				      (uint32_t)i);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void kp_stk__fini(struct kp_model *m)
+{
+	free(m->arena);
+	free(m->stk_off);
+	free(m->base);
+	kp_htab__fini(&m->stk_tab);
+}
+
+/* Walk the frames of a new stack into the trie: user frames from the
+ * outermost, then kernel frames; each pc's inlined frames below it. */
+static uint32_t stack_leaf(struct kp_model *m, uint32_t proc,
+			   const uint64_t *k, size_t nk, const uint64_t *u, size_t nu)
+{
+	uint32_t leaf = m->procs[proc].root;
+	size_t i;
+
+	for (i = nu; i-- > 0 && leaf != KP_NONE;) {
+		uint32_t pck = kp_intern__user_pc(m, proc, u[i], i > 0);
+		int j;
+
+		if (pck == KP_NONE)
+			return KP_NONE;
+		for (j = m->pcks[pck].n; j-- > 0 && leaf != KP_NONE;)
+			leaf = kp_tree__child(m, leaf, m->pcks[pck].first + (uint32_t)j);
+	}
+	for (i = nk; i-- > 0 && leaf != KP_NONE;) {
+		uint32_t pck = kp_intern__kernel_pc(m, k[i]);
+		int j;
+
+		if (pck == KP_NONE)
+			return KP_NONE;
+		for (j = m->pcks[pck].n; j-- > 0 && leaf != KP_NONE;)
+			leaf = kp_tree__child(m, leaf, m->pcks[pck].first + (uint32_t)j);
+	}
+	return leaf;
+}
+
+static uint32_t new_stack(struct kp_model *m, struct kp_stk *hdr, uint32_t hash,
+			  const uint64_t *k, const uint64_t *u, const char *comm)
+{
+	int err = kp_proc__seen_thread(m, hdr->proc, hdr->tid, comm);
+
+	if (err)
+		return KP_NONE;
+	hdr->leaf = stack_leaf(m, hdr->proc, k, hdr->nk, u, hdr->nu);
+	if (hdr->leaf == KP_NONE)
+		return KP_NONE;
+	return kp_stk__new(m, hash, hdr, k, u);
+}
+
+/* The user stack: unwound from regs when the resolver can, else the
+ * frame-pointer stack of the sample. */
+static const uint64_t *user_stack(struct kp_model *m, const struct kp_rec_sample *s,
+				  uint32_t proc, uint16_t *nu)
+{
+	const struct kp_proc *p = &m->procs[proc];
+	int n, trunc = 0;
+
+	*nu = s->uframes ? s->nr_uframes : 0;
+	if (*nu > KP_MAX_FRAMES)
+		*nu = KP_MAX_FRAMES;
+	if ((s->flags & KP_SAMPLE_REGS) && m->res.ops && m->res.ops->unwind) {
+		n = m->res.ops->unwind(m->res.ctx, s, p->maps, p->nr_maps, m->upcs,
+				       KP_MAX_FRAMES, &trunc);
+		if (n > 0) {
+			m->sum.unwound_dwarf++;
+			*nu = (uint16_t)n;
+			return m->upcs;
+		}
+	}
+	if (*nu)
+		m->sum.unwound_fp++;
+	return s->uframes;
+}
+
+int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
+{
+	struct kp_stk hdr = { .tid = s->tid, .cgroup = s->cgroup_id };
+	const uint64_t *u, *k = s->kframes;
+	uint32_t h, v = 0, id;
+	uint64_t *found, hh;
+	int created, counted;
+
+	hdr.proc = kp_proc__for_pid(m, s->pid, s->comm, &created);
+	if (hdr.proc == KP_NONE)
+		return -ENOMEM;
+	hdr.flags = (s->flags & KP_SAMPLE_IDLE) ? KP_STK_IDLE : 0;
+	if (m->procs[hdr.proc].placeholder && !hdr.flags)
+		m->sum.unknown_pid++;
+	hdr.nk = k ? (s->nr_kframes > KP_MAX_FRAMES ? KP_MAX_FRAMES : s->nr_kframes) : 0;
+	u = user_stack(m, s, hdr.proc, &hdr.nu);
+
+	hh = kp_hash2((uint64_t)hdr.proc << 32 | hdr.tid,
+		      hdr.cgroup ^ ((uint64_t)hdr.flags << 48 | (uint64_t)hdr.nk << 16 | hdr.nu));
+	hh = kp_mix64(hash_pcs(hash_pcs(hh, k, hdr.nk), u, hdr.nu));
+	h = (uint32_t)hh;
+	KP_HTAB_FIND(&m->stk_tab, h, v, ({
+		const struct kp_stk *c = kp_stk(m, v);
+		c->proc == hdr.proc && c->tid == hdr.tid && c->cgroup == hdr.cgroup &&
+		c->flags == hdr.flags && c->nk == hdr.nk && c->nu == hdr.nu &&
+		(!hdr.nk || !memcmp(kp_stk_pcs(c), k, hdr.nk * 8)) &&
+		(!hdr.nu || !memcmp(kp_stk_pcs(c) + hdr.nk, u, hdr.nu * 8)); }), found);
+	id = found ? v : new_stack(m, &hdr, h, k, u, s->comm);
+	if (id == KP_NONE)
+		return -ENOMEM;
+
+	counted = m->mode == KP_TIME_WINDOW ? kp_time__add(m, id, s->time_ns) : 1;
+	if (counted < 0)
+		return counted;
+	kp_stk(m, id)->cur += counted;
+	kp_stk(m, id)->samples++;
+	m->sum.samples++;
+	if (!m->sum.first_ns || s->time_ns < m->sum.first_ns)
+		m->sum.first_ns = s->time_ns;
+	if (s->time_ns > m->sum.last_ns)
+		m->sum.last_ns = s->time_ns;
+	if (!found && (m->nr_nodes > m->max_nodes || m->nr_stk > m->max_nodes))
+		return kp_tree__fold(m);
+	return 0;
+}
+
+int kp_model__feed(struct kp_model *m, const struct kp_record *r)
+{
+	int err;
+
+	switch (r->type) {
+	case KP_REC_SAMPLE:
+		return kp_feed__sample(m, &r->sample);
+	case KP_REC_META:
+		m->sum.freq_hz = r->meta.freq_hz;
+		m->sum.ncpus = r->meta.ncpus;
+		return 0;
+	case KP_REC_LOST:
+		if (r->lost.stage <= KP_LOST_STAGE_MAX)
+			m->sum.lost[r->lost.stage] += r->lost.count;
+		else
+			m->sum.lost[0] += r->lost.count;
+		return 0;
+	case KP_REC_SYMTAB:
+		err = kp_intern__symtab(m, &r->symtab);
+		if (err > 0)
+			kp_tree__redup(m);
+		return err < 0 ? err : 0;
+	default:
+		return kp_proc__feed(m, r);
+	}
+}

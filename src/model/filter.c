@@ -1,0 +1,181 @@
+/* filter.c — the filter, and its per-node preparation for one view.
+ *
+ * Stack filters (pid, comm, cgroup, idle) look at a stack's header. Frame
+ * filters (name, module, focus) hold for a stack when a visible frame on
+ * its path matches: computed once per node per view, parents first. Frames
+ * hidden by hide_kernel / hide_user are skipped: a node's "effective" node
+ * is its nearest visible ancestor-or-self.
+ */
+#include "model/model-int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KP_PM_NAME 1u
+#define KP_PM_MODULE 2u
+#define KP_PM_FOCUS 4u
+
+static void filt_clear(struct kp_filt *t)
+{
+	free(t->comm);
+	free(t->module);
+	free(t->name);
+	if (t->have_re)
+		regfree(&t->re);
+	t->comm = t->module = t->name = NULL;
+	t->have_re = 0;
+	memset(&t->f, 0, sizeof(t->f));
+}
+
+void kp_filter__fini(struct kp_model *m)
+{
+	filt_clear(&m->filt);
+	free(m->filt.fn_match);
+	m->filt.fn_match = NULL;
+}
+
+static int dup_str(const char *s, char **out)
+{
+	*out = NULL;
+	if (!s || !*s)
+		return 0;
+	*out = strdup(s);
+	return *out ? 0 : -ENOMEM;
+}
+
+int kp_model__set_filter(struct kp_model *m, const struct kp_filter *f)
+{
+	struct kp_filt n = { .f = *f };
+	int err;
+
+	if (f->name && *f->name && f->name_is_regex) {
+		if (regcomp(&n.re, f->name, REG_EXTENDED | REG_NOSUB))
+			return -EINVAL;
+		n.have_re = 1;
+	}
+	err = dup_str(f->comm, &n.comm);
+	err = err ? err : dup_str(f->module, &n.module);
+	err = err ? err : dup_str(f->name, &n.name);
+	if (err) {
+		filt_clear(&n);
+		return err;
+	}
+	n.f.comm = n.comm;
+	n.f.module = n.module;
+	n.f.name = n.name;
+	n.fn_match = m->filt.fn_match;
+	n.cap_fn_match = m->filt.cap_fn_match;
+	n.nr_fn_match = 0;
+	filt_clear(&m->filt);
+	m->filt = n;
+	return 0;
+}
+
+/* Does function fn's name pass the name filter? Cached per function. */
+static int fn_matches(struct kp_model *m, uint32_t fn)
+{
+	struct kp_filt *t = &m->filt;
+	const char *name = m->fns[fn].name;
+	int ok;
+
+	if (fn < t->nr_fn_match && t->fn_match[fn])
+		return t->fn_match[fn] == 2;
+	if (t->have_re)
+		ok = regexec(&t->re, name, 0, NULL, 0) == 0;
+	else
+		ok = strstr(name, t->name) != NULL;
+	if (fn >= t->nr_fn_match) {
+		if (kp_grow(&t->fn_match, &t->cap_fn_match, m->nr_fns, 1))
+			return ok;
+		memset(t->fn_match + t->nr_fn_match, 0, m->nr_fns - t->nr_fn_match);
+		t->nr_fn_match = m->nr_fns;
+	}
+	t->fn_match[fn] = ok ? 2 : 1;
+	return ok;
+}
+
+int kp_filter__visible(const struct kp_model *m, uint32_t frame)
+{
+	int k = kp_frame_kernel(m, frame);
+
+	return !(k ? m->filt.f.hide_kernel : m->filt.f.hide_user);
+}
+
+static uint8_t frame_bits(struct kp_model *m, uint32_t frame, uint8_t need)
+{
+	uint32_t fn = m->frames[frame].fn;
+	uint8_t bits = 0;
+
+	if ((need & KP_PM_NAME) && fn_matches(m, fn))
+		bits |= KP_PM_NAME;
+	if ((need & KP_PM_MODULE) &&
+	    !strcmp(m->mods[m->fns[fn].module].name, m->filt.f.module))
+		bits |= KP_PM_MODULE;
+	if ((need & KP_PM_FOCUS) && fn + 1 == m->filt.f.focus_fn)
+		bits |= KP_PM_FOCUS;
+	return bits;
+}
+
+int kp_filter__prep(struct kp_model *m, struct kp_prep *p)
+{
+	const struct kp_filter *f = &m->filt.f;
+	size_t n, nr = m->nr_nodes ? m->nr_nodes : 1;
+
+	memset(p, 0, sizeof(*p));
+	p->need = (f->name ? KP_PM_NAME : 0) | (f->module ? KP_PM_MODULE : 0) |
+		  (f->focus_fn ? KP_PM_FOCUS : 0);
+	p->eff = malloc(nr * sizeof(*p->eff));
+	if (p->need)
+		p->pm = malloc(nr);
+	if (!p->eff || (p->need && !p->pm)) {
+		kp_filter__prep_free(p);
+		return -ENOMEM;
+	}
+	p->nr = m->nr_nodes;
+	for (n = 0; n < m->nr_nodes; n++) {
+		uint32_t par = m->nodes[n].parent, fr = m->nodes[n].frame;
+		int vis;
+
+		if (par == KP_NONE) {
+			p->eff[n] = (uint32_t)n;
+			if (p->pm)
+				p->pm[n] = 0;
+			continue;
+		}
+		if (fr == KP_FRAME_OTHER)
+			vis = p->eff[par] == par;
+		else
+			vis = kp_filter__visible(m, fr);
+		p->eff[n] = vis ? (uint32_t)n : p->eff[par];
+		if (p->pm)
+			p->pm[n] = p->pm[par] | (vis ? frame_bits(m, fr, p->need) : 0);
+	}
+	return 0;
+}
+
+void kp_filter__prep_free(struct kp_prep *p)
+{
+	free(p->eff);
+	free(p->pm);
+	memset(p, 0, sizeof(*p));
+}
+
+int kp_filter__stack(const struct kp_model *m, const struct kp_prep *p,
+		     const struct kp_stk *s)
+{
+	const struct kp_filter *f = &m->filt.f;
+	const struct kp_proc *pr = &m->procs[s->proc];
+
+	if ((s->flags & KP_STK_IDLE) && !f->show_idle)
+		return 0;
+	if (f->pid && pr->pid != f->pid)
+		return 0;
+	if (f->comm && strcmp(pr->comm, f->comm))
+		return 0;
+	if (f->cgroup_id && s->cgroup != f->cgroup_id)
+		return 0;
+	if (p->need && (p->pm[s->leaf] & p->need) != p->need)
+		return 0;
+	return 1;
+}

@@ -1,0 +1,430 @@
+/* intern.c — modules, functions and frames, interned once each.
+ *
+ * A code address becomes a pc key (module, offset): user pcs through the
+ * process's mappings (file offset, so every process mapping the same file
+ * shares it), kernel pcs by address. A pc key is named once, when it is
+ * first seen: SYMTAB names of its module first, then the resolver, else
+ * "module+0xoffset". Each name becomes a frame; functions are interned by
+ * (module, name).
+ */
+#include "model/model-int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KP_MAX_INLINE 8
+#define KP_KERNEL_KEY 0xfffffffeu
+
+static uint32_t add_module(struct kp_model *m, const struct kp_module *mod,
+			   uint32_t hash);
+
+static int symtab_matches(const struct kp_symtab *st, const struct kp_module *mod)
+{
+	if (st->build_id_len && mod->build_id_len)
+		return st->build_id_len == mod->build_id_len &&
+		       !memcmp(st->build_id, mod->build_id, st->build_id_len);
+	if (mod->kernel && !strcmp(mod->name, "[kernel]") &&
+	    !strcmp(st->path, "[kernel]"))
+		return 1;
+	return !strcmp(st->path, mod->path);
+}
+
+int kp_intern__init(struct kp_model *m)
+{
+	struct kp_module mod = { .symtab = -1, .proc = KP_NONE };
+	struct kp_frame fr = { .pck = KP_NONE };
+	uint32_t fn;
+
+	mod.name = mod.path = kp_strpool__intern(&m->strs, "[unknown]");
+	if (!mod.name || add_module(m, &mod, 1) != KP_MOD_UNKNOWN)
+		return -ENOMEM;
+	mod.name = mod.path = kp_strpool__intern(&m->strs, "[other]");
+	if (!mod.name || add_module(m, &mod, 2) != KP_MOD_OTHER)
+		return -ENOMEM;
+	if (kp_grow(&m->frames, &m->cap_frames, 2, sizeof(*m->frames)))
+		return -ENOMEM;
+	fn = kp_intern__fn(m, KP_MOD_OTHER, "[root]");
+	if (fn == KP_NONE)
+		return -ENOMEM;
+	fr.fn = fn;
+	m->frames[KP_FRAME_ROOT] = fr;
+	fn = kp_intern__fn(m, KP_MOD_OTHER, "[other]");
+	if (fn == KP_NONE)
+		return -ENOMEM;
+	fr.fn = fn;
+	m->frames[KP_FRAME_OTHER] = fr;
+	m->nr_frames = 2;
+	return 0;
+}
+
+void kp_intern__fini(struct kp_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_symtabs; i++)
+		free(m->symtabs[i].syms);
+	free(m->symtabs);
+	free(m->mods);
+	free(m->fns);
+	free(m->pcks);
+	free(m->frames);
+	free(m->refs);
+	kp_htab__fini(&m->mod_tab);
+	kp_htab__fini(&m->fn_tab);
+	kp_htab__fini(&m->pck_tab);
+}
+
+/* Functions are interned by (module, interned name). */
+uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name)
+{
+	const char *s = kp_strpool__intern(&m->strs, name);
+	uint32_t h, v = 0;
+	uint64_t *found;
+
+	if (!s)
+		return KP_NONE;
+	h = (uint32_t)kp_hash2(module, (uintptr_t)s);
+	KP_HTAB_FIND(&m->fn_tab, h, v,
+		     m->fns[v].module == module && m->fns[v].name == s, found);
+	if (found)
+		return v;
+	if (kp_grow(&m->fns, &m->cap_fns, m->nr_fns + 1, sizeof(*m->fns)) ||
+	    kp_htab__insert(&m->fn_tab, h, (uint32_t)m->nr_fns))
+		return KP_NONE;
+	m->fns[m->nr_fns].name = s;
+	m->fns[m->nr_fns].module = module;
+	m->fns[m->nr_fns].kernel = m->mods[module].kernel;
+	m->fns[m->nr_fns].unknown = 0;
+	return (uint32_t)m->nr_fns++;
+}
+
+static uint32_t add_module(struct kp_model *m, const struct kp_module *mod,
+			   uint32_t hash)
+{
+	struct kp_module *nm;
+	size_t i;
+
+	if (kp_grow(&m->mods, &m->cap_mods, m->nr_mods + 1, sizeof(*m->mods)) ||
+	    kp_htab__insert(&m->mod_tab, hash, (uint32_t)m->nr_mods))
+		return KP_NONE;
+	nm = &m->mods[m->nr_mods];
+	*nm = *mod;
+	nm->symtab = -1;
+	for (i = 0; i < m->nr_symtabs; i++)
+		if (symtab_matches(&m->symtabs[i], nm))
+			nm->symtab = (int32_t)i;
+	return (uint32_t)m->nr_mods++;
+}
+
+static int module_eq(const struct kp_module *a, const struct kp_module *b)
+{
+	if (a->kernel != b->kernel || a->build_id_len != b->build_id_len)
+		return 0;
+	if (a->build_id_len)
+		return !memcmp(a->build_id, b->build_id, a->build_id_len);
+	return a->maj == b->maj && a->min == b->min && a->ino == b->ino &&
+	       a->proc == b->proc && !strcmp(a->path, b->path);
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s && s[1] ? s + 1 : path;
+}
+
+/* The module of a user mapping: build-id, else dev + inode + path; a
+ * mapping with neither (anonymous, JIT, [vdso]) is private to proc. */
+uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
+			   uint32_t proc)
+{
+	struct kp_module key = { .maj = mi->maj, .min = mi->min, .ino = mi->ino,
+				 .build_id_len = mi->build_id_len,
+				 .proc = KP_NONE, .symtab = -1 };
+	const char *name = NULL;
+	uint32_t h, v = 0;
+	uint64_t *found;
+
+	key.path = kp_strpool__intern(&m->strs, mi->path ? mi->path : "");
+	if (!key.path)
+		return KP_NONE;
+	memcpy(key.build_id, mi->build_id, sizeof(key.build_id));
+	if (!key.build_id_len && !key.ino)
+		key.proc = proc;
+	if (key.build_id_len)
+		h = (uint32_t)kp_hash_bytes(key.build_id, key.build_id_len, 7);
+	else
+		h = (uint32_t)kp_hash2(kp_hash2(key.ino, key.proc),
+				       (uintptr_t)key.path);
+	KP_HTAB_FIND(&m->mod_tab, h, v, module_eq(&m->mods[v], &key), found);
+	if (found)
+		return v;
+	if (m->res.ops && m->res.ops->module_name)
+		name = m->res.ops->module_name(m->res.ctx, mi, mi->addr);
+	key.name = kp_strpool__intern(&m->strs, name ? name : basename_of(key.path));
+	if (!key.name)
+		return KP_NONE;
+	return add_module(m, &key, h);
+}
+
+static uint32_t kernel_module(struct kp_model *m, uint64_t pc)
+{
+	struct kp_module key = { .kernel = 1, .proc = KP_NONE, .symtab = -1 };
+	const char *name = NULL;
+	uint32_t h, v = 0;
+	uint64_t *found;
+
+	if (m->res.ops && m->res.ops->module_name)
+		name = m->res.ops->module_name(m->res.ctx, NULL, pc);
+	key.name = kp_strpool__intern(&m->strs, name ? name : "[kernel]");
+	if (!key.name)
+		return KP_NONE;
+	key.path = strcmp(key.name, "[kernel]") ? key.name :
+		   kp_strpool__intern(&m->strs, "[kernel.kallsyms]");
+	if (!key.path)
+		return KP_NONE;
+	h = (uint32_t)kp_hash2(KP_KERNEL_KEY, (uintptr_t)key.name);
+	KP_HTAB_FIND(&m->mod_tab, h, v,
+		     m->mods[v].kernel && m->mods[v].name == key.name, found);
+	if (found)
+		return v;
+	return add_module(m, &key, h);
+}
+
+/* Name in the module's SYMTAB: the symbol containing off, or for a
+ * symbol without a size, one at exactly off. */
+static const char *symtab_lookup(const struct kp_symtab *st, uint64_t off)
+{
+	size_t lo = 0, hi = st->nr;
+	const struct kp_symbol *s;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].addr <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &st->syms[lo - 1];
+	if (s->addr == off || (s->size && off < s->addr + s->size))
+		return s->name;
+	return NULL;
+}
+
+static int add_frame(struct kp_model *m, uint32_t pck, uint32_t fn,
+		     const struct kp_frame_info *fi)
+{
+	struct kp_frame *f;
+
+	if (fn == KP_NONE ||
+	    kp_grow(&m->frames, &m->cap_frames, m->nr_frames + 1, sizeof(*m->frames)))
+		return -ENOMEM;
+	f = &m->frames[m->nr_frames++];
+	memset(f, 0, sizeof(*f));
+	f->fn = fn;
+	f->pck = pck;
+	if (fi && fi->file) {
+		f->file = kp_strpool__intern(&m->strs, fi->file);
+		if (!f->file)
+			return -ENOMEM;
+		f->line = fi->line;
+	}
+	f->inlined = fi ? !!fi->inlined : 0;
+	return 0;
+}
+
+static uint32_t unknown_fn(struct kp_model *m, const struct kp_pck *k)
+{
+	char buf[KP_PATH_MAX + 32];
+
+	uint32_t fn;
+
+	snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, m->mods[k->module].name, k->off);
+	fn = kp_intern__fn(m, k->module, buf);
+	if (fn != KP_NONE)
+		m->fns[fn].unknown = 1;
+	return fn;
+}
+
+/* Give pc key k its frames; addr is what the resolver is asked about. */
+static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi,
+		    uint64_t addr)
+{
+	struct kp_frame_info fi[KP_MAX_INLINE];
+	const struct kp_module *mod = &m->mods[m->pcks[k].module];
+	const char *name = NULL;
+	int i, n = 0, err;
+
+	m->pcks[k].first = (uint32_t)m->nr_frames;
+	if (mod->symtab >= 0)
+		name = symtab_lookup(&m->symtabs[mod->symtab], m->pcks[k].off);
+	if (name) {
+		err = add_frame(m, k, kp_intern__fn(m, m->pcks[k].module, name), NULL);
+		m->pcks[k].n = 1;
+		return err;
+	}
+	if (m->res.ops && m->res.ops->symbolize && m->pcks[k].module != KP_MOD_UNKNOWN)
+		n = m->res.ops->symbolize(m->res.ctx, mi, addr, fi, KP_MAX_INLINE);
+	if (n <= 0) {
+		n = 1;
+		memset(fi, 0, sizeof(fi[0]));
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t fn = fi[i].name ? kp_intern__fn(m, m->pcks[k].module, fi[i].name)
+					 : unknown_fn(m, &m->pcks[k]);
+
+		err = add_frame(m, k, fn, &fi[i]);
+		if (err)
+			return err;
+	}
+	m->pcks[k].n = (uint16_t)n;
+	return 0;
+}
+
+static uint32_t new_pck(struct kp_model *m, uint32_t h, uint32_t module,
+			uint64_t off, const struct kp_map_info *mi, uint64_t addr)
+{
+	struct kp_pck *k;
+	uint32_t idx = (uint32_t)m->nr_pcks;
+
+	if (kp_grow(&m->pcks, &m->cap_pcks, m->nr_pcks + 1, sizeof(*m->pcks)) ||
+	    kp_htab__insert(&m->pck_tab, h, idx))
+		return KP_NONE;
+	k = &m->pcks[m->nr_pcks++];
+	memset(k, 0, sizeof(*k));
+	k->module = module;
+	k->off = off;
+	if (mi) {
+		k->map_start = mi->addr;
+		k->map_limit = mi->addr + mi->len;
+		k->map_pgoff = mi->pgoff;
+	}
+	if (name_pck(m, idx, mi, addr))
+		return KP_NONE;
+	return idx;
+}
+
+uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret)
+{
+	uint32_t module = KP_MOD_UNKNOWN, h, v = 0;
+	const struct kp_map_info *mi;
+	uint64_t off = pc, addr = pc;
+	uint64_t *found;
+
+	mi = kp_proc__find_map(&m->procs[p], pc, &module);
+	if (mi) {
+		addr = ret && pc > mi->addr ? pc - 1 : pc;
+		off = addr - mi->addr + mi->pgoff;
+	}
+	h = (uint32_t)kp_hash2(module, off);
+	KP_HTAB_FIND(&m->pck_tab, h, v,
+		     m->pcks[v].module == module && m->pcks[v].off == off, found);
+	if (found)
+		return v;
+	return new_pck(m, h, module, off, mi, addr);
+}
+
+uint32_t kp_intern__kernel_pc(struct kp_model *m, uint64_t pc)
+{
+	uint32_t h = (uint32_t)kp_hash2(KP_KERNEL_KEY, pc), v = 0, module;
+	uint64_t *found;
+
+	KP_HTAB_FIND(&m->pck_tab, h, v,
+		     m->pcks[v].off == pc && m->mods[m->pcks[v].module].kernel, found);
+	if (found)
+		return v;
+	module = kernel_module(m, pc);
+	if (module == KP_NONE)
+		return KP_NONE;
+	return new_pck(m, h, module, pc, NULL, pc);
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct kp_symbol *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Name frames that only had "module+0xoff" with a SYMTAB that came late. */
+static int rename_unknown(struct kp_model *m, uint32_t mod)
+{
+	const struct kp_symtab *st = &m->symtabs[m->mods[mod].symtab];
+	size_t i;
+	int renamed = 0;
+
+	for (i = 0; i < m->nr_pcks; i++) {
+		struct kp_pck *k = &m->pcks[i];
+		struct kp_frame *f = &m->frames[k->first];
+		const char *name;
+		uint32_t fn;
+
+		if (k->module != mod || k->n != 1 || !m->fns[f->fn].unknown)
+			continue;
+		name = symtab_lookup(st, k->off);
+		if (!name)
+			continue;
+		fn = kp_intern__fn(m, mod, name);
+		if (fn == KP_NONE)
+			return -ENOMEM;
+		m->frames[k->first].fn = fn;
+		renamed = 1;
+	}
+	return renamed;
+}
+
+int kp_intern__symtab(struct kp_model *m, const struct kp_rec_symtab *rs)
+{
+	struct kp_symtab st = { .build_id_len = rs->build_id_len };
+	size_t i;
+	int err, renamed = 0;
+
+	st.path = kp_strpool__intern(&m->strs, rs->path ? rs->path : "");
+	st.syms = calloc(rs->nr_syms ? rs->nr_syms : 1, sizeof(*st.syms));
+	if (!st.path || !st.syms ||
+	    kp_grow(&m->symtabs, &m->cap_symtabs, m->nr_symtabs + 1, sizeof(st)))
+		goto out_nomem;
+	memcpy(st.build_id, rs->build_id, sizeof(st.build_id));
+	for (i = 0; i < rs->nr_syms; i++) {
+		st.syms[i] = rs->syms[i];
+		st.syms[i].name = kp_strpool__intern(&m->strs,
+					rs->syms[i].name ? rs->syms[i].name : "");
+		if (!st.syms[i].name)
+			goto out_nomem;
+	}
+	st.nr = rs->nr_syms;
+	qsort(st.syms, st.nr, sizeof(*st.syms), sym_cmp);
+	m->symtabs[m->nr_symtabs++] = st;
+	for (i = 0; i < m->nr_mods; i++) {
+		if (!symtab_matches(&st, &m->mods[i]))
+			continue;
+		m->mods[i].symtab = (int32_t)(m->nr_symtabs - 1);
+		err = rename_unknown(m, (uint32_t)i);
+		if (err < 0)
+			return err;
+		renamed |= err;
+	}
+	return renamed;
+
+out_nomem:
+	free(st.syms);
+	return -ENOMEM;
+}
+
+const char *kp_intern__source(struct kp_model *m, uint32_t frame)
+{
+	struct kp_frame *f = &m->frames[frame];
+
+	if (!f->file)
+		return NULL;
+	if (!f->source)
+		f->source = kp_strpool__printf(&m->strs, "%s:%" PRIu32, f->file,
+					       f->line);
+	return f->source;
+}

@@ -1,0 +1,398 @@
+/* model-int.h — the model's internal structures, shared by the .c files of src/model/
+ * (never included outside src/model/).
+ *
+ * Layout: everything lives in growable arrays indexed by uint32_t; ids
+ * handed out in views are derived from those indices (plus one, so that 0
+ * means "none") or hashed from them. Strings are interned in a pool owned
+ * by the model and live until kp_model__free().
+ *
+ * Distinct stacks: a hash table keyed by the raw sample (process identity,
+ * tid, cgroup, flags, kernel pcs, user pcs) points to a record in the
+ * stack arena: a header (struct kp_stk) followed by the pcs. A new stack
+ * is mapped to frames once and hung in the call trie (one trie per process
+ * identity, nodes keyed by (parent, frame)); a known stack only bumps its
+ * counts. Node counts are derived at view time from the per-stack counts.
+ *
+ * Errors: 0 or -errno (-ENOMEM). Not thread-safe.
+ */
+#ifndef KP_MODEL_INT_H
+#define KP_MODEL_INT_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+#define KP_NONE UINT32_MAX
+#define KP_NS 1000000000ull
+
+/* ---- hashing and growable arrays (util.c) ---- */
+
+static inline uint64_t kp_mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+static inline uint64_t kp_hash2(uint64_t a, uint64_t b)
+{
+	return kp_mix64(a * 0x9e3779b97f4a7c15ull + kp_mix64(b + 0x632be59bd9b4e019ull));
+}
+
+static inline double kp_fabs(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+uint64_t kp_hash_bytes(const void *p, size_t n, uint64_t seed);
+
+/* Make room for `need` elements of `elsz` bytes in *pp (a T **). */
+int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz);
+
+/* Open addressing, linear probing. A slot holds (hash << 32 | val + 1);
+ * 0 is empty. The table never deletes: callers rebuild it. */
+struct kp_htab {
+	uint64_t *slots;
+	size_t mask;	/* slots - 1, or 0 when empty */
+	size_t nr;
+};
+
+int kp_htab__insert(struct kp_htab *h, uint32_t hash, uint32_t val);
+void kp_htab__clear(struct kp_htab *h);
+void kp_htab__fini(struct kp_htab *h);
+
+/* First slot of `hash`'s probe sequence whose value satisfies eq, or
+ * NULL. The value in a slot s is (uint32_t)*s - 1. */
+#define KP_HTAB_FIND(h, hash32, val, cond, found)			\
+	do {								\
+		(found) = NULL;						\
+		if ((h)->mask == 0)					\
+			break;						\
+		size_t i_ = (hash32) & (h)->mask;			\
+		for (;;) {						\
+			uint64_t s_ = (h)->slots[i_];			\
+			if (s_ == 0)					\
+				break;					\
+			if ((uint32_t)(s_ >> 32) == (hash32)) {		\
+				(val) = (uint32_t)s_ - 1;		\
+				if (cond) {				\
+					(found) = &(h)->slots[i_];	\
+					break;				\
+				}					\
+			}						\
+			i_ = (i_ + 1) & (h)->mask;			\
+		}							\
+	} while (0)
+
+/* String pool: interned, NUL-terminated, never freed before the model. */
+struct kp_strpool {
+	char **chunks;
+	size_t nr_chunks, cap_chunks;
+	char *cur;
+	size_t left;
+	const char **strs;
+	size_t nr, cap;
+	struct kp_htab tab;
+	size_t bytes;
+};
+
+const char *kp_strpool__intern(struct kp_strpool *p, const char *s);
+const char *kp_strpool__printf(struct kp_strpool *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void kp_strpool__fini(struct kp_strpool *p);
+
+/* ---- modules, functions, frames (intern.c) ---- */
+
+#define KP_MOD_UNKNOWN 0	/* pcs in no mapping: "[unknown]" */
+#define KP_MOD_OTHER 1		/* the [other] pseudo module */
+
+struct kp_module {
+	const char *name;	/* display name */
+	const char *path;	/* mapping path; kernel: "[kernel.kallsyms]" */
+	uint32_t maj, min;
+	uint64_t ino;
+	uint32_t proc;		/* anonymous modules belong to one process */
+	uint8_t build_id_len;
+	uint8_t build_id[KP_BUILD_ID_MAX];
+	uint8_t kernel;
+	int32_t symtab;		/* index in m->symtabs, -1: none */
+};
+
+struct kp_func {
+	const char *name;
+	uint32_t module;
+	uint8_t kernel;
+	uint8_t unknown;	/* "module+0xoffset": no name was found */
+};
+
+/* A distinct code address: (module, offset). Its names are frames
+ * frames[first .. first + n): inlined ones first, the containing
+ * function last. */
+struct kp_pck {
+	uint32_t module;
+	uint32_t first;
+	uint64_t off;		/* user: file offset; kernel: address */
+	uint64_t map_start, map_limit, map_pgoff;
+	uint16_t n;
+};
+
+struct kp_frame {
+	uint32_t fn;
+	uint32_t pck;		/* KP_NONE for the root and [other] frames */
+	const char *file;
+	const char *source;	/* "file:line", made on demand */
+	uint32_t line;
+	uint8_t inlined;
+};
+
+#define KP_FRAME_ROOT 0
+#define KP_FRAME_OTHER 1
+
+struct kp_symtab {
+	const char *path;
+	uint8_t build_id_len;
+	uint8_t build_id[KP_BUILD_ID_MAX];
+	struct kp_symbol *syms;	/* names interned in the pool, sorted */
+	size_t nr;
+};
+
+/* ---- processes (proc.c) ---- */
+
+struct kp_proc {
+	uint32_t pid;
+	uint64_t start_ns;
+	const char *comm, *exe;
+	uint32_t root;		/* trie root node */
+	uint8_t gone, placeholder, kthread;
+	struct kp_map_info *maps;	/* sorted by addr, no overlaps */
+	uint32_t *map_mod;		/* module of each mapping */
+	size_t nr_maps, cap_maps;
+};
+
+struct kp_thread {
+	uint32_t proc, tid;
+	const char *name;
+};
+
+struct kp_cgroup {
+	uint64_t id;
+	const char *name;	/* path, or the id in decimal */
+};
+
+/* ---- the call trie (tree.c) ---- */
+
+struct kp_node {
+	uint32_t parent;	/* KP_NONE for a root */
+	uint32_t frame;
+	uint32_t proc;
+};
+#define KP_NODE_DUP 1u		/* an ancestor has the same function */
+#define KP_NODE_OTHER 2u	/* an [other] node */
+
+/* ---- distinct stacks (feed.c) ---- */
+
+struct kp_stk {
+	uint32_t hash;
+	uint32_t proc;
+	uint32_t tid;
+	uint32_t leaf;		/* trie node */
+	uint16_t nk, nu;	/* pcs that follow: kernel, then user */
+	uint32_t flags;		/* KP_STK_* */
+	uint64_t cgroup;
+	double cur;		/* count in the time mode */
+	uint64_t samples;	/* raw samples since the zero or the mark */
+	/* uint64_t pcs[nk + nu] */
+};
+#define KP_STK_WORDS (sizeof(struct kp_stk) / sizeof(uint64_t))
+#define KP_STK_IDLE 1u
+#define KP_STK_FOLDED 2u	/* merged into [other]: no pcs, key = leaf */
+#define KP_STK_DEAD 4u		/* removed by a fold (transient) */
+
+/* ---- time (time.c) ---- */
+
+struct kp_wbucket {
+	uint64_t sec;
+	uint32_t (*e)[2];	/* (stack, count) */
+	size_t nr, cap;
+	uint8_t used;
+};
+
+struct kp_window {
+	struct kp_wbucket *b;
+	size_t nb;
+	uint64_t now_ns;	/* newest time seen */
+	uint32_t *last;		/* per stack: bucket sec + 1 of its last entry */
+	uint32_t *slot;		/* ... and its index there */
+	size_t cap;
+};
+
+/* ---- filters (filter.c) ---- */
+
+struct kp_filt {
+	struct kp_filter f;	/* strings point to the copies below */
+	char *comm, *module, *name;
+	regex_t re;
+	int have_re;
+	uint32_t module_idx_gen;
+	uint8_t *fn_match;	/* per function: 0 unknown, 1 no, 2 yes */
+	size_t cap_fn_match, nr_fn_match;
+};
+
+/* ---- the model ---- */
+
+struct kp_model {
+	struct kp_resolver res;
+	size_t max_nodes;
+	struct kp_strpool strs;
+
+	struct kp_module *mods;
+	size_t nr_mods, cap_mods;
+	struct kp_htab mod_tab;
+	struct kp_func *fns;
+	size_t nr_fns, cap_fns;
+	struct kp_htab fn_tab;
+	struct kp_pck *pcks;
+	size_t nr_pcks, cap_pcks;
+	struct kp_htab pck_tab;
+	struct kp_frame *frames;
+	size_t nr_frames, cap_frames;
+	struct kp_symtab *symtabs;
+	size_t nr_symtabs, cap_symtabs;
+	struct kp_frame_ref *refs;	/* for foreach_stack, made on demand */
+	size_t nr_refs, cap_refs;
+
+	struct kp_proc *procs;
+	size_t nr_procs, cap_procs;
+	struct kp_htab pid_tab;		/* pid -> current identity */
+	struct kp_thread *threads;
+	size_t nr_threads, cap_threads;
+	struct kp_htab thr_tab;
+	struct kp_cgroup *cgroups;
+	size_t nr_cgroups, cap_cgroups;
+	struct kp_htab cg_tab;
+
+	struct kp_node *nodes;
+	uint8_t *nflags;
+	size_t nr_nodes, cap_nodes, cap_nflags;
+	struct kp_htab node_tab;
+	size_t nr_other;
+
+	uint64_t *arena;
+	size_t arena_len, arena_cap;
+	uint32_t *stk_off;
+	size_t nr_stk, cap_stk;
+	struct kp_htab stk_tab;
+	double *base;			/* per stack, with a baseline */
+	size_t cap_base;
+	int has_base;
+
+	enum kp_time_mode mode;
+	unsigned window_s;
+	struct kp_window win;
+
+	struct kp_filt filt;
+
+	struct kp_model_summary sum;	/* counters kept as they come */
+	uint64_t upcs[KP_MAX_FRAMES];
+};
+
+static inline struct kp_stk *kp_stk(const struct kp_model *m, uint32_t i)
+{
+	return (struct kp_stk *)&m->arena[m->stk_off[i]];
+}
+
+static inline const uint64_t *kp_stk_pcs(const struct kp_stk *s)
+{
+	return (const uint64_t *)(s + 1);
+}
+
+static inline uint32_t kp_node_fn(const struct kp_model *m, uint32_t n)
+{
+	return m->frames[m->nodes[n].frame].fn;
+}
+
+static inline int kp_frame_kernel(const struct kp_model *m, uint32_t f)
+{
+	return m->fns[m->frames[f].fn].kernel;
+}
+
+/* intern.c */
+int kp_intern__init(struct kp_model *m);
+void kp_intern__fini(struct kp_model *m);
+uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name);
+/* The pc key of a user pc of process p (ret: a return address, named at
+ * pc - 1) or of a kernel address; KP_NONE on -ENOMEM. */
+uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret);
+uint32_t kp_intern__kernel_pc(struct kp_model *m, uint64_t pc);
+uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
+			   uint32_t proc);
+int kp_intern__symtab(struct kp_model *m, const struct kp_rec_symtab *st);
+const char *kp_intern__source(struct kp_model *m, uint32_t frame);
+
+/* proc.c */
+void kp_proc__fini(struct kp_model *m);
+uint32_t kp_proc__for_pid(struct kp_model *m, uint32_t pid, const char *comm,
+			  int *created);
+uint32_t kp_proc__thread(const struct kp_model *m, uint32_t proc, uint32_t tid);
+int kp_proc__seen_thread(struct kp_model *m, uint32_t proc, uint32_t tid,
+			 const char *comm);
+const char *kp_proc__cgroup_name(struct kp_model *m, uint64_t id);
+int kp_proc__feed(struct kp_model *m, const struct kp_record *r);
+const struct kp_map_info *kp_proc__find_map(const struct kp_proc *p,
+					    uint64_t pc, uint32_t *mod);
+
+/* tree.c */
+uint32_t kp_tree__root(struct kp_model *m, uint32_t proc);
+uint32_t kp_tree__child(struct kp_model *m, uint32_t parent, uint32_t frame);
+int kp_tree__fold(struct kp_model *m);
+void kp_tree__redup(struct kp_model *m);
+void kp_tree__fini(struct kp_model *m);
+
+/* feed.c */
+int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s);
+uint32_t kp_stk__new(struct kp_model *m, uint32_t hash, const struct kp_stk *hdr,
+		     const uint64_t *k, const uint64_t *u);
+int kp_stk__rehash(struct kp_model *m);
+void kp_stk__fini(struct kp_model *m);
+
+/* time.c */
+int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t);
+void kp_time__clear_window(struct kp_model *m);
+void kp_time__remap(struct kp_model *m, const uint32_t *remap);
+void kp_time__fini(struct kp_model *m);
+
+/* filter.c: per-node preparation for a view or a stack walk. */
+struct kp_prep {
+	uint32_t *eff;		/* nearest visible node on the path (self) */
+	uint8_t *pm;		/* bits of the frame filters matched on the path */
+	uint8_t need;		/* bits a stack must have */
+	size_t nr;
+};
+int kp_filter__prep(struct kp_model *m, struct kp_prep *p);
+void kp_filter__prep_free(struct kp_prep *p);
+int kp_filter__stack(const struct kp_model *m, const struct kp_prep *p,
+		     const struct kp_stk *s);
+int kp_filter__visible(const struct kp_model *m, uint32_t frame);
+void kp_filter__fini(struct kp_model *m);
+
+/* view.c / view-tree.c */
+struct kp_agg {			/* per trie node counts for one view */
+	double *self, *total, *bself, *btotal;
+	uint64_t *samp;		/* raw samples through the node */
+	uint64_t *sself;	/* raw samples ending at the node */
+	double vtotal, vbase;
+};
+int kp_view__agg(struct kp_model *m, const struct kp_prep *p, struct kp_agg *a);
+void kp_view__agg_free(struct kp_agg *a);
+int kp_view__sort_rows(struct kp_row *rows, size_t nr, enum kp_sort sort,
+		       double vtotal, double vbase);
+int kp_view__tree(struct kp_model *m, const struct kp_view_opts *o,
+		  const struct kp_prep *p, const struct kp_agg *a,
+		  struct kp_view *v);
+
+#endif /* KP_MODEL_INT_H */

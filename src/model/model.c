@@ -1,0 +1,44 @@
+/* model.c — creating and freeing the model. */
+#include "model/model-int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+struct kp_model *kp_model__new(const struct kp_model_opts *opts)
+{
+	struct kp_model *m = calloc(1, sizeof(*m));
+	int err;
+
+	if (!m)
+		return NULL;
+	if (opts)
+		m->res = opts->resolver;
+	m->max_nodes = opts && opts->max_nodes ? opts->max_nodes
+					       : KP_MODEL_DEFAULT_MAX_NODES;
+	if (m->max_nodes < 16)
+		m->max_nodes = 16;
+	m->mode = KP_TIME_CUMULATIVE;
+	m->window_s = 10;
+	m->filt.f.hide_kernel = 0;
+	err = kp_intern__init(m);
+	if (err) {
+		kp_model__free(m);
+		errno = -err;
+		return NULL;
+	}
+	return m;
+}
+
+void kp_model__free(struct kp_model *m)
+{
+	if (!m)
+		return;
+	kp_time__fini(m);
+	kp_filter__fini(m);
+	kp_stk__fini(m);
+	kp_tree__fini(m);
+	kp_proc__fini(m);
+	kp_intern__fini(m);
+	kp_strpool__fini(&m->strs);
+	free(m);
+}

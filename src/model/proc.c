@@ -1,0 +1,389 @@
+/* proc.c — process identities, threads, mappings and cgroup names, from
+ * PROCESS, EXEC, EXIT, THREAD, MMAP and CGROUP records.
+ *
+ * Identity: a pid maps to its current identity; PROCESS with another
+ * start time (pid reuse) or EXEC starts a new one, and the old one keeps
+ * its counts, names and mappings. The resolver hears process_gone() when
+ * an identity ends (exit, exec, reuse): its frames were named eagerly.
+ */
+#include "model/model-int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void kp_proc__fini(struct kp_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		free(m->procs[i].maps);
+		free(m->procs[i].map_mod);
+	}
+	free(m->procs);
+	free(m->threads);
+	free(m->cgroups);
+	kp_htab__fini(&m->pid_tab);
+	kp_htab__fini(&m->thr_tab);
+	kp_htab__fini(&m->cg_tab);
+}
+
+static uint32_t pid_hash(uint32_t pid)
+{
+	return (uint32_t)kp_mix64(pid + 1);
+}
+
+static uint64_t *pid_slot(struct kp_model *m, uint32_t pid)
+{
+	uint32_t h = pid_hash(pid), v = 0;
+	uint64_t *found;
+
+	KP_HTAB_FIND(&m->pid_tab, h, v, m->procs[v].pid == pid, found);
+	return found;
+}
+
+static uint32_t current(struct kp_model *m, uint32_t pid)
+{
+	uint64_t *s = pid_slot(m, pid);
+
+	return s ? (uint32_t)*s - 1 : KP_NONE;
+}
+
+/* A new identity for pid, which becomes the pid's current one. */
+static uint32_t new_proc(struct kp_model *m, uint32_t pid, uint64_t start_ns,
+			 const char *comm, const char *exe)
+{
+	uint32_t idx = (uint32_t)m->nr_procs;
+	struct kp_proc *p;
+	uint64_t *slot;
+
+	if (kp_grow(&m->procs, &m->cap_procs, m->nr_procs + 1, sizeof(*m->procs)))
+		return KP_NONE;
+	p = &m->procs[idx];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->start_ns = start_ns;
+	p->comm = kp_strpool__intern(&m->strs, comm ? comm : "");
+	p->exe = kp_strpool__intern(&m->strs, exe ? exe : "");
+	if (!p->comm || !p->exe)
+		return KP_NONE;
+	m->nr_procs++;
+	p->root = kp_tree__root(m, idx);
+	if (p->root == KP_NONE)
+		goto out_undo;
+	slot = pid_slot(m, pid);
+	if (slot)
+		*slot = (*slot & ~0xffffffffull) | (idx + 1);
+	else if (kp_htab__insert(&m->pid_tab, pid_hash(pid), idx))
+		goto out_undo;
+	return idx;
+
+out_undo:
+	m->nr_procs--;
+	return KP_NONE;
+}
+
+static void proc_gone(struct kp_model *m, uint32_t idx)
+{
+	struct kp_proc *p = &m->procs[idx];
+
+	if (p->gone)
+		return;
+	p->gone = 1;
+	if (m->res.ops && m->res.ops->process_gone)
+		m->res.ops->process_gone(m->res.ctx, p->pid, p->start_ns);
+}
+
+uint32_t kp_proc__for_pid(struct kp_model *m, uint32_t pid, const char *comm,
+			  int *created)
+{
+	uint32_t idx = current(m, pid);
+
+	*created = 0;
+	if (idx != KP_NONE)
+		return idx;
+	idx = new_proc(m, pid, 0, comm, "");
+	if (idx != KP_NONE) {
+		m->procs[idx].placeholder = 1;
+		*created = 1;
+	}
+	return idx;
+}
+
+static int on_process(struct kp_model *m, const struct kp_rec_process *r)
+{
+	uint32_t idx = current(m, r->pid);
+	struct kp_proc *p;
+
+	if (idx != KP_NONE) {
+		p = &m->procs[idx];
+		if (p->placeholder || p->start_ns == r->start_ns) {
+			size_t i;
+
+			for (i = 0; i < p->nr_maps; i++)
+				p->maps[i].proc_start_ns = r->start_ns;
+			p->start_ns = r->start_ns;
+			p->placeholder = 0;
+			p->comm = kp_strpool__intern(&m->strs, r->comm ? r->comm : "");
+			p->exe = kp_strpool__intern(&m->strs, r->exe ? r->exe : "");
+			p->kthread = !!(r->flags & KP_PROC_KTHREAD);
+			return p->comm && p->exe ? 0 : -ENOMEM;
+		}
+		proc_gone(m, idx);
+	}
+	idx = new_proc(m, r->pid, r->start_ns, r->comm, r->exe);
+	if (idx == KP_NONE)
+		return -ENOMEM;
+	m->procs[idx].kthread = !!(r->flags & KP_PROC_KTHREAD);
+	return 0;
+}
+
+/* exec: same pid and start time, new identity (new comm, no mappings). */
+static int on_exec(struct kp_model *m, const struct kp_rec_exec *r)
+{
+	uint32_t idx = current(m, r->pid);
+	uint64_t start = 0;
+
+	if (idx != KP_NONE) {
+		start = m->procs[idx].start_ns;
+		proc_gone(m, idx);
+	}
+	idx = new_proc(m, r->pid, start, r->comm, r->exe);
+	return idx == KP_NONE ? -ENOMEM : 0;
+}
+
+static int on_exit_rec(struct kp_model *m, const struct kp_rec_exit *r)
+{
+	uint32_t idx;
+
+	if (r->tid != r->pid)
+		return 0;
+	idx = current(m, r->pid);
+	if (idx != KP_NONE)
+		proc_gone(m, idx);
+	return 0;
+}
+
+static uint32_t thread_find(const struct kp_model *m, uint32_t proc, uint32_t tid,
+			    uint32_t *hash)
+{
+	uint32_t h = (uint32_t)kp_hash2(proc, tid), v = 0;
+	uint64_t *found;
+
+	*hash = h;
+	KP_HTAB_FIND(&m->thr_tab, h, v,
+		     m->threads[v].proc == proc && m->threads[v].tid == tid, found);
+	return found ? v : KP_NONE;
+}
+
+uint32_t kp_proc__thread(const struct kp_model *m, uint32_t proc, uint32_t tid)
+{
+	uint32_t h;
+
+	return thread_find(m, proc, tid, &h);
+}
+
+/* Name thread tid of proc; only when unnamed unless force. */
+static int thread_name(struct kp_model *m, uint32_t proc, uint32_t tid,
+		       const char *name, int force)
+{
+	uint32_t h, idx = thread_find(m, proc, tid, &h);
+	const char *s;
+
+	if (idx != KP_NONE && !force)
+		return 0;
+	s = kp_strpool__intern(&m->strs, name ? name : "");
+	if (!s)
+		return -ENOMEM;
+	if (idx != KP_NONE) {
+		m->threads[idx].name = s;
+		return 0;
+	}
+	if (kp_grow(&m->threads, &m->cap_threads, m->nr_threads + 1,
+		    sizeof(*m->threads)) ||
+	    kp_htab__insert(&m->thr_tab, h, (uint32_t)m->nr_threads))
+		return -ENOMEM;
+	m->threads[m->nr_threads].proc = proc;
+	m->threads[m->nr_threads].tid = tid;
+	m->threads[m->nr_threads].name = s;
+	m->nr_threads++;
+	return 0;
+}
+
+int kp_proc__seen_thread(struct kp_model *m, uint32_t proc, uint32_t tid,
+			 const char *comm)
+{
+	return thread_name(m, proc, tid, comm, 0);
+}
+
+static int on_thread(struct kp_model *m, const struct kp_rec_thread *r)
+{
+	int created;
+	uint32_t idx = kp_proc__for_pid(m, r->pid, r->comm, &created);
+
+	if (idx == KP_NONE)
+		return -ENOMEM;
+	return thread_name(m, idx, r->tid, r->comm, 1);
+}
+
+const struct kp_map_info *kp_proc__find_map(const struct kp_proc *p,
+					    uint64_t pc, uint32_t *mod)
+{
+	size_t lo = 0, hi = p->nr_maps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].addr <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || pc - p->maps[lo - 1].addr >= p->maps[lo - 1].len)
+		return NULL;
+	*mod = p->map_mod[lo - 1];
+	return &p->maps[lo - 1];
+}
+
+/* Append a mapping (or the part of an old one outside [a, e)). */
+static int put_map(struct kp_proc *p, const struct kp_map_info *mi, uint32_t mod)
+{
+	if (kp_grow(&p->maps, &p->cap_maps, p->nr_maps + 1, sizeof(*p->maps)))
+		return -ENOMEM;
+	p->map_mod = realloc(p->map_mod, p->cap_maps * sizeof(*p->map_mod));
+	if (!p->map_mod)
+		return -ENOMEM;
+	p->maps[p->nr_maps] = *mi;
+	p->map_mod[p->nr_maps++] = mod;
+	return 0;
+}
+
+/* Insert mi in sorted order, cutting the parts of old mappings it covers. */
+static int insert_map(struct kp_model *m, struct kp_proc *p,
+		      const struct kp_map_info *mi, uint32_t mod)
+{
+	struct kp_proc old = *p;
+	uint64_t a = mi->addr, e = mi->addr + mi->len;
+	size_t i;
+	int err = 0, done = 0;
+
+	p->maps = NULL;
+	p->map_mod = NULL;
+	p->nr_maps = p->cap_maps = 0;
+	for (i = 0; i < old.nr_maps && !err; i++) {
+		struct kp_map_info o = old.maps[i];
+		uint64_t oe = o.addr + o.len;
+
+		if (!done && o.addr >= a) {
+			err = put_map(p, mi, mod);
+			done = 1;
+		}
+		if (err || oe <= a || o.addr >= e) {
+			err = err ? err : put_map(p, &o, old.map_mod[i]);
+			continue;
+		}
+		m->sum.mappings--;
+		if (o.addr < a) {
+			struct kp_map_info l = o;
+
+			l.len = a - o.addr;
+			err = put_map(p, &l, old.map_mod[i]);
+			m->sum.mappings++;
+			if (!done && !err) {
+				err = put_map(p, mi, mod);
+				done = 1;
+			}
+		}
+		if (!err && oe > e) {
+			o.pgoff += e - o.addr;
+			o.len = oe - e;
+			o.addr = e;
+			err = put_map(p, &o, old.map_mod[i]);
+			m->sum.mappings++;
+		}
+	}
+	if (!err && !done)
+		err = put_map(p, mi, mod);
+	m->sum.mappings++;
+	free(old.maps);
+	free(old.map_mod);
+	return err;
+}
+
+static int on_mmap(struct kp_model *m, const struct kp_rec_mmap *r)
+{
+	struct kp_map_info mi = { .pid = r->pid, .addr = r->addr, .len = r->len,
+				  .pgoff = r->pgoff, .maj = r->maj, .min = r->min,
+				  .ino = r->ino, .build_id_len = r->build_id_len };
+	int created;
+	uint32_t idx = kp_proc__for_pid(m, r->pid, "", &created), mod;
+
+	if (idx == KP_NONE)
+		return -ENOMEM;
+	if (!r->len)
+		return 0;
+	mi.proc_start_ns = m->procs[idx].start_ns;
+	if (mi.build_id_len > KP_BUILD_ID_MAX)
+		mi.build_id_len = KP_BUILD_ID_MAX;
+	memcpy(mi.build_id, r->build_id, mi.build_id_len);
+	mi.path = kp_strpool__intern(&m->strs, r->path ? r->path : "");
+	if (!mi.path)
+		return -ENOMEM;
+	mod = kp_intern__module(m, &mi, idx);
+	if (mod == KP_NONE)
+		return -ENOMEM;
+	return insert_map(m, &m->procs[idx], &mi, mod);
+}
+
+static uint32_t cgroup_find(const struct kp_model *m, uint64_t id, uint32_t *hash)
+{
+	uint32_t h = (uint32_t)kp_mix64(id), v = 0;
+	uint64_t *found;
+
+	*hash = h;
+	KP_HTAB_FIND(&m->cg_tab, h, v, m->cgroups[v].id == id, found);
+	return found ? v : KP_NONE;
+}
+
+const char *kp_proc__cgroup_name(struct kp_model *m, uint64_t id)
+{
+	uint32_t h, idx = cgroup_find(m, id, &h);
+
+	if (idx != KP_NONE)
+		return m->cgroups[idx].name;
+	return kp_strpool__printf(&m->strs, "%" PRIu64, id);
+}
+
+static int on_cgroup(struct kp_model *m, const struct kp_rec_cgroup *r)
+{
+	uint32_t h, idx = cgroup_find(m, r->id, &h);
+	const char *s = kp_strpool__intern(&m->strs, r->path ? r->path : "");
+
+	if (!s)
+		return -ENOMEM;
+	if (idx == KP_NONE) {
+		if (kp_grow(&m->cgroups, &m->cap_cgroups, m->nr_cgroups + 1,
+			    sizeof(*m->cgroups)) ||
+		    kp_htab__insert(&m->cg_tab, h, (uint32_t)m->nr_cgroups))
+			return -ENOMEM;
+		idx = (uint32_t)m->nr_cgroups++;
+		m->cgroups[idx].id = r->id;
+	}
+	m->cgroups[idx].name = s;
+	return 0;
+}
+
+int kp_proc__feed(struct kp_model *m, const struct kp_record *r)
+{
+	switch (r->type) {
+	case KP_REC_PROCESS: return on_process(m, &r->process);
+	case KP_REC_EXEC: return on_exec(m, &r->exec);
+	case KP_REC_EXIT: return on_exit_rec(m, &r->exit);
+	case KP_REC_THREAD: return on_thread(m, &r->thread);
+	case KP_REC_MMAP: return on_mmap(m, &r->mmap);
+	case KP_REC_CGROUP: return on_cgroup(m, &r->cgroup);
+	default: return 0;
+	}
+}

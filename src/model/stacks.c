@@ -1,0 +1,132 @@
+/* stacks.c — whole stacks and every named frame, for the folded, pprof
+ * and stream writers (kp_model__foreach_stack / __foreach_symbol).
+ */
+#include "model/model-int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void make_ref(const struct kp_model *m, uint32_t f, struct kp_frame_ref *r)
+{
+	const struct kp_frame *fr = &m->frames[f];
+	const struct kp_func *fn = &m->fns[fr->fn];
+	const struct kp_module *mod = &m->mods[fn->module];
+
+	memset(r, 0, sizeof(*r));
+	r->name = fn->name;
+	r->module = mod->name;
+	r->file = fr->file;
+	r->line = fr->line;
+	r->inlined = fr->inlined;
+	r->kernel = mod->kernel;
+	if (fn->module != KP_MOD_UNKNOWN && fn->module != KP_MOD_OTHER && !mod->kernel) {
+		r->path = mod->path;
+		r->build_id = mod->build_id_len ? mod->build_id : NULL;
+		r->build_id_len = mod->build_id_len;
+	}
+	if (fr->pck != KP_NONE) {
+		const struct kp_pck *k = &m->pcks[fr->pck];
+
+		r->addr = k->off;
+		r->map_start = k->map_start;
+		r->map_limit = k->map_limit;
+		r->map_pgoff = k->map_pgoff;
+	}
+}
+
+/* Frame refs for every frame, made once and extended as frames come. */
+static int refs_ready(struct kp_model *m)
+{
+	size_t i;
+
+	if (kp_grow(&m->refs, &m->cap_refs, m->nr_frames, sizeof(*m->refs)))
+		return -ENOMEM;
+	for (i = m->nr_refs; i < m->nr_frames; i++)
+		make_ref(m, (uint32_t)i, &m->refs[i]);
+	m->nr_refs = m->nr_frames;
+	return 0;
+}
+
+/* Visible frames of node leaf, root first, into *path. */
+static int stack_path(const struct kp_model *m, const struct kp_prep *p, uint32_t leaf,
+		      const struct kp_frame_ref ***path, size_t *cap, size_t *depth)
+{
+	size_t n = 0, i;
+	uint32_t x;
+
+	for (x = leaf; m->nodes[x].parent != KP_NONE; x = m->nodes[x].parent) {
+		if (p->eff[x] != x)
+			continue;
+		if (kp_grow(path, cap, n + 1, sizeof(**path)))
+			return -ENOMEM;
+		(*path)[n++] = &m->refs[m->nodes[x].frame];
+	}
+	for (i = 0; i < n / 2; i++) {
+		const struct kp_frame_ref *t = (*path)[i];
+
+		(*path)[i] = (*path)[n - 1 - i];
+		(*path)[n - 1 - i] = t;
+	}
+	*depth = n;
+	return 0;
+}
+
+int kp_model__foreach_stack(struct kp_model *m,
+			    int (*cb)(void *ctx, const struct kp_stack_visit *v),
+			    void *ctx)
+{
+	const struct kp_frame_ref **path = NULL;
+	struct kp_prep p;
+	size_t i, cap = 0;
+	int err = refs_ready(m);
+
+	if (err)
+		return err;
+	err = kp_filter__prep(m, &p);
+	if (err)
+		return err;
+	for (i = 0; i < m->nr_stk && !err; i++) {
+		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
+		struct kp_stack_visit v = { 0 };
+
+		if (s->cur == 0 || !kp_filter__stack(m, &p, s))
+			continue;
+		err = stack_path(m, &p, p.eff[s->leaf], &path, &cap, &v.depth);
+		if (err)
+			break;
+		v.comm = m->procs[s->proc].comm;
+		v.pid = m->procs[s->proc].pid;
+		v.tid = s->tid;
+		v.cgroup_id = s->cgroup;
+		v.frames = path;
+		v.count = s->cur;
+		v.samples = s->samples;
+		err = cb(ctx, &v);
+	}
+	free(path);
+	kp_filter__prep_free(&p);
+	return err;
+}
+
+int kp_model__foreach_symbol(struct kp_model *m,
+			     int (*cb)(void *ctx, const char *path,
+				       const uint8_t *build_id, uint8_t build_id_len,
+				       uint64_t addr, const char *name),
+			     void *ctx)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < m->nr_pcks && !err; i++) {
+		const struct kp_pck *k = &m->pcks[i];
+		const struct kp_module *mod = &m->mods[k->module];
+		const struct kp_func *fn = &m->fns[m->frames[k->first + k->n - 1].fn];
+
+		if (k->module == KP_MOD_UNKNOWN || fn->unknown)
+			continue;
+		err = cb(ctx, mod->path, mod->build_id_len ? mod->build_id : NULL,
+			 mod->build_id_len, k->off, fn->name);
+	}
+	return err;
+}

@@ -1,0 +1,251 @@
+/* time.c — time modes, zero, the baseline and the summary.
+ *
+ * Every stack keeps `samples` (raw, since the zero or the mark) and `cur`
+ * (its count in the time mode): cumulative cur == samples; decay
+ * multiplies cur by 7/8 at each refresh; the window keeps a ring of
+ * one-second buckets of (stack, count) and subtracts a bucket from cur
+ * once all of it is older than now - window_s. The window is exact to
+ * one second; its memory is the distinct (stack, second) pairs in it.
+ */
+#include "model/model-int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KP_DEFAULT_WINDOW_S 10
+
+static void expire(struct kp_model *m, struct kp_wbucket *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr; i++) {
+		struct kp_stk *s = kp_stk(m, b->e[i][0]);
+
+		s->cur -= b->e[i][1];
+		if (s->cur < 0)
+			s->cur = 0;
+	}
+	b->nr = 0;
+	b->used = 0;
+}
+
+static int window_ready(struct kp_model *m, uint32_t stk)
+{
+	struct kp_window *w = &m->win;
+
+	if (!w->b) {
+		w->nb = m->window_s + 2;
+		w->b = calloc(w->nb, sizeof(*w->b));
+		if (!w->b)
+			return -ENOMEM;
+	}
+	if (stk >= w->cap) {
+		size_t cap = w->cap, ncap = m->cap_stk > stk ? m->cap_stk : stk + 1;
+
+		if (kp_grow(&w->last, &cap, ncap, sizeof(*w->last)))
+			return -ENOMEM;
+		cap = w->cap;
+		if (kp_grow(&w->slot, &cap, ncap, sizeof(*w->slot)))
+			return -ENOMEM;
+		memset(w->last + w->cap, 0, (cap - w->cap) * sizeof(*w->last));
+		w->cap = cap;
+	}
+	return 0;
+}
+
+/* Count a sample of stack stk at time t in the window: 1 if counted,
+ * 0 if it is already older than the window, or -ENOMEM. */
+int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t)
+{
+	struct kp_window *w = &m->win;
+	uint64_t span = (uint64_t)m->window_s * KP_NS, sec = t / KP_NS;
+	struct kp_wbucket *b;
+	int err = window_ready(m, stk);
+
+	if (err)
+		return err;
+	if (t > w->now_ns)
+		w->now_ns = t;
+	if (w->now_ns > span && t <= w->now_ns - span)
+		return 0;
+	b = &w->b[sec % w->nb];
+	if (b->used && b->sec != sec) {
+		if (b->sec > sec)
+			return 0;
+		expire(m, b);
+	}
+	if (!b->used) {
+		b->used = 1;
+		b->sec = sec;
+	}
+	if (w->last[stk] == (uint32_t)sec + 1 && w->slot[stk] < b->nr &&
+	    b->e[w->slot[stk]][0] == stk) {
+		b->e[w->slot[stk]][1]++;
+		return 1;
+	}
+	if (kp_grow(&b->e, &b->cap, b->nr + 1, sizeof(*b->e)))
+		return -ENOMEM;
+	b->e[b->nr][0] = stk;
+	b->e[b->nr][1] = 1;
+	w->last[stk] = (uint32_t)sec + 1;
+	w->slot[stk] = (uint32_t)b->nr++;
+	return 1;
+}
+
+void kp_time__clear_window(struct kp_model *m)
+{
+	struct kp_window *w = &m->win;
+	size_t i;
+
+	for (i = 0; w->b && i < w->nb; i++) {
+		w->b[i].nr = 0;
+		w->b[i].used = 0;
+	}
+	if (w->last)
+		memset(w->last, 0, w->cap * sizeof(*w->last));
+}
+
+void kp_time__remap(struct kp_model *m, const uint32_t *remap)
+{
+	struct kp_window *w = &m->win;
+	size_t i, j;
+
+	for (i = 0; w->b && i < w->nb; i++)
+		for (j = 0; j < w->b[i].nr; j++)
+			w->b[i].e[j][0] = remap[w->b[i].e[j][0]];
+	if (w->last)
+		memset(w->last, 0, w->cap * sizeof(*w->last));
+}
+
+void kp_time__fini(struct kp_model *m)
+{
+	struct kp_window *w = &m->win;
+	size_t i;
+
+	for (i = 0; w->b && i < w->nb; i++)
+		free(w->b[i].e);
+	free(w->b);
+	free(w->last);
+	free(w->slot);
+	memset(w, 0, sizeof(*w));
+}
+
+void kp_model__refresh(struct kp_model *m, uint64_t now_ns)
+{
+	struct kp_window *w = &m->win;
+	uint64_t span = (uint64_t)m->window_s * KP_NS;
+	size_t i;
+
+	if (m->mode == KP_TIME_DECAY) {
+		for (i = 0; i < m->nr_stk; i++)
+			kp_stk(m, (uint32_t)i)->cur *= 7.0 / 8.0;
+		return;
+	}
+	if (m->mode != KP_TIME_WINDOW || !w->b)
+		return;
+	if (now_ns > w->now_ns)
+		w->now_ns = now_ns;
+	for (i = 0; i < w->nb; i++) {
+		struct kp_wbucket *b = &w->b[i];
+
+		if (b->used && w->now_ns >= span && (b->sec + 1) * KP_NS <= w->now_ns - span)
+			expire(m, b);
+	}
+}
+
+void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
+			     unsigned window_s)
+{
+	size_t i;
+
+	if (mode == KP_TIME_WINDOW && !window_s)
+		window_s = m->window_s ? m->window_s : KP_DEFAULT_WINDOW_S;
+	if (mode == m->mode && (mode != KP_TIME_WINDOW || window_s == m->window_s))
+		return;
+	kp_time__fini(m);
+	m->mode = mode;
+	if (mode == KP_TIME_WINDOW)
+		m->window_s = window_s;
+	for (i = 0; i < m->nr_stk; i++) {
+		struct kp_stk *s = kp_stk(m, (uint32_t)i);
+
+		if (mode == KP_TIME_CUMULATIVE)
+			s->cur = (double)s->samples;
+		else if (mode == KP_TIME_WINDOW)
+			s->cur = 0;
+	}
+}
+
+static void clear_counts(struct kp_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_stk; i++) {
+		kp_stk(m, (uint32_t)i)->cur = 0;
+		kp_stk(m, (uint32_t)i)->samples = 0;
+	}
+	kp_time__clear_window(m);
+}
+
+void kp_model__zero(struct kp_model *m)
+{
+	clear_counts(m);
+	m->sum.samples = 0;
+	memset(m->sum.lost, 0, sizeof(m->sum.lost));
+	m->sum.unwound_dwarf = m->sum.unwound_fp = 0;
+	m->sum.unknown_pid = 0;
+	m->sum.first_ns = m->sum.last_ns = 0;
+}
+
+void kp_model__baseline_mark(struct kp_model *m)
+{
+	size_t i;
+	double *b = realloc(m->base, (m->cap_stk ? m->cap_stk : 1) * sizeof(*b));
+
+	if (!b)
+		return;	/* no memory: keep the current state, no baseline */
+	m->base = b;
+	m->cap_base = m->cap_stk ? m->cap_stk : 1;
+	for (i = 0; i < m->nr_stk; i++)
+		b[i] = kp_stk(m, (uint32_t)i)->cur;
+	m->has_base = 1;
+	clear_counts(m);
+}
+
+void kp_model__baseline_clear(struct kp_model *m)
+{
+	free(m->base);
+	m->base = NULL;
+	m->cap_base = 0;
+	m->has_base = 0;
+}
+
+int kp_model__has_baseline(const struct kp_model *m)
+{
+	return m->has_base;
+}
+
+void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out)
+{
+	size_t i;
+
+	*out = m->sum;
+	out->total = out->idle = 0;
+	out->folded_samples = 0;
+	for (i = 0; i < m->nr_stk; i++) {
+		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
+
+		if (s->flags & KP_STK_IDLE)
+			out->idle += s->cur;
+		else
+			out->total += s->cur;
+		if (s->flags & KP_STK_FOLDED)
+			out->folded_samples += s->samples;
+	}
+	out->processes = m->nr_procs;
+	out->threads = m->nr_threads;
+	out->nodes = m->nr_nodes;
+	out->frames = m->nr_frames - 2;
+	out->other_nodes = m->nr_other;
+}

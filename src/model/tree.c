@@ -1,0 +1,335 @@
+/* tree.c — the call trie: one root per process identity, nodes keyed by
+ * (parent, frame), and the node limit.
+ *
+ * Nodes are only appended, so a parent's index is always below its
+ * children's; views rely on that to sum totals in one backward pass.
+ *
+ * The node limit: when a new stack takes the trie over max_nodes, the
+ * coldest nodes (lowest current + baseline count of the stacks through
+ * them) are cut until a quarter of the limit is free. The stacks below a
+ * cut node are merged into one folded stack under an "[other]" child of
+ * the nearest kept ancestor, so their counts stay in every total.
+ */
+#include "model/model-int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t add_node(struct kp_model *m, uint32_t parent, uint32_t frame,
+			 uint32_t proc, uint8_t flags)
+{
+	uint32_t idx = (uint32_t)m->nr_nodes;
+
+	if (kp_grow(&m->nodes, &m->cap_nodes, m->nr_nodes + 1, sizeof(*m->nodes)) ||
+	    kp_grow(&m->nflags, &m->cap_nflags, m->nr_nodes + 1, 1))
+		return KP_NONE;
+	m->nodes[idx].parent = parent;
+	m->nodes[idx].frame = frame;
+	m->nodes[idx].proc = proc;
+	m->nflags[idx] = flags;
+	m->nr_nodes++;
+	return idx;
+}
+
+uint32_t kp_tree__root(struct kp_model *m, uint32_t proc)
+{
+	return add_node(m, KP_NONE, KP_FRAME_ROOT, proc, 0);
+}
+
+static int has_ancestor_fn(const struct kp_model *m, uint32_t n, uint32_t fn)
+{
+	for (; n != KP_NONE; n = m->nodes[n].parent)
+		if (kp_node_fn(m, n) == fn)
+			return 1;
+	return 0;
+}
+
+uint32_t kp_tree__child(struct kp_model *m, uint32_t parent, uint32_t frame)
+{
+	uint32_t h = (uint32_t)kp_hash2(parent, frame), v = 0, idx;
+	uint64_t *found;
+	uint8_t flags = 0;
+
+	KP_HTAB_FIND(&m->node_tab, h, v,
+		     m->nodes[v].parent == parent && m->nodes[v].frame == frame, found);
+	if (found)
+		return v;
+	if (frame == KP_FRAME_OTHER)
+		flags = KP_NODE_OTHER;
+	else if (has_ancestor_fn(m, parent, m->frames[frame].fn))
+		flags = KP_NODE_DUP;
+	idx = add_node(m, parent, frame, m->nodes[parent].proc, flags);
+	if (idx == KP_NONE || kp_htab__insert(&m->node_tab, h, idx))
+		return KP_NONE;
+	if (flags & KP_NODE_OTHER)
+		m->nr_other++;
+	return idx;
+}
+
+/* Function names changed (a late SYMTAB): recompute the DUP flags. */
+void kp_tree__redup(struct kp_model *m)
+{
+	size_t n;
+
+	for (n = 0; n < m->nr_nodes; n++) {
+		m->nflags[n] &= (uint8_t)~KP_NODE_DUP;
+		if (m->nodes[n].parent != KP_NONE && !(m->nflags[n] & KP_NODE_OTHER) &&
+		    has_ancestor_fn(m, m->nodes[n].parent, kp_node_fn(m, (uint32_t)n)))
+			m->nflags[n] |= KP_NODE_DUP;
+	}
+}
+
+void kp_tree__fini(struct kp_model *m)
+{
+	free(m->nodes);
+	free(m->nflags);
+	kp_htab__fini(&m->node_tab);
+}
+
+struct cand {
+	double w;
+	uint32_t depth;
+};
+
+/* Colder first; at equal weight, deeper first (so a cut is closed
+ * under descendants: a child never weighs more than its parent). */
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->w != y->w)
+		return x->w < y->w ? -1 : 1;
+	return x->depth > y->depth ? -1 : x->depth < y->depth;
+}
+
+/* Node weights: current + baseline counts of the stacks through them. */
+static double *node_weights(const struct kp_model *m)
+{
+	double *w = calloc(m->nr_nodes ? m->nr_nodes : 1, sizeof(*w));
+	size_t i;
+
+	if (!w)
+		return NULL;
+	for (i = 0; i < m->nr_stk; i++) {
+		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
+
+		w[s->leaf] += s->cur + (m->has_base ? m->base[i] : 0);
+	}
+	for (i = m->nr_nodes; i-- > 0;)
+		if (m->nodes[i].parent != KP_NONE)
+			w[m->nodes[i].parent] += w[i];
+	return w;
+}
+
+/* Mark the nodes to cut: the `need` coldest candidates (and anything
+ * below a cut node, which is never hotter). */
+static uint8_t *cut_set(const struct kp_model *m, const double *w, size_t need)
+{
+	size_t i, nc = 0, nr = m->nr_nodes ? m->nr_nodes : 1;
+	uint8_t *cut = calloc(nr, 1);
+	uint32_t *depth = calloc(nr, sizeof(*depth));
+	struct cand *c = malloc(nr * sizeof(*c)), t;
+
+	if (!cut || !depth || !c)
+		goto out_nomem;
+	for (i = 0; i < m->nr_nodes; i++) {
+		uint32_t p = m->nodes[i].parent;
+
+		if (p == KP_NONE)
+			continue;
+		depth[i] = depth[p] + 1;
+		if (!(m->nflags[i] & KP_NODE_OTHER))
+			c[nc++] = (struct cand){ w[i], depth[i] };
+	}
+	if (!nc)
+		goto out;
+	qsort(c, nc, sizeof(*c), cand_cmp);
+	t = c[(need < nc ? need : nc) - 1];
+	for (i = 0; i < m->nr_nodes; i++) {
+		uint32_t p = m->nodes[i].parent;
+		struct cand me = { w[i], depth[i] };
+
+		if (p == KP_NONE)
+			continue;
+		if (cut[p] || (!(m->nflags[i] & KP_NODE_OTHER) && cand_cmp(&me, &t) <= 0))
+			cut[i] = 1;
+	}
+out:
+	free(c);
+	free(depth);
+	return cut;
+out_nomem:
+	free(cut);
+	free(c);
+	free(depth);
+	return NULL;
+}
+
+static uint32_t folded_hash(const struct kp_stk *s)
+{
+	return (uint32_t)kp_hash2((uint64_t)s->proc << 32 | s->tid,
+				  kp_hash2(s->cgroup, (uint64_t)s->leaf << 8 | s->flags));
+}
+
+/* Move every stack into a fresh arena: stacks under a cut node merge
+ * into the folded stack of their [other] node. remap[old] = new id. */
+static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *dest,
+		   uint32_t *remap, double *nbase)
+{
+	uint64_t *old = m->arena;
+	uint32_t *old_off = m->stk_off;
+	size_t i, nr = m->nr_stk;
+	int has_base = m->has_base;
+
+	m->arena = malloc(m->arena_cap * sizeof(uint64_t));
+	m->stk_off = malloc(m->cap_stk * sizeof(uint32_t));
+	if (!m->arena || !m->stk_off) {
+		free(m->arena);
+		free(m->stk_off);
+		m->arena = old;
+		m->stk_off = old_off;
+		return -ENOMEM;
+	}
+	m->arena_len = m->nr_stk = 0;
+	m->has_base = 0;	/* kp_stk__new must not touch the old base[] */
+	kp_htab__clear(&m->stk_tab);
+	for (i = 0; i < nr; i++) {
+		struct kp_stk *s = (struct kp_stk *)&old[old_off[i]];
+		uint32_t id, v = 0, h = s->hash;
+		uint64_t *found = NULL;
+		struct kp_stk key;
+
+		if (cut[s->leaf]) {
+			key = *s;
+			key.leaf = dest[s->leaf];
+			key.flags |= KP_STK_FOLDED;
+			key.nk = key.nu = 0;
+			key.cur = 0;
+			key.samples = 0;
+			h = key.hash = folded_hash(&key);
+			KP_HTAB_FIND(&m->stk_tab, h, v, ({
+				const struct kp_stk *c = kp_stk(m, v);
+				c->flags == key.flags && c->leaf == key.leaf &&
+				c->proc == key.proc && c->tid == key.tid &&
+				c->cgroup == key.cgroup; }), found);
+			s = &key;
+		}
+		id = found ? v : kp_stk__new(m, h, s, kp_stk_pcs(s), kp_stk_pcs(s) + s->nk);
+		if (id == KP_NONE)
+			return -ENOMEM;	/* cannot happen: the new arena is as big */
+		remap[i] = id;
+		if (s == &key) {
+			const struct kp_stk *o = (struct kp_stk *)&old[old_off[i]];
+
+			kp_stk(m, id)->cur += o->cur;
+			kp_stk(m, id)->samples += o->samples;
+		}
+		if (nbase)
+			nbase[id] += m->base[i];
+	}
+	m->has_base = has_base;
+	free(old);
+	free(old_off);
+	return 0;
+}
+
+/* Drop the cut nodes, keeping the order; renumber parents, leaves, roots. */
+static int compact_nodes(struct kp_model *m, const uint8_t *cut, size_t old_nr,
+			 uint32_t *nidx)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < m->nr_nodes; i++) {
+		if (i < old_nr && cut[i]) {
+			nidx[i] = KP_NONE;
+			continue;
+		}
+		nidx[i] = (uint32_t)j;
+		m->nodes[j] = m->nodes[i];
+		m->nflags[j] = m->nflags[i];
+		if (m->nodes[j].parent != KP_NONE)
+			m->nodes[j].parent = nidx[m->nodes[j].parent];
+		j++;
+	}
+	m->nr_nodes = j;
+	m->nr_other = 0;
+	kp_htab__clear(&m->node_tab);
+	for (i = 0; i < m->nr_nodes; i++) {
+		const struct kp_node *n = &m->nodes[i];
+
+		if (n->parent == KP_NONE)
+			continue;
+		m->nr_other += !!(m->nflags[i] & KP_NODE_OTHER);
+		if (kp_htab__insert(&m->node_tab, (uint32_t)kp_hash2(n->parent, n->frame),
+				    (uint32_t)i))
+			return -ENOMEM;
+	}
+	for (i = 0; i < m->nr_stk; i++)
+		kp_stk(m, (uint32_t)i)->leaf = nidx[kp_stk(m, (uint32_t)i)->leaf];
+	for (i = 0; i < m->nr_procs; i++)
+		m->procs[i].root = nidx[m->procs[i].root];
+	return 0;
+}
+
+/* The [other] node each cut node's stacks go to. */
+static int destinations(struct kp_model *m, const uint8_t *cut, size_t old_nr,
+			uint32_t *dest)
+{
+	size_t i;
+
+	for (i = 0; i < old_nr; i++) {
+		uint32_t p = m->nodes[i].parent;
+
+		if (!cut[i])
+			continue;
+		dest[i] = cut[p] ? dest[p] : kp_tree__child(m, p, KP_FRAME_OTHER);
+		if (dest[i] == KP_NONE)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int kp_tree__fold(struct kp_model *m)
+{
+	size_t target = m->max_nodes - m->max_nodes / 4, old_nr = m->nr_nodes;
+	double *w = NULL, *nbase = NULL;
+	uint8_t *cut = NULL;
+	uint32_t *dest = NULL, *remap = NULL, *nidx = NULL;
+	int err = -ENOMEM;
+
+	if (m->nr_nodes <= target)
+		return 0;
+	w = node_weights(m);
+	if (!w)
+		goto out;
+	cut = cut_set(m, w, m->nr_nodes - target);
+	dest = calloc(old_nr, sizeof(*dest));
+	remap = calloc(m->nr_stk ? m->nr_stk : 1, sizeof(*remap));
+	if (m->has_base)
+		nbase = calloc(m->cap_base, sizeof(*nbase));
+	if (!cut || !dest || !remap || (m->has_base && !nbase))
+		goto out;
+	err = destinations(m, cut, old_nr, dest);
+	if (err)
+		goto out;
+	err = restack(m, cut, dest, remap, nbase);
+	if (err)
+		goto out;
+	if (nbase) {
+		free(m->base);
+		m->base = nbase;
+		nbase = NULL;
+	}
+	kp_time__remap(m, remap);
+	nidx = malloc(m->nr_nodes * sizeof(*nidx));
+	err = nidx ? compact_nodes(m, cut, old_nr, nidx) : -ENOMEM;
+out:
+	free(w);
+	free(cut);
+	free(dest);
+	free(remap);
+	free(nbase);
+	free(nidx);
+	return err;
+}

@@ -1,0 +1,160 @@
+/* model-fake.h — a fake resolver and record builders for the model tests
+ * and the model benchmark (header-only, static functions).
+ *
+ * Names: a user address at file offset off is in function "fn_<off/0x100>"
+ * (hex); kernel address a in "k_<a/0x100>". Offsets 0xdead00..0xdeadff
+ * have no name; offsets 0x7700..0x77ff return an inlined "inl_inner"
+ * inside "fn_77". The fake counts its calls and remembers the last
+ * address it was asked about.
+ */
+#ifndef KP_TESTS_MODEL_FAKE_H
+#define KP_TESTS_MODEL_FAKE_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/model.h"
+
+#define FAKE_NAMES 4096
+
+struct fake {
+	int symbolize_calls, unwind_calls, gone_calls;
+	uint64_t last_addr;
+	uint32_t gone_pid;
+	uint64_t unwind_pcs[8];
+	int nr_unwind;
+	int instant;		/* benchmark: one fixed answer, no formatting */
+	char names[FAKE_NAMES][32];
+	int nr_names;
+};
+
+/* prefix "fn_", "k_" or "f" and v in hex, in a ring of buffers. */
+static const char *fake_name(struct fake *f, const char *prefix, uint64_t v)
+{
+	char *s = f->names[f->nr_names++ % FAKE_NAMES];
+
+	snprintf(s, 32, "%s%llx", prefix, (unsigned long long)v);
+	return s;
+}
+
+static int fake_symbolize(void *ctx, const struct kp_map_info *map, uint64_t addr,
+			  struct kp_frame_info *out, int max)
+{
+	struct fake *f = ctx;
+	uint64_t off;
+
+	f->symbolize_calls++;
+	f->last_addr = addr;
+	memset(out, 0, sizeof(*out) * (size_t)max);
+	if (f->instant) {
+		out[0].name = fake_name(f, "f", map ? addr - map->addr + map->pgoff : addr);
+		return 1;
+	}
+	if (!map) {
+		out[0].name = fake_name(f, "k_", addr / 0x100);
+		return 1;
+	}
+	off = addr - map->addr + map->pgoff;
+	if (off / 0x100 == 0xdead)
+		return 0;
+	if (off / 0x100 == 0x77 && max >= 2) {
+		out[0].name = "inl_inner";
+		out[0].inlined = 1;
+		out[0].file = "inl.h";
+		out[0].line = 7;
+		out[1].name = "fn_77";
+		return 2;
+	}
+	out[0].name = fake_name(f, "fn_", off / 0x100);
+	return 1;
+}
+
+static int fake_unwind(void *ctx, const struct kp_rec_sample *s,
+		       const struct kp_map_info *maps, size_t nr_maps,
+		       uint64_t *pcs, int max, int *truncated)
+{
+	struct fake *f = ctx;
+	int i;
+
+	f->unwind_calls++;
+	if (!nr_maps || !f->nr_unwind)
+		return -ENOENT;
+	for (i = 0; i < f->nr_unwind && i < max; i++)
+		pcs[i] = f->unwind_pcs[i];
+	*truncated = 0;
+	return i;
+}
+
+static void fake_gone(void *ctx, uint32_t pid, uint64_t start_ns)
+{
+	struct fake *f = ctx;
+
+	f->gone_calls++;
+	f->gone_pid = pid;
+}
+
+static const struct kp_resolver_ops fake_ops = {
+	.symbolize = fake_symbolize,
+	.unwind = fake_unwind,
+	.process_gone = fake_gone,
+};
+
+static struct kp_model *fake_model(struct fake *f, size_t max_nodes)
+{
+	struct kp_model_opts o = { .max_nodes = max_nodes,
+				   .resolver = { .ops = &fake_ops, .ctx = f } };
+
+	return kp_model__new(&o);
+}
+
+/* ---- record builders ---- */
+
+static int feed_process(struct kp_model *m, uint32_t pid, uint64_t start,
+			const char *comm)
+{
+	struct kp_record r = { .type = KP_REC_PROCESS };
+
+	r.process.pid = pid;
+	r.process.start_ns = start;
+	r.process.comm = comm;
+	r.process.exe = "";
+	return kp_model__feed(m, &r);
+}
+
+static int feed_mmap(struct kp_model *m, uint32_t pid, uint64_t addr, uint64_t len,
+		     uint64_t pgoff, const char *path, uint64_t ino)
+{
+	struct kp_record r = { .type = KP_REC_MMAP };
+
+	r.mmap.pid = r.mmap.tid = pid;
+	r.mmap.addr = addr;
+	r.mmap.len = len;
+	r.mmap.pgoff = pgoff;
+	r.mmap.path = path;
+	r.mmap.ino = ino;
+	r.mmap.maj = 8;
+	return kp_model__feed(m, &r);
+}
+
+/* A sample: nk kernel pcs then nu user pcs in pcs[], innermost first. */
+static int feed_sample(struct kp_model *m, uint32_t pid, uint32_t tid, uint64_t t,
+		       uint64_t cgroup, uint32_t flags, const uint64_t *k, int nk,
+		       const uint64_t *u, int nu)
+{
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+
+	r.sample.pid = pid;
+	r.sample.tid = tid;
+	r.sample.time_ns = t;
+	r.sample.cgroup_id = cgroup;
+	r.sample.flags = flags;
+	snprintf(r.sample.comm, sizeof(r.sample.comm), "t%u", tid);
+	r.sample.kframes = k;
+	r.sample.nr_kframes = (uint16_t)nk;
+	r.sample.uframes = u;
+	r.sample.nr_uframes = (uint16_t)nu;
+	return kp_model__feed(m, &r);
+}
+
+#endif /* KP_TESTS_MODEL_FAKE_H */

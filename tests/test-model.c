@@ -1,0 +1,944 @@
+/* test-model.c — cmocka tests of the model (model.h) on hand-built
+ * record sequences with a fake resolver (model-fake.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/model.h"
+#include "model-fake.h"
+
+#define APP 0x400000ull
+#define U(x) (APP + (uint64_t)(x) * 0x100 + 0x10)	/* pc in fn_<x> */
+#define K(x) (0xffffffff81000000ull + (uint64_t)(x) * 0x100 + 0x8)
+#define S(x) ((uint64_t)(x) * KP_NS_TEST)
+#define KP_NS_TEST 1000000000ull
+
+struct ctx {
+	struct fake f;
+	struct kp_model *m;
+};
+
+static int setup(void **state)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+
+	assert_non_null(c);
+	c->m = fake_model(&c->f, 0);
+	assert_non_null(c->m);
+	assert_int_equal(feed_process(c->m, 100, 1, "app"), 0);
+	assert_int_equal(feed_mmap(c->m, 100, APP, 0x1000000, 0, "/bin/app", 1), 0);
+	*state = c;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct ctx *c = *state;
+
+	kp_model__free(c->m);
+	free(c);
+	return 0;
+}
+
+/* Feed a user stack given outermost first (as one reads it). */
+static void ustack(struct kp_model *m, uint32_t pid, uint32_t tid, uint64_t t,
+		   int n, const int *fns)
+{
+	uint64_t pcs[64];
+	int i;
+
+	for (i = 0; i < n; i++)
+		pcs[n - 1 - i] = U(fns[i]);
+	assert_int_equal(feed_sample(m, pid, tid, t, 0, 0, NULL, 0, pcs, n), 0);
+}
+
+static struct kp_view *view(struct kp_model *m, enum kp_view_kind kind,
+			    enum kp_sort sort, uint64_t root_fn)
+{
+	struct kp_view_opts o = { .kind = kind, .sort = sort, .root_fn = root_fn };
+	struct kp_view *v = NULL;
+
+	assert_int_equal(kp_model__view(m, &o, &v), 0);
+	assert_non_null(v);
+	return v;
+}
+
+static const struct kp_row *row(const struct kp_view *v, const char *name, int depth)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_rows; i++)
+		if (!strcmp(v->rows[i].name, name) && v->rows[i].depth == depth)
+			return &v->rows[i];
+	return NULL;
+}
+
+static const struct kp_row *must(const struct kp_view *v, const char *name, int depth)
+{
+	const struct kp_row *r = row(v, name, depth);
+
+	if (!r)
+		fail_msg("no row %s at depth %d", name, depth);
+	return r;
+}
+
+/* main(1) -> a(2) -> b(3) x3, main -> a -> c(4) x1, main -> d(5) x2 */
+static void shared_prefix(struct kp_model *m)
+{
+	const int s1[] = { 1, 2, 3 }, s2[] = { 1, 2, 4 }, s3[] = { 1, 5 };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		ustack(m, 100, 100, S(1), 3, s1);
+	ustack(m, 100, 100, S(1), 3, s2);
+	for (i = 0; i < 2; i++)
+		ustack(m, 100, 100, S(1), 2, s3);
+}
+
+static void test_shared_prefix(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_view *v;
+
+	shared_prefix(c->m);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_TOTAL, 0);
+	assert_true(v->total == 6);
+	assert_true(must(v, "app", 0)->total == 6);
+	assert_true(must(v, "fn_1", 1)->total == 6);
+	assert_true(must(v, "fn_1", 1)->self == 0);
+	assert_true(must(v, "fn_2", 2)->total == 4);
+	assert_true(must(v, "fn_3", 3)->self == 3);
+	assert_true(must(v, "fn_4", 3)->self == 1);
+	assert_true(must(v, "fn_5", 2)->self == 2);
+	/* sorted by total among siblings: fn_2 (4) before fn_5 (2) */
+	assert_true(must(v, "fn_2", 2) < must(v, "fn_5", 2));
+	kp_view__free(v);
+
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_int_equal(v->nr_rows, 5);
+	assert_string_equal(v->rows[0].name, "fn_3");
+	assert_true(must(v, "fn_1", 0)->total == 6);
+	assert_true(must(v, "fn_2", 0)->total == 4);
+	assert_true(must(v, "fn_3", 0)->self == 3);
+	assert_int_equal(must(v, "fn_3", 0)->nr_procs, 1);
+	assert_string_equal(must(v, "fn_3", 0)->module, "app");
+	assert_int_equal(must(v, "fn_3", 0)->samples, 3);
+	kp_view__free(v);
+}
+
+static void test_recursion(void **state)
+{
+	struct ctx *c = *state;
+	const int s[] = { 1, 9, 9, 9 }, t[] = { 1, 9, 2 };
+	struct kp_view *v;
+
+	ustack(c->m, 100, 100, S(1), 4, s);
+	ustack(c->m, 100, 100, S(1), 4, s);
+	ustack(c->m, 100, 100, S(1), 3, t);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_TOTAL, 0);
+	assert_true(must(v, "fn_9", 0)->total == 3);
+	assert_true(must(v, "fn_9", 0)->self == 2);
+	assert_true(must(v, "fn_1", 0)->total == 3);
+	kp_view__free(v);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_TOTAL, 0);
+	assert_true(must(v, "fn_9", 2)->total == 3);
+	assert_true(must(v, "fn_9", 3)->total == 2);
+	assert_true(must(v, "fn_9", 4)->self == 2);
+	kp_view__free(v);
+}
+
+static void test_bottomup(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_view *v;
+	const struct kp_row *r;
+	uint64_t fn_a;
+
+	shared_prefix(c->m);
+	v = view(c->m, KP_VIEW_BOTTOMUP, KP_SORT_TOTAL, 0);
+	assert_true(must(v, "fn_3", 0)->self == 3);
+	assert_true(must(v, "fn_3", 0)->total == 3);
+	assert_true(must(v, "fn_5", 0)->total == 2);
+	assert_true(must(v, "fn_4", 0)->total == 1);
+	assert_null(row(v, "fn_1", 0));
+	assert_null(row(v, "fn_2", 0));
+	/* fn_3's caller is fn_2, whose caller is fn_1, then the process */
+	r = must(v, "fn_3", 0);
+	assert_string_equal(r[1].name, "fn_2");
+	assert_int_equal(r[1].depth, 1);
+	assert_string_equal(r[2].name, "fn_1");
+	assert_string_equal(r[3].name, "app");
+	assert_int_equal(r[3].depth, 3);
+	fn_a = r[1].fn;
+	kp_view__free(v);
+
+	v = view(c->m, KP_VIEW_BOTTOMUP, KP_SORT_TOTAL, fn_a);
+	assert_int_equal(v->rows[0].depth, 0);
+	assert_string_equal(v->rows[0].name, "fn_2");
+	assert_true(v->rows[0].total == 4);
+	assert_string_equal(v->rows[1].name, "fn_1");
+	assert_true(v->rows[1].total == 4);
+	assert_null(row(v, "fn_5", 0));
+	kp_view__free(v);
+}
+
+static void test_threads_cgroups(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_record r = { .type = KP_REC_THREAD };
+	const int s[] = { 1, 2 };
+	uint64_t pc = U(3);
+	struct kp_view *v;
+
+	r.thread.pid = 100;
+	r.thread.tid = 101;
+	r.thread.comm = "worker";
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	r.type = KP_REC_CGROUP;
+	r.cgroup.id = 77;
+	r.cgroup.path = "/system.slice/app.service";
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+
+	ustack(c->m, 100, 100, S(1), 2, s);
+	ustack(c->m, 100, 101, S(1), 2, s);
+	ustack(c->m, 100, 101, S(1), 2, s);
+	assert_int_equal(feed_sample(c->m, 100, 101, S(1), 77, 0, NULL, 0, &pc, 1), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 88, 0, NULL, 0, &pc, 1), 0);
+
+	v = view(c->m, KP_VIEW_THREAD, KP_SORT_TOTAL, 0);
+	assert_int_equal(v->nr_rows, 2);
+	assert_string_equal(v->rows[0].name, "worker");
+	assert_int_equal(v->rows[0].tid, 101);
+	assert_true(v->rows[0].total == 3);
+	assert_string_equal(v->rows[1].name, "t100");
+	assert_true(v->rows[1].total == 2);
+	kp_view__free(v);
+
+	v = view(c->m, KP_VIEW_CGROUP, KP_SORT_TOTAL, 0);
+	assert_int_equal(v->nr_rows, 3);
+	assert_true(must(v, "/system.slice/app.service", 0)->total == 1);
+	assert_int_equal(must(v, "/system.slice/app.service", 0)->id, 77);
+	assert_true(must(v, "88", 0)->total == 1);
+	assert_true(must(v, "0", 0)->total == 3);
+	kp_view__free(v);
+}
+
+static void test_exec_pid_reuse(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_record r = { .type = KP_REC_EXEC };
+	const int s[] = { 1 };
+	struct kp_view *v;
+	struct kp_model_summary sum;
+
+	ustack(c->m, 100, 100, S(1), 1, s);
+	r.exec.pid = r.exec.tid = 100;
+	r.exec.comm = "ls";
+	r.exec.exe = "/bin/ls";
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	assert_int_equal(c->f.gone_calls, 1);
+	assert_int_equal(feed_mmap(c->m, 100, APP, 0x100000, 0, "/bin/ls", 2), 0);
+	ustack(c->m, 100, 100, S(1), 1, s);
+	ustack(c->m, 100, 100, S(1), 1, s);
+	/* pid reuse: a new start time */
+	assert_int_equal(feed_process(c->m, 100, 999, "cat"), 0);
+	assert_int_equal(c->f.gone_calls, 2);
+	assert_int_equal(feed_mmap(c->m, 100, APP, 0x100000, 0, "/bin/cat", 3), 0);
+	ustack(c->m, 100, 100, S(1), 1, s);
+
+	v = view(c->m, KP_VIEW_PROCESS, KP_SORT_TOTAL, 0);
+	assert_int_equal(v->nr_rows, 3);
+	assert_true(must(v, "app", 0)->total == 1);
+	assert_true(must(v, "ls", 0)->total == 2);
+	assert_true(must(v, "cat", 0)->total == 1);
+	assert_int_equal(must(v, "cat", 0)->pid, 100);
+	assert_true(must(v, "ls", 0)->id != must(v, "app", 0)->id);
+	kp_view__free(v);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_TOTAL, 0);
+	/* same offset in three different files: three functions */
+	assert_int_equal(v->nr_rows, 3);
+	assert_string_equal(v->rows[0].module, "ls");
+	kp_view__free(v);
+	kp_model__summary(c->m, &sum);
+	assert_int_equal(sum.processes, 3);
+
+	/* the exit of the main thread ends the identity; counts stay */
+	r.type = KP_REC_EXIT;
+	r.exit.pid = r.exit.tid = 100;
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	assert_int_equal(c->f.gone_calls, 3);
+	v = view(c->m, KP_VIEW_PROCESS, KP_SORT_TOTAL, 0);
+	assert_int_equal(v->nr_rows, 3);
+	kp_view__free(v);
+}
+
+static double flat_total(struct kp_model *m)
+{
+	struct kp_view *v = view(m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	double t = v->total;
+
+	kp_view__free(v);
+	return t;
+}
+
+static void test_decay(void **state)
+{
+	struct ctx *c = *state;
+	const int s[] = { 1 };
+	int i;
+
+	for (i = 0; i < 8; i++)
+		ustack(c->m, 100, 100, S(1), 1, s);
+	kp_model__set_time_mode(c->m, KP_TIME_DECAY, 0);
+	kp_model__refresh(c->m, S(2));
+	assert_true(flat_total(c->m) == 7);
+	kp_model__refresh(c->m, S(3));
+	assert_true(flat_total(c->m) == 7.0 * 7 / 8);
+	kp_model__set_time_mode(c->m, KP_TIME_CUMULATIVE, 0);
+	assert_true(flat_total(c->m) == 8);
+	kp_model__refresh(c->m, S(4));
+	assert_true(flat_total(c->m) == 8);
+}
+
+static void test_window(void **state)
+{
+	struct ctx *c = *state;
+	const int s[] = { 1 }, t[] = { 2 };
+	struct kp_view *v;
+
+	kp_model__set_time_mode(c->m, KP_TIME_WINDOW, 3);
+	ustack(c->m, 100, 100, S(1) + 100, 1, s);
+	ustack(c->m, 100, 100, S(1) + 200, 1, s);
+	ustack(c->m, 100, 100, S(5), 1, t);
+	kp_model__refresh(c->m, S(5) + 1);
+	assert_true(flat_total(c->m) == 1);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_int_equal(v->nr_rows, 1);
+	assert_string_equal(v->rows[0].name, "fn_2");
+	kp_view__free(v);
+	/* a sample older than the window is not counted */
+	ustack(c->m, 100, 100, S(1), 1, s);
+	assert_true(flat_total(c->m) == 1);
+	ustack(c->m, 100, 100, S(6), 1, s);
+	assert_true(flat_total(c->m) == 2);
+	kp_model__refresh(c->m, S(9) + 1);
+	assert_true(flat_total(c->m) == 1);
+	kp_model__refresh(c->m, S(10) + 1);
+	assert_true(flat_total(c->m) == 0);
+	/* back to cumulative: every sample since the zero */
+	kp_model__set_time_mode(c->m, KP_TIME_CUMULATIVE, 0);
+	assert_true(flat_total(c->m) == 5);
+}
+
+static void test_zero(void **state)
+{
+	struct ctx *c = *state;
+	const int s[] = { 1, 2 };
+	struct kp_model_summary sum;
+	struct kp_view *v;
+	int calls;
+
+	ustack(c->m, 100, 100, S(1), 2, s);
+	calls = c->f.symbolize_calls;
+	kp_model__zero(c->m);
+	assert_true(flat_total(c->m) == 0);
+	kp_model__summary(c->m, &sum);
+	assert_int_equal(sum.samples, 0);
+	assert_int_equal(sum.processes, 1);
+	assert_int_equal(sum.mappings, 1);
+	ustack(c->m, 100, 100, S(2), 2, s);
+	assert_int_equal(c->f.symbolize_calls, calls);	/* names kept */
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "fn_2", 0)->self == 1);
+	kp_view__free(v);
+}
+
+static void test_baseline(void **state)
+{
+	struct ctx *c = *state;
+	const int a[] = { 1 }, b[] = { 2 };
+	struct kp_view *v;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		ustack(c->m, 100, 100, S(1), 1, a);
+	assert_false(kp_model__has_baseline(c->m));
+	kp_model__baseline_mark(c->m);
+	assert_true(kp_model__has_baseline(c->m));
+	ustack(c->m, 100, 100, S(2), 1, a);
+	for (i = 0; i < 3; i++)
+		ustack(c->m, 100, 100, S(2), 1, b);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_DELTA, 0);
+	assert_true(v->total == 4);
+	assert_true(v->base_total == 4);
+	assert_int_equal(v->nr_rows, 2);
+	/* both moved by 75% of the share; ties break by id: fn_1 first */
+	assert_true(must(v, "fn_1", 0)->base_self == 4);
+	assert_true(must(v, "fn_1", 0)->self == 1);
+	assert_true(must(v, "fn_2", 0)->base_self == 0);
+	assert_true(must(v, "fn_2", 0)->self == 3);
+	kp_view__free(v);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_DELTA, 0);
+	assert_true(must(v, "fn_1", 1)->base_total == 4);
+	assert_true(must(v, "app", 0)->base_total == 4);
+	kp_view__free(v);
+	kp_model__baseline_clear(c->m);
+	assert_false(kp_model__has_baseline(c->m));
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(v->base_total == 0);
+	assert_string_equal(v->rows[0].name, "fn_2");
+	kp_view__free(v);
+}
+
+static void test_delta_sort(void **state)
+{
+	struct ctx *c = *state;
+	const int a[] = { 1 }, b[] = { 2 }, d[] = { 3 };
+	struct kp_view *v;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		ustack(c->m, 100, 100, S(1), 1, a);
+	for (i = 0; i < 5; i++)
+		ustack(c->m, 100, 100, S(1), 1, d);
+	kp_model__baseline_mark(c->m);
+	for (i = 0; i < 5; i++)
+		ustack(c->m, 100, 100, S(1), 1, a);
+	for (i = 0; i < 4; i++)
+		ustack(c->m, 100, 100, S(1), 1, d);
+	ustack(c->m, 100, 100, S(1), 1, b);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_DELTA, 0);
+	/* fn_3 50% -> 40%, fn_2 0% -> 10%, fn_1 unchanged: last */
+	assert_string_equal(v->rows[2].name, "fn_1");
+	kp_view__free(v);
+}
+
+static int filtered_rows(struct kp_model *m, const struct kp_filter *f,
+			 enum kp_view_kind kind, double *total)
+{
+	struct kp_view *v;
+	int n;
+
+	assert_int_equal(kp_model__set_filter(m, f), 0);
+	v = view(m, kind, KP_SORT_SELF, 0);
+	n = (int)v->nr_rows;
+	*total = v->total;
+	kp_view__free(v);
+	return n;
+}
+
+static void test_filters(void **state)
+{
+	struct ctx *c = *state;
+	const int s1[] = { 1, 2, 3 }, s2[] = { 1, 5 };
+	struct kp_filter f = { 0 };
+	uint64_t pc = U(3);
+	double t;
+
+	assert_int_equal(feed_process(c->m, 200, 1, "other"), 0);
+	assert_int_equal(feed_mmap(c->m, 200, APP, 0x100000, 0, "/lib/other.so", 9), 0);
+	ustack(c->m, 100, 100, S(1), 3, s1);
+	ustack(c->m, 100, 100, S(1), 2, s2);
+	ustack(c->m, 200, 200, S(1), 2, s2);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 55, 0, NULL, 0, &pc, 1), 0);
+
+	f.pid = 200;
+	assert_int_equal(filtered_rows(c->m, &f, KP_VIEW_FLAT, &t), 2);
+	assert_true(t == 1);
+	memset(&f, 0, sizeof(f));
+	f.comm = "app";
+	filtered_rows(c->m, &f, KP_VIEW_FLAT, &t);
+	assert_true(t == 3);
+	memset(&f, 0, sizeof(f));
+	f.cgroup_id = 55;
+	assert_int_equal(filtered_rows(c->m, &f, KP_VIEW_FLAT, &t), 1);
+	assert_true(t == 1);
+	memset(&f, 0, sizeof(f));
+	f.module = "other.so";
+	filtered_rows(c->m, &f, KP_VIEW_PROCESS, &t);
+	assert_true(t == 1);
+	memset(&f, 0, sizeof(f));
+	f.name = "fn_3";
+	filtered_rows(c->m, &f, KP_VIEW_FLAT, &t);
+	assert_true(t == 2);
+	f.name = "^fn_[25]$";
+	f.name_is_regex = 1;
+	filtered_rows(c->m, &f, KP_VIEW_FLAT, &t);
+	assert_true(t == 3);
+	f.name = "fn_(";
+	assert_int_equal(kp_model__set_filter(c->m, &f), -EINVAL);
+	/* the old filter stays in force */
+	assert_true(flat_total(c->m) == 3);
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(kp_model__set_filter(c->m, &f), 0);
+	assert_true(flat_total(c->m) == 4);
+}
+
+static void test_focus(void **state)
+{
+	struct ctx *c = *state;
+	const int s1[] = { 1, 2, 3 }, s2[] = { 1, 5 };
+	struct kp_filter f = { 0 };
+	struct kp_view *v;
+	uint64_t fn2;
+	double t;
+
+	ustack(c->m, 100, 100, S(1), 3, s1);
+	ustack(c->m, 100, 100, S(1), 3, s1);
+	ustack(c->m, 100, 100, S(1), 2, s2);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	fn2 = must(v, "fn_2", 0)->fn;
+	kp_view__free(v);
+	f.focus_fn = fn2;
+	assert_int_equal(filtered_rows(c->m, &f, KP_VIEW_FLAT, &t), 3);
+	assert_true(t == 2);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_SELF, 0);
+	assert_null(row(v, "fn_5", 2));
+	kp_view__free(v);
+}
+
+static void test_node_limit(void **state)
+{
+	struct fake f = { 0 };
+	struct kp_model *m = fake_model(&f, 64);
+	struct kp_model_summary sum;
+	struct kp_view *v;
+	double self = 0;
+	size_t i;
+	int j;
+
+	assert_non_null(m);
+	feed_process(m, 100, 1, "app");
+	feed_mmap(m, 100, APP, 0x1000000, 0, "/bin/app", 1);
+	for (j = 0; j < 50; j++) {	/* one hot stack */
+		const int hot[] = { 1, 2, 3 };
+
+		ustack(m, 100, 100, S(1), 3, hot);
+	}
+	for (j = 0; j < 500; j++) {	/* many cold ones */
+		const int cold[] = { 1, 10 + j, 2000 + j };
+
+		ustack(m, 100, 100, S(1), 3, cold);
+	}
+	kp_model__summary(m, &sum);
+	assert_true(sum.nodes <= 64);
+	assert_true(sum.other_nodes >= 1);
+	assert_true(sum.folded_samples > 0);
+	assert_int_equal(sum.samples, 550);
+	v = view(m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	for (i = 0; i < v->nr_rows; i++)
+		self += v->rows[i].self;
+	assert_true(self == 550);
+	assert_true(must(v, "fn_3", 0)->self == 50);
+	assert_non_null(row(v, "[other]", 0));
+	kp_view__free(v);
+	v = view(m, KP_VIEW_TOPDOWN, KP_SORT_TOTAL, 0);
+	assert_true(must(v, "app", 0)->total == 550);
+	assert_true(must(v, "fn_1", 1)->total == 550);
+	assert_non_null(row(v, "[other]", 2));
+	kp_view__free(v);
+	kp_model__free(m);
+}
+
+static void test_hiding(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t k[] = { K(2), K(1) }, u[] = { U(3), U(1) };
+	struct kp_filter f = { 0 };
+	struct kp_view *v;
+	double t;
+
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, k, 2, u, 2), 0);
+	assert_int_equal(feed_sample(c->m, 0, 0, S(1), 0, KP_SAMPLE_IDLE, k, 1, NULL, 0), 0);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_SELF, 0);
+	/* kernel on top of user */
+	assert_true(must(v, "fn_1", 1)->total == 1);
+	assert_true(must(v, "fn_3", 2)->total == 1);
+	assert_true(must(v, "k_ffffffff810001", 3)->kernel);
+	assert_true(must(v, "k_ffffffff810002", 4)->self == 1);
+	assert_true(v->total == 1);
+	kp_view__free(v);
+
+	f.hide_kernel = 1;
+	assert_int_equal(filtered_rows(c->m, &f, KP_VIEW_FLAT, &t), 2);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "fn_3", 0)->self == 1);
+	kp_view__free(v);
+	f.hide_kernel = 0;
+	f.hide_user = 1;
+	assert_int_equal(filtered_rows(c->m, &f, KP_VIEW_FLAT, &t), 2);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_SELF, 0);
+	assert_true(must(v, "k_ffffffff810001", 1)->total == 1);
+	kp_view__free(v);
+	f.hide_user = 0;
+	f.show_idle = 1;
+	filtered_rows(c->m, &f, KP_VIEW_FLAT, &t);
+	assert_true(t == 2);
+	{
+		struct kp_model_summary sum;
+
+		kp_model__summary(c->m, &sum);
+		assert_true(sum.idle == 1);
+		assert_true(sum.total == 1);
+	}
+}
+
+static void test_unknown_pid(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t pc = 0x1234;
+	struct kp_model_summary sum;
+	struct kp_view *v;
+
+	assert_int_equal(feed_sample(c->m, 999, 999, S(1), 0, 0, NULL, 0, &pc, 1), 0);
+	kp_model__summary(c->m, &sum);
+	assert_int_equal(sum.unknown_pid, 1);
+	v = view(c->m, KP_VIEW_PROCESS, KP_SORT_SELF, 0);
+	assert_int_equal(must(v, "t999", 0)->pid, 999);
+	kp_view__free(v);
+	/* a pc in no mapping */
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_non_null(row(v, "[unknown]+0x1234", 0));
+	kp_view__free(v);
+}
+
+static void test_symtab_and_unknown(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_symbol syms[] = { { 0x500, 0x100, "from_symtab" } };
+	struct kp_record r = { .type = KP_REC_SYMTAB };
+	uint64_t pcs[] = { U(5), U(0xdead) };
+	struct kp_view *v;
+	int calls;
+
+	r.symtab.path = "/bin/app";
+	r.symtab.nr_syms = 1;
+	r.symtab.syms = syms;
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	calls = c->f.symbolize_calls;
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, pcs, 2), 0);
+	assert_int_equal(c->f.symbolize_calls, calls + 1);	/* only 0xdead */
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "from_symtab", 0)->self == 1);
+	/* the return address is named at pc - 1 */
+	assert_non_null(row(v, "app+0xdead0f", 0));
+	kp_view__free(v);
+}
+
+static void test_late_symtab(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_symbol syms[] = { { 0xdead10, 0, "late" } };
+	struct kp_record r = { .type = KP_REC_SYMTAB };
+	uint64_t pc = U(0xdead);
+	struct kp_view *v;
+
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, &pc, 1), 0);
+	r.symtab.path = "/bin/app";
+	r.symtab.nr_syms = 1;
+	r.symtab.syms = syms;
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_non_null(row(v, "late", 0));
+	kp_view__free(v);
+}
+
+static void test_return_address(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t pcs[] = { APP + 0x1200, APP + 0x1200 };
+	struct kp_view *v;
+
+	/* leaf at 0x1200 is in fn_12; as a return address it is a call
+	 * from fn_11 (named at 0x11ff) */
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, pcs, 2), 0);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_SELF, 0);
+	assert_non_null(row(v, "fn_11", 1));
+	assert_non_null(row(v, "fn_12", 2));
+	kp_view__free(v);
+}
+
+static void test_shared_frames(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t pc1 = U(7), pc2 = 0x7000000 + 0x710;
+	struct kp_view *v;
+	int calls;
+
+	assert_int_equal(feed_process(c->m, 300, 1, "twin"), 0);
+	assert_int_equal(feed_mmap(c->m, 300, 0x7000000, 0x1000000, 0, "/bin/app", 1), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, &pc1, 1), 0);
+	calls = c->f.symbolize_calls;
+	assert_int_equal(feed_sample(c->m, 300, 300, S(1), 0, 0, NULL, 0, &pc2, 1), 0);
+	assert_int_equal(c->f.symbolize_calls, calls);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_int_equal(v->nr_rows, 1);
+	assert_int_equal(v->rows[0].nr_procs, 2);
+	assert_true(v->rows[0].self == 2);
+	assert_null(v->rows[0].comm);
+	kp_view__free(v);
+}
+
+static void test_inlined(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t pcs[] = { U(0x77), U(1) };
+	struct kp_view *v;
+	const struct kp_row *r;
+
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, pcs, 2), 0);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_SELF, 0);
+	assert_false(must(v, "fn_77", 2)->inlined);
+	r = must(v, "inl_inner", 3);
+	assert_true(r->inlined);
+	assert_true(r->self == 1);
+	assert_string_equal(r->source, "inl.h:7");
+	kp_view__free(v);
+}
+
+static void test_unwind(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+	uint64_t fp = U(1);
+	struct kp_model_summary sum;
+	struct kp_view *v;
+
+	c->f.unwind_pcs[0] = U(4);
+	c->f.unwind_pcs[1] = U(3);
+	c->f.nr_unwind = 2;
+	r.sample.pid = r.sample.tid = 100;
+	r.sample.flags = KP_SAMPLE_REGS;
+	r.sample.nr_regs = 17;
+	r.sample.uframes = &fp;
+	r.sample.nr_uframes = 1;
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	r.sample.flags = 0;
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	assert_int_equal(c->f.unwind_calls, 1);
+	kp_model__summary(c->m, &sum);
+	assert_int_equal(sum.unwound_dwarf, 1);
+	assert_int_equal(sum.unwound_fp, 1);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_SELF, 0);
+	assert_true(must(v, "fn_3", 1)->total == 1);
+	assert_true(must(v, "fn_4", 2)->self == 1);
+	assert_true(must(v, "fn_1", 1)->self == 1);
+	kp_view__free(v);
+}
+
+struct visit_ctx {
+	int stacks;
+	double count;
+	char last[256];
+};
+
+static int visit(void *ctx, const struct kp_stack_visit *v)
+{
+	struct visit_ctx *x = ctx;
+	size_t i;
+
+	x->stacks++;
+	x->count += v->count;
+	x->last[0] = 0;
+	for (i = 0; i < v->depth; i++) {
+		strcat(x->last, v->frames[i]->name);
+		strcat(x->last, ";");
+	}
+	return 0;
+}
+
+static int sym_visit(void *ctx, const char *path, const uint8_t *bid, uint8_t bl,
+		     uint64_t addr, const char *name)
+{
+	int *n = ctx;
+
+	if (!strcmp(path, "/bin/app") && addr == 0x310 && !strcmp(name, "fn_3"))
+		n[0]++;
+	n[1]++;
+	return 0;
+}
+
+static void test_foreach(void **state)
+{
+	struct ctx *c = *state;
+	struct visit_ctx x = { 0 };
+	int n[2] = { 0, 0 };
+
+	shared_prefix(c->m);
+	assert_int_equal(kp_model__foreach_stack(c->m, visit, &x), 0);
+	assert_int_equal(x.stacks, 3);
+	assert_true(x.count == 6);
+	assert_string_equal(x.last, "fn_1;fn_5;");
+	assert_int_equal(kp_model__foreach_symbol(c->m, sym_visit, n), 0);
+	assert_int_equal(n[0], 1);	/* fn_3 is a leaf: named at 0x310 */
+	assert_int_equal(n[1], 5);	/* 0x10f, 0x20f (calls), 0x310, 0x410, 0x510 */
+}
+
+/* ---- properties over random streams ---- */
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void check_tree(const struct kp_view *v)
+{
+	double root = 0;
+	size_t i;
+
+	for (i = 0; i < v->nr_rows; i++) {
+		const struct kp_row *r = &v->rows[i];
+
+		if (r->depth == 0)
+			root = r->total;
+		assert_true(r->total + 1e-9 >= r->self);
+		assert_true(r->total <= root + 1e-9);
+	}
+}
+
+static void random_run(uint64_t seed, size_t max_nodes, int decay)
+{
+	struct fake f = { 0 };
+	struct kp_model *m = fake_model(&f, max_nodes);
+	struct kp_view *v;
+	double self = 0, expect = 0;
+	size_t i;
+	int n;
+
+	assert_non_null(m);
+	if (decay)
+		kp_model__set_time_mode(m, KP_TIME_DECAY, 0);
+	feed_process(m, 1, 1, "a");
+	feed_process(m, 2, 1, "b");
+	feed_mmap(m, 1, APP, 0x1000000, 0, "/bin/app", 1);
+	feed_mmap(m, 2, APP, 0x1000000, 0, "/bin/app", 1);
+	for (n = 0; n < 3000; n++) {
+		uint64_t pcs[12];
+		int d = 1 + (int)(rnd(&seed) % 12), j;
+
+		for (j = 0; j < d; j++)
+			pcs[j] = U(rnd(&seed) % 6);
+		assert_int_equal(feed_sample(m, 1 + (uint32_t)(rnd(&seed) % 2), 7, S(1), 0,
+					     0, NULL, 0, pcs, d), 0);
+		expect += 1;
+		if (decay && n % 500 == 499) {
+			kp_model__refresh(m, S(2));
+			expect *= 7.0 / 8.0;
+		}
+	}
+	v = view(m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	for (i = 0; i < v->nr_rows; i++) {
+		self += v->rows[i].self;
+		assert_true(v->rows[i].total + 1e-9 >= v->rows[i].self);
+		assert_true(v->rows[i].total <= v->total + 1e-9);
+	}
+	if (!(self > expect - 1e-6 && self < expect + 1e-6))
+		fail_msg("seed %llu max_nodes %zu decay %d: self %f expected %f",
+			 (unsigned long long)seed, max_nodes, decay, self, expect);
+	kp_view__free(v);
+	v = view(m, KP_VIEW_TOPDOWN, KP_SORT_TOTAL, 0);
+	check_tree(v);
+	kp_view__free(v);
+	v = view(m, KP_VIEW_BOTTOMUP, KP_SORT_TOTAL, 0);
+	check_tree(v);
+	kp_view__free(v);
+	kp_model__free(m);
+}
+
+static void test_properties(void **state)
+{
+	uint64_t seed;
+
+	for (seed = 1; seed < 6; seed++) {
+		random_run(seed * 0x9e3779b97f4a7c15ull, 0, 0);
+		random_run(seed * 0x9e3779b97f4a7c15ull, 100, 0);
+		random_run(seed * 0x9e3779b97f4a7c15ull, 0, 1);
+	}
+}
+
+static void test_view_ids_stable(void **state)
+{
+	struct ctx *c = *state;
+	const int s[] = { 1, 2, 3 }, t[] = { 1, 4 };
+	struct kp_view *v1, *v2;
+	uint64_t id3;
+
+	ustack(c->m, 100, 100, S(1), 3, s);
+	v1 = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_SELF, 0);
+	id3 = must(v1, "fn_3", 3)->id;
+	ustack(c->m, 100, 100, S(1), 2, t);
+	ustack(c->m, 100, 100, S(1), 2, t);
+	v2 = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_SELF, 0);
+	assert_int_equal(must(v2, "fn_3", 3)->id, id3);
+	assert_true(must(v2, "fn_4", 2)->id != must(v2, "fn_2", 2)->id);
+	kp_view__free(v1);
+	kp_view__free(v2);
+}
+
+static int collapse_fn2(void *ctx, uint64_t id)
+{
+	return id != *(uint64_t *)ctx;
+}
+
+static void test_expanded(void **state)
+{
+	struct ctx *c = *state;
+	const int s[] = { 1, 2, 3 };
+	struct kp_view_opts o = { .kind = KP_VIEW_TOPDOWN, .expanded = collapse_fn2 };
+	struct kp_view *v;
+	uint64_t id;
+
+	ustack(c->m, 100, 100, S(1), 3, s);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_SELF, 0);
+	id = must(v, "fn_2", 2)->id;
+	kp_view__free(v);
+	o.expanded_ctx = &id;
+	assert_int_equal(kp_model__view(c->m, &o, &v), 0);
+	assert_true(must(v, "fn_2", 2)->has_children);
+	assert_null(row(v, "fn_3", 3));
+	assert_int_equal(v->nr_rows, 3);
+	kp_view__free(v);
+}
+
+static void test_module_view(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t k[] = { K(1) }, u[] = { U(2), U(1) };
+	struct kp_view *v;
+
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, k, 1, u, 2), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, u, 2), 0);
+	v = view(c->m, KP_VIEW_MODULE, KP_SORT_SELF, 0);
+	assert_int_equal(v->nr_rows, 2);
+	assert_true(must(v, "app", 0)->total == 2);
+	assert_true(must(v, "app", 0)->self == 1);
+	assert_true(must(v, "[kernel]", 0)->self == 1);
+	kp_view__free(v);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_shared_prefix), T(test_recursion), T(test_bottomup),
+		T(test_threads_cgroups), T(test_exec_pid_reuse), T(test_decay),
+		T(test_window), T(test_zero), T(test_baseline), T(test_delta_sort),
+		T(test_filters), T(test_focus), cmocka_unit_test(test_node_limit),
+		T(test_hiding), T(test_unknown_pid), T(test_symtab_and_unknown),
+		T(test_late_symtab), T(test_return_address), T(test_shared_frames),
+		T(test_inlined), T(test_unwind), T(test_foreach),
+		cmocka_unit_test(test_properties), T(test_view_ids_stable),
+		T(test_expanded), T(test_module_view),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
