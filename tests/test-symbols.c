@@ -740,8 +740,17 @@ static void test_hostile_debuglink(void **state)
 	copy_file(fx("fx-debuglink"), tmp("sub/fx-debuglink"));
 	copy_file(fx("fx-debuglink.debug"), tmp("evil.debug"));
 	section_of(tmp("sub/fx-debuglink"), ".gnu_debuglink", &off, &size);
-	assert_true(size >= sizeof(evil) + 4);
-	patch(tmp("sub/fx-debuglink"), off, evil, sizeof(evil));
+	uint8_t sec[64] = { 0 }, crc[4];
+	int fd = open(tmp("sub/fx-debuglink"), O_RDONLY);
+
+	/* keep the real CRC (of the same bytes as evil.debug) so that only
+	 * the name can make it refuse: name, NUL, pad to 4, CRC */
+	assert_true(size >= 24 && size <= sizeof(sec));
+	assert_int_equal(pread(fd, crc, 4, (off_t)(off + size - 4)), 4);
+	close(fd);
+	memcpy(sec, evil, sizeof(evil));
+	memcpy(sec + ((sizeof(evil) + 3) & ~3u), crc, 4);
+	patch(tmp("sub/fx-debuglink"), off, sec, size);
 	assert_int_equal(lookup(s, fx("fx-prog-pie"), 0, "kp_mark_leaf",
 				tmp("sub/fx-debuglink"), f, 4), 0);
 	kp_symbols__free(s);
