@@ -4,7 +4,8 @@
  * line per record plus a STATS line and an INVARIANT line.
  *
  * usage: collect-probe [-F HZ] [-d SECONDS] [-q QUEUE_LIMIT] [-b CPU_BUFFER]
- *        [-s STALL_MS] [-p PID] [-m stopstart|flush] [-n] [-Q] [-- CMD ARGS]
+ *        [-s STALL_MS] [-p PID] [-c CGROUP] [-u fp|dwarf|auto]
+ *        [-m stopstart|flush] [-n] [-Q] [-- CMD ARGS]
  *   -d   sample this long (default 1 s; with a command: until it exits)
  *   -s   read nothing for the first STALL_MS (overload test)
  *   -m stopstart  sample d/2, stop, read, start, sample d/2
@@ -290,7 +291,7 @@ int main(int argc, char **argv)
 	pid_t child = 0;
 	int opt, bad = 0;
 
-	while ((opt = getopt(argc, argv, "F:d:q:b:s:p:m:u:nQ")) != -1) {
+	while ((opt = getopt(argc, argv, "F:d:q:b:s:p:m:u:c:nQ")) != -1) {
 		switch (opt) {
 		case 'F': o.freq_hz = (uint32_t)atol(optarg); break;
 		case 'd': ms = (long)(atof(optarg) * 1000); break;
@@ -305,6 +306,7 @@ int main(int argc, char **argv)
 		case 'u': o.unwind = !strcmp(optarg, "dwarf") ? KP_UNWIND_DWARF :
 				     !strcmp(optarg, "fp") ? KP_UNWIND_FP : KP_UNWIND_AUTO;
 			  break;
+		case 'c': o.cgroup_path = optarg; break;
 		case 'n': o.no_snapshot = 1; break;
 		case 'Q': p.quiet = 1; break;
 		default: return 2;

@@ -131,17 +131,25 @@ static int fill_opts(struct kp_collector *c, const struct kp_collect_opts *o,
 	c->o.cpu_buffer_bytes = (size_t)sysconf(_SC_PAGESIZE);
 	while (c->o.cpu_buffer_bytes < buf && c->o.cpu_buffer_bytes < (1ul << 30))
 		c->o.cpu_buffer_bytes <<= 1;	/* a power of 2 pages */
-	c->o.pids = NULL;	/* copied into the BPF map at load, not kept */
+	c->o.pids = NULL;	/* copied below: the caller's array is not kept */
+	if (o->nr_pids) {
+		uint32_t *pids = calloc(o->nr_pids, sizeof(*pids));
+
+		if (!pids)
+			return kp_err_set(err, -ENOMEM, "out of memory");
+		memcpy(pids, o->pids, o->nr_pids * sizeof(*pids));
+		c->o.pids = pids;
+	}
 	return 0;
 }
 
 int kp_collect__setup(struct kp_collector *c, const struct kp_collect_opts *o,
 		      struct kp_err *err)
 {
-	int ret = fill_opts(c, o, err);
+	int ret;
 
-	c->o.nr_pids = o->nr_pids;
 	c->cgroup_fd = -1;
+	ret = fill_opts(c, o, err);
 	if (ret)
 		return ret;
 	ret = check_rights(err);

@@ -241,6 +241,7 @@ void kp_collector__free(struct kp_collector *c)
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
 	pthread_mutex_destroy(&c->lock);
+	free((void *)c->o.pids);
 	free(c->cpus);
 	free(c->qdrop);
 	free(c->sb_lost);
@@ -287,7 +288,7 @@ static int start_side(struct kp_collector *c, struct kp_err *err)
 	if (!ret && !c->o.no_snapshot) {
 		ret = kp_snapshot__procs(&c->emit);
 		if (!ret)
-			ret = kp_snapshot__cgroups(&c->emit, "/sys/fs/cgroup");
+			ret = kp_snapshot__cgroups(&c->emit, NULL);
 	}
 	if (ret)
 		kp_err_set(err, ret, "cannot take the /proc snapshot: %s", kp_strerror(ret));

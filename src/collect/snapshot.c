@@ -267,18 +267,50 @@ static void walk_cgroups(struct kp_emit *e, char *path, size_t rel_off,
 	closedir(d);
 }
 
+/* The cgroup2 mount point from /proc/self/mounts into path; 0 or -ENOENT
+ * (no cgroup2: nothing to walk). Hybrid hierarchies mount it at
+ * /sys/fs/cgroup/unified. */
+static int cgroup2_mount(char *path)
+{
+	char *line = NULL, dev[64], mnt[1024], type[64];
+	size_t cap = 0;
+	int ret = -ENOENT;
+	FILE *f = fopen("/proc/self/mounts", "re");
+
+	if (!f)
+		return -errno;
+	while (ret && getline(&line, &cap, f) > 0)
+		if (sscanf(line, "%63s %1023s %63s", dev, mnt, type) == 3 &&
+		    !strcmp(type, "cgroup2")) {
+			strcpy(path, mnt);
+			ret = 0;
+		}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
 int kp_snapshot__cgroups(struct kp_emit *e, const char *root)
 {
 	char *path = malloc(KP_PATH_MAX);
-	size_t len = strlen(root);
+	size_t len;
 
 	if (!path)
 		return -ENOMEM;
-	if (len >= KP_PATH_MAX) {
+	if (!root) {
+		if (cgroup2_mount(path)) {
+			free(path);
+			return 0;
+		}
+	} else if (strlen(root) < KP_PATH_MAX) {
+		strcpy(path, root);
+	} else {
 		free(path);
 		return -ENAMETOOLONG;
 	}
-	memcpy(path, root, len + 1);
+	len = strlen(path);
+	if (len == 1)
+		len = 0;	/* mounted at "/": relative paths start at once */
 	walk_cgroups(e, path, len, 0, kp_mono_ns());
 	free(path);
 	return 0;

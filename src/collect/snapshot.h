@@ -15,6 +15,8 @@
 #include "collect/emit.h"
 
 int kp_snapshot__procs(struct kp_emit *e);
+/* root: the cgroup2 mount, or NULL to find it in /proc/self/mounts
+ * (no cgroup2 mounted: no records, returns 0). */
 int kp_snapshot__cgroups(struct kp_emit *e, const char *root);
 
 /* Fill comm (KP_COMM_LEN), exe (KP_PATH_MAX) and *uid of a live process,
