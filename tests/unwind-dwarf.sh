@@ -12,7 +12,7 @@ tmp=$(mktemp -d) || fail mktemp
 trap 'kill $wl_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
 start_workload "$wl" 6
-run_kptop "$tmp/f" --unwind dwarf -F 999 -d 4 -p "$wl_pid"
+run_profiler "$tmp/f" dwarf "$wl_pid" 4
 kill $wl_pid 2>/dev/null
 frames_of "$tmp/f" >"$tmp/s"
 awk -v out="$tmp/r" '

@@ -12,7 +12,7 @@ trap 'kill $wl_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
 for mode in fp dwarf; do
 	start_workload "$wl" 4
-	run_kptop "$tmp/f" --unwind $mode -F 999 -d 2 -p "$wl_pid"
+	run_profiler "$tmp/f" $mode "$wl_pid" 2
 	kill $wl_pid 2>/dev/null
 	frames_of "$tmp/f" | awk -v mode=$mode '
 		{

@@ -59,8 +59,8 @@ tests_unwind_drive_LDADD = libkpcollect.a libkpstream.a libkpsymbols.a libkputil
 	$(LIBIBERTY_LIBS) -lpthread
 
 ## End-to-end tests with BPF (root): kptop --batch --unwind dwarf|fp
-## --format folded on the workloads above. They join TESTS once kptop's
-## batch mode samples (see the unwind report); until then run by hand:
-##   make check TESTS='tests/unwind-dwarf.sh tests/unwind-leaf.sh tests/unwind-libc.sh'
+## --format folded on the workloads above (tests/unwind-drive while kptop
+## says sampling is not wired).
 KP_UNWIND_SH_TESTS = tests/unwind-dwarf.sh tests/unwind-leaf.sh tests/unwind-libc.sh
+TESTS += $(KP_UNWIND_SH_TESTS)
 EXTRA_DIST += $(KP_UNWIND_SH_TESTS) tests/unwind-lib.sh
