@@ -1,54 +1,104 @@
 /* folded.c — one line per distinct stack, `comm;root;...;leaf COUNT`,
  * kernel frames suffixed `_[k]`: the input of flamegraph.pl, inferno and
- * speedscope. Names are made safe: ';' becomes ':', line breaks and
- * other control characters become spaces. */
+ * speedscope. Stacks that differ only below the names (addresses, threads
+ * of one command) are merged into one line. Names are made safe: ';'
+ * becomes ':', line breaks and other control characters become spaces. */
 #include "report/report.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
+#include "report/pb.h"
 #include "report/report-int.h"
 
-static void put_safe(FILE *out, const char *s)
+struct fold {
+	struct kp_intern *lines;	/* line text -> index into counts */
+	uint64_t *counts;
+	size_t cap;
+	struct kp_pb line;		/* the line being built */
+};
+
+static void put_safe(struct kp_pb *b, const char *s)
 {
 	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+		char c = *s;
 
 		if (c == ';')
 			c = ':';
-		else if (c < 0x20 || c == 0x7f)
+		else if ((unsigned char)c < 0x20 || c == 0x7f)
 			c = ' ';
-		fputc(c, out);
+		kp_pb_raw(b, &c, 1);
 	}
+}
+
+static int count_line(struct fold *f, uint64_t n)
+{
+	uint64_t idx = kp_intern__count(f->lines);
+	int rc = kp_intern__get(f->lines, f->line.buf, f->line.len, &idx);
+
+	if (rc < 0)
+		return rc;
+	if (idx >= f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 1024;
+		uint64_t *c = realloc(f->counts, cap * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		f->counts = c;
+		f->cap = cap;
+	}
+	if (rc == 1)
+		f->counts[idx] = 0;
+	f->counts[idx] += n;
+	return 0;
 }
 
 static int fold_one(void *ctx, const struct kp_stack_visit *v)
 {
-	FILE *out = ctx;
+	struct fold *f = ctx;
 	long long n = llround(v->count);
 
 	if (n <= 0)
 		return 0;
-	put_safe(out, v->comm && *v->comm ? v->comm : "[unknown]");
+	kp_pb_reset(&f->line);
+	put_safe(&f->line, v->comm && *v->comm ? v->comm : "[unknown]");
 	for (size_t i = 0; i < v->depth; i++) {
 		const struct kp_frame_ref *fr = v->frames[i];
 
-		fputc(';', out);
-		put_safe(out, fr->name);
+		kp_pb_raw(&f->line, ";", 1);
+		put_safe(&f->line, fr->name);
 		if (fr->kernel)
-			fputs("_[k]", out);
+			kp_pb_raw(&f->line, "_[k]", 4);
 	}
-	fprintf(out, " %lld\n", n);
-	return ferror(out) ? -EIO : 0;
+	if (f->line.oom)
+		return -ENOMEM;
+	return count_line(f, (uint64_t)n);
 }
 
 int kp_report_folded(FILE *out, struct kp_model *m,
 		     const struct kp_report_info *info, struct kp_err *err)
 {
-	int rc = kp_model__foreach_stack(m, fold_one, out);
+	struct fold f = { .lines = kp_intern__new() };
+	int rc = -ENOMEM;
 
-	if (rc < 0)
-		return kp_err_set(err, rc, "writing folded stacks: %s",
-				  kp_strerror(rc));
-	return 0;
+	if (!f.lines)
+		goto out;
+	rc = kp_model__foreach_stack(m, fold_one, &f);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < kp_intern__count(f.lines); i++) {
+		size_t len;
+		const char *s = kp_intern__key(f.lines, i, &len);
+
+		fprintf(out, "%.*s %llu\n", (int)len, s,
+			(unsigned long long)f.counts[i]);
+	}
+out:
+	if (rc)
+		kp_err_set(err, rc, "writing folded stacks: %s", kp_strerror(rc));
+	kp_intern__free(f.lines);
+	free(f.counts);
+	kp_pb_fini(&f.line);
+	return rc;
 }

@@ -1,0 +1,83 @@
+/* mkstream.c — writes a small synthetic kptop stream for the CLI tests,
+ * so they need neither root nor BPF: META, one process "synth" with one
+ * mapping of a file that does not exist, 100 samples split 50/30/20 over
+ * hot_a/hot_b/hot_c (each called from main), and at the end the SYMTAB
+ * that names them (a saved stream carries its own names).
+ * Usage: mkstream OUT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/record.h"
+#include "model/stream.h"
+
+#define APP "/nonexistent/kptop-synth-app"
+
+static FILE *out;
+
+static void put(const struct kp_record *r)
+{
+	static uint8_t buf[1 << 16];
+	ssize_t n = kp_record_encode(r, buf, sizeof(buf));
+
+	if (n <= 0 || fwrite(buf, 1, (size_t)n, out) != (size_t)n) {
+		fprintf(stderr, "mkstream: cannot encode or write a record\n");
+		exit(1);
+	}
+}
+
+static void samples(int n, uint64_t leaf)
+{
+	uint64_t uf[2] = { leaf, 0x402010 };
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+
+	for (int i = 0; i < n; i++) {
+		r.sample = (struct kp_rec_sample){ .time_ns = 2000000000ULL +
+			(uint64_t)i * 1000000, .pid = 4242, .tid = 4242,
+			.gpid = 4242, .gtid = 4242, .flags = KP_SAMPLE_USER_MODE,
+			.nr_uframes = 2, .uframes = uf };
+		strcpy(r.sample.comm, "synth");
+		put(&r);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct kp_symbol syms[] = {
+		{ 0x1000, 0x100, "hot_a" }, { 0x2000, 0x100, "main" },
+		{ 0x3000, 0x100, "hot_b" }, { 0x4000, 0x100, "hot_c" },
+	};
+	uint8_t hdr[KP_STREAM_HEADER_LEN];
+	struct kp_record r;
+
+	if (argc != 2 || !(out = fopen(argv[1], "wb"))) {
+		fprintf(stderr, "usage: mkstream OUT\n");
+		return 2;
+	}
+	kp_stream_header_encode(hdr);
+	fwrite(hdr, 1, sizeof(hdr), out);
+	r = (struct kp_record){ .type = KP_REC_META };
+	r.meta = (struct kp_rec_meta){ .version = "synthetic", .kernel = "6.18",
+		.hostname = "synth", .arch = "x86_64", .freq_hz = 1000, .ncpus = 2,
+		.start_mono_ns = 1000000000ULL,
+		.start_real_ns = 1700000000000000000ULL, .page_size = 4096,
+		.flags = KP_META_USER_STACKS };
+	put(&r);
+	r = (struct kp_record){ .type = KP_REC_PROCESS };
+	r.process = (struct kp_rec_process){ .time_ns = 1000000000ULL,
+		.start_ns = 900000000ULL, .pid = 4242, .ppid = 1, .gpid = 4242,
+		.comm = "synth", .exe = APP };
+	put(&r);
+	r = (struct kp_record){ .type = KP_REC_MMAP };
+	r.mmap = (struct kp_rec_mmap){ .time_ns = 1000000000ULL, .pid = 4242,
+		.tid = 4242, .addr = 0x400000, .len = 0x10000, .prot = 5,
+		.path = APP };
+	put(&r);
+	samples(50, 0x401010);
+	samples(30, 0x403010);
+	samples(20, 0x404010);
+	r = (struct kp_record){ .type = KP_REC_SYMTAB };
+	r.symtab = (struct kp_rec_symtab){ .path = APP, .nr_syms = 4, .syms = syms };
+	put(&r);
+	return fclose(out) ? 1 : 0;
+}
