@@ -86,14 +86,16 @@ static enum kp_act act_baseline(struct kp_tui *t, int key)
 {
 	if (kp_model__has_baseline(t->cfg.model)) {
 		kp_model__baseline_clear(t->cfg.model);
-		t->vopts.sort = t->sort_before_baseline;
+		memcpy(t->sorts, t->sorts_before_baseline, sizeof(t->sorts));
 		kp_tui__message(t, 0, "baseline cleared");
 	} else {
 		kp_model__baseline_mark(t->cfg.model);
-		t->sort_before_baseline = t->vopts.sort;
-		t->vopts.sort = KP_SORT_DELTA;
+		memcpy(t->sorts_before_baseline, t->sorts, sizeof(t->sorts));
+		for (int k = 0; k < KP_VIEW_KIND_MAX; k++)
+			t->sorts[k] = KP_SORT_DELTA;
 		kp_tui__message(t, 0, "baseline set: rows show the change since now");
 	}
+	t->vopts.sort = t->sorts[t->vopts.kind];
 	return KP_ACT_REVIEW;
 }
 
@@ -115,7 +117,7 @@ static enum kp_act act_sort(struct kp_tui *t, int key)
 	case '<': s = (s + n - 1) % n; break;
 	default: s = (s + 1) % n; break;
 	}
-	t->vopts.sort = (enum kp_sort)s;
+	t->vopts.sort = t->sorts[t->vopts.kind] = (enum kp_sort)s;
 	kp_tui__message(t, 0, "sorted by %s", kp_sort_name(t->vopts.sort));
 	return KP_ACT_REVIEW;
 }
@@ -167,6 +169,7 @@ static enum kp_act act_escape(struct kp_tui *t, int key)
 	} else if (t->vopts.kind == KP_VIEW_BOTTOMUP && t->vopts.root_fn) {
 		t->vopts.root_fn = 0;
 		t->vopts.kind = t->prev_kind;
+		t->vopts.sort = t->sorts[t->vopts.kind];
 		return KP_ACT_REVIEW;
 	} else {
 		return KP_ACT_NONE;

@@ -47,7 +47,10 @@ struct kp_tui *kp_tui__new(const struct kp_tui_config *cfg,
 	if (!t->expand)
 		goto out_free;
 	t->vopts.kind = KP_VIEW_FLAT;
-	t->vopts.sort = KP_SORT_SELF;
+	for (int k = 0; k < KP_VIEW_KIND_MAX; k++)
+		t->sorts[k] = k == KP_VIEW_TOPDOWN || k == KP_VIEW_BOTTOMUP ?
+			      KP_SORT_TOTAL : KP_SORT_SELF;
+	t->vopts.sort = t->sorts[KP_VIEW_FLAT];
 	t->vopts.expanded = kp_expand__cb;
 	t->vopts.expanded_ctx = t->expand;
 	t->filter.show_idle = cfg->show_idle;

@@ -68,7 +68,10 @@ struct kp_tui {
 	char prompt[KP_TUI_TEXT];	/* UTF-8 text being edited */
 
 	enum kp_time_mode mode;
-	enum kp_sort sort_before_baseline;
+	/* The sort of each view (trees start by total, the others by self);
+	 * a baseline sorts every view by change until it is cleared. */
+	enum kp_sort sorts[KP_VIEW_KIND_MAX];
+	enum kp_sort sorts_before_baseline[KP_VIEW_KIND_MAX];
 	int sampling;			/* 1 while the collector samples */
 
 	/* Rates for the header, computed at each refresh. */

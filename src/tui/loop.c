@@ -38,21 +38,32 @@ static void pump(struct kp_tui *t)
 		kp_tui__message(t, 1, "%s", e.msg[0] ? e.msg : kp_strerror(rc));
 }
 
-/* Every key pending; returns the strongest action asked for. */
-static enum kp_act read_keys(struct kp_tui *t)
+/* Every key pending. A key that changes the view has it rebuilt before
+ * the next key is read (Enter after a filter acts on the filtered rows);
+ * redraws wait for the end of the burst. Returns KP_ACT_REDRAW,
+ * KP_ACT_QUIT, KP_ACT_NONE or a negative errno. */
+static int read_keys(struct kp_tui *t)
 {
 	enum kp_act act = KP_ACT_NONE;
 	wint_t ch;
-	int r;
+	int r, rc;
 
 	while ((r = kp_crt__key(t->crt, &ch)) != ERR) {
 		int key = r == KEY_CODE_YES ? KP_KEY((int)ch) : (int)ch;
 		enum kp_act a = kp_tui__key(t, key);
 
-		if (a > act)
-			act = a;
-		if (act == KP_ACT_QUIT)
-			break;
+		if (a == KP_ACT_QUIT)
+			return KP_ACT_QUIT;
+		if (a == KP_ACT_REVIEW)
+			rc = kp_tui__review(t);
+		else if (a == KP_ACT_REFRESH)
+			rc = kp_tui__refresh(t);
+		else
+			rc = 0;
+		if (rc < 0)
+			return rc;
+		if (a != KP_ACT_NONE)
+			act = KP_ACT_REDRAW;
 	}
 	return act;
 }
@@ -77,7 +88,7 @@ static int turn(struct kp_tui *t, struct kp_sig *sig, uint64_t *next_refresh,
 		{ .fd = kp_sig__fd(sig), .events = POLLIN },
 		{ .fd = now >= *next_pump ? cfd : -1, .events = POLLIN },
 	};
-	enum kp_act act = KP_ACT_NONE;
+	int act = KP_ACT_NONE;
 
 	if (cfd >= 0 && now < *next_pump && *next_pump < wake)
 		wake = *next_pump;
@@ -93,6 +104,8 @@ static int turn(struct kp_tui *t, struct kp_sig *sig, uint64_t *next_refresh,
 		return 1;	/* the terminal went away */
 	if (p[0].revents)
 		act = read_keys(t);
+	if (act < 0)
+		return act;
 	if (act < KP_ACT_REFRESH && now_ms() >= *next_refresh) {
 		pump(t);
 		kp_crt__check_resize(t->crt);
@@ -101,7 +114,7 @@ static int turn(struct kp_tui *t, struct kp_sig *sig, uint64_t *next_refresh,
 	} else if (act == KP_ACT_NONE && p[1].revents) {
 		act = KP_ACT_REDRAW;	/* a resize */
 	}
-	return kp_tui__apply(t, act);
+	return kp_tui__apply(t, (enum kp_act)act);
 }
 
 static int loop(struct kp_tui *t, struct kp_sig *sig)

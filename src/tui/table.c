@@ -8,9 +8,14 @@
 #define W_PCT 7		/* " 100.0" */
 #define W_SAMPLES 9
 #define W_DELTA 8
-#define W_MODULE 18
 #define W_COMM 22
 #define W_PID 8
+
+/* Wider terminals give the module column more room (up to 28). */
+static int w_module(int cols)
+{
+	return cols >= 160 ? 28 : cols >= 120 ? 22 : 18;
+}
 
 static int baseline(const struct kp_tui *t)
 {
@@ -63,11 +68,11 @@ static int name_width(const struct kp_tui *t, int cols)
 
 	switch (t->vopts.kind) {
 	case KP_VIEW_FLAT:
-		w -= W_MODULE + 1 + (cols >= 110 ? W_COMM + 1 : 0);
+		w -= w_module(cols) + 1 + (cols >= 110 ? W_COMM + 1 : 0);
 		break;
 	case KP_VIEW_TOPDOWN:
 	case KP_VIEW_BOTTOMUP:
-		w -= W_MODULE + 1;
+		w -= w_module(cols) + 1;
 		break;
 	case KP_VIEW_PROCESS:
 		w -= W_PID + 1;
@@ -121,7 +126,7 @@ static void name_cols(struct kp_tui *t, const struct kp_row *r, enum kp_role bas
 	kp_line__field(l, nr, r->name ? r->name : "?", w - (kp_line__col(l) - start), 0);
 	if (t->vopts.kind == KP_VIEW_FLAT || tree_view(t)) {
 		kp_line__put(l, base, " ", -1);
-		kp_line__field(l, dim, r->module ? r->module : "", W_MODULE, 0);
+		kp_line__field(l, dim, r->module ? r->module : "", w_module(cols), 0);
 	}
 	if (t->vopts.kind == KP_VIEW_FLAT && cols >= 110) {
 		kp_line__put(l, base, " ", -1);
@@ -176,7 +181,7 @@ static void heading(struct kp_tui *t, int y, int cols)
 	}
 	kp_line__field(l, s == KP_SORT_NAME ? on : off, name_heading(t), w, 0);
 	if (t->vopts.kind == KP_VIEW_FLAT || tree_view(t))
-		kp_line__field(l, off, " Module", W_MODULE + 1, 0);
+		kp_line__field(l, off, " Module", w_module(cols) + 1, 0);
 	if (t->vopts.kind == KP_VIEW_FLAT && cols >= 110)
 		kp_line__field(l, off, " Command/PID", W_COMM + 1, 0);
 	kp_line__flush(l, y);

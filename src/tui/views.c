@@ -21,6 +21,7 @@ static enum kp_act set_kind(struct kp_tui *t, enum kp_view_kind k)
 	if (k != KP_VIEW_BOTTOMUP)
 		t->vopts.root_fn = 0;
 	t->vopts.kind = k;
+	t->vopts.sort = t->sorts[k];
 	t->sel = t->top = 0;
 	t->sel_id = 0;
 	return KP_ACT_REVIEW;
@@ -40,6 +41,7 @@ static enum kp_act callers(struct kp_tui *t)
 	snprintf(t->callers_name, sizeof(t->callers_name), "%s", r->name ? r->name : "?");
 	t->vopts.root_fn = r->fn;
 	t->vopts.kind = KP_VIEW_BOTTOMUP;
+	t->vopts.sort = t->sorts[KP_VIEW_BOTTOMUP];
 	t->sel = t->top = 0;
 	t->sel_id = 0;
 	kp_expand__set(t->expand, r->fn, 1);
