@@ -188,16 +188,6 @@ void kp_line__field(struct kp_line *l, enum kp_role r, const char *s, int w,
 	kp_line__pad(l, r, end);
 }
 
-void kp_line__paint(struct kp_line *l, enum kp_role r, int from, int to)
-{
-	int col = 0;
-
-	kp_line__pad(l, l->fill, to);
-	for (int i = 0; i < l->n; col += l->w[i], i++)
-		if (col >= from && col < to)
-			l->role[i] = (unsigned char)r;
-}
-
 void kp_line__flush(struct kp_line *l, int y)
 {
 	kp_line__pad(l, l->fill, l->width);

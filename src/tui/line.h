@@ -38,8 +38,6 @@ void kp_line__field(struct kp_line *l, enum kp_role r, const char *s, int w,
 		    int right);
 /* Pad with spaces up to column col. */
 void kp_line__pad(struct kp_line *l, enum kp_role r, int col);
-/* Set the role of columns [from, to) (e.g. to highlight a selection). */
-void kp_line__paint(struct kp_line *l, enum kp_role r, int from, int to);
 /* Put the line on screen row y, the full width, in one call. */
 void kp_line__flush(struct kp_line *l, int y);
 
