@@ -1,13 +1,70 @@
-/* kptop.c — main: options, wiring of the layers, batch mode. */
+/* kptop.c — main: options, rights, wiring of collector → pump → model,
+ * the batch loop and the live view.
+ *
+ * The only place that exits; every layer below returns errors. A
+ * SIGINT/SIGTERM during batch sampling sets a flag: the loop stops the
+ * collector, drains the queue into the model and writes the complete
+ * report, then exits 0. */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "collect/collect.h"
+#include "model/model.h"
 #include "options.h"
+#include "pump.h"
+#include "report/report.h"
+#include "resolve.h"
+#include "symbols/symbols.h"
+#include "symbols/unwind.h"
+#include "tui/tui.h"
 
-/* -F above the kernel's perf_event_max_sample_rate is a usage error, found
- * before the collector is built. Returns 0 or KP_EUSAGE. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+struct run {
+	struct kp_options o;
+	struct kp_symbols *syms;
+	struct kp_unwinder *unw;
+	struct kp_resolve *res;
+	struct kp_model *m;
+	struct kp_collector *c;
+	struct kp_pump *p;
+	FILE *out;
+	uint64_t t0, t0_real;	/* start of the period of the next report */
+	struct kp_err err;
+};
+
+static int fail(struct run *r, int status)
+{
+	fprintf(stderr, "kptop: %s\n", r->err.msg[0] ? r->err.msg :
+		kp_strerror(r->err.code));
+	return status;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- checks done before anything is loaded (usage errors, exit 2) ---- */
+
 static int check_freq(const struct kp_options *o, struct kp_err *err)
 {
 	unsigned long max = 0;
@@ -28,35 +85,385 @@ static int check_freq(const struct kp_options *o, struct kp_err *err)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int check_targets(const struct kp_options *o, struct kp_err *err)
 {
-	struct kp_options o;
-	struct kp_err err = { 0 };
+	char path[64];
+	struct stat st;
+
+	if (o->input)
+		return 0;
+	for (size_t i = 0; i < o->nr_pids; i++) {
+		snprintf(path, sizeof(path), "/proc/%" PRIu32, o->pids[i]);
+		if (access(path, F_OK))
+			return kp_err_set(err, KP_EUSAGE, "invalid value for -p: "
+					  "no process %" PRIu32, o->pids[i]);
+	}
+	if (o->cgroup && (stat(o->cgroup, &st) || !S_ISDIR(st.st_mode)))
+		return kp_err_set(err, KP_EUSAGE, "invalid value '%s' for --cgroup: "
+				  "expected a cgroup2 directory such as "
+				  "/sys/fs/cgroup/system.slice", o->cgroup);
+	return 0;
+}
+
+/* Not root and without CAP_BPF + CAP_PERFMON: say so before loading. */
+static int check_rights(struct kp_err *err)
+{
+	unsigned long long eff = 0;
+	char line[256];
+	FILE *f;
+
+	if (geteuid() == 0)
+		return 0;
+	f = fopen("/proc/self/status", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	fclose(f);
+	if ((eff >> 38 & 1) && (eff >> 39 & 1))	/* CAP_PERFMON, CAP_BPF */
+		return 0;
+	return kp_err_set(err, KP_ENOBPF, "sampling needs root or the "
+			  "capabilities CAP_BPF and CAP_PERFMON (run it with sudo, "
+			  "or read a saved stream with -i)");
+}
+
+static int open_output(struct run *r)
+{
+	int fd;
+
+	if (!r->o.output) {
+		r->out = stdout;
+		return 0;
+	}
+	fd = open(r->o.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || !(r->out = fdopen(fd, "w"))) {
+		kp_err_set(&r->err, -errno, "%s: cannot create: %s", r->o.output,
+			   strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- building the layers ---- */
+
+static int build_model(struct run *r)
+{
+	struct kp_model_opts mo = { .max_nodes = r->o.max_nodes };
+	struct kp_filter f = { .show_idle = r->o.idle };
+	struct kp_err uerr = { 0 };
+
+	r->syms = kp_symbols__new(NULL, &r->err);
+	if (!r->syms)
+		return -1;
+	/* Without an unwinder, user stacks keep their frame-pointer walk. */
+	if (r->o.unwind != KP_UNWIND_FP)
+		r->unw = kp_unwinder__new(&uerr);
+	r->res = kp_resolve__new(r->syms, r->unw, &r->err);
+	if (!r->res)
+		return -1;
+	mo.resolver = kp_resolve__resolver(r->res);
+	r->m = kp_model__new(&mo);
+	if (!r->m) {
+		kp_err_set(&r->err, -errno, "creating the model: %s", strerror(errno));
+		return -1;
+	}
+	if (kp_model__set_filter(r->m, &f)) {
+		kp_err_set(&r->err, -EINVAL, "setting the model's filter");
+		return -1;
+	}
+	return 0;
+}
+
+static int rights_code(int code)
+{
+	return code == KP_ENOBPF || code == KP_ENOPERF || code == -EPERM ||
+	       code == -EACCES;
+}
+
+static int build_collector(struct run *r)
+{
+	struct kp_collect_opts co = {
+		.freq_hz = r->o.freq_hz, .pids = r->o.pids,
+		.nr_pids = r->o.nr_pids, .cgroup_path = r->o.cgroup,
+		.user_only = r->o.user_only, .kernel_only = r->o.kernel_only,
+		.cpu_buffer_bytes = r->o.cpu_buffer,
+		.queue_limit_bytes = r->o.queue_limit, .unwind = r->o.unwind,
+		.stack_bytes = r->o.stack_bytes,
+	};
+
+	r->c = kp_collector__new(&co, &r->err);
+	if (!r->c) {
+		if (!r->err.code)
+			kp_err_set(&r->err, -errno, "starting the collector: %s",
+				   strerror(errno));
+		return rights_code(r->err.code) ? KP_EXIT_RIGHTS : KP_EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static int load_input(struct run *r)
+{
+	struct kp_err warn = { 0 };
+	struct kp_pump_info pi;
 	int rc;
 
-	rc = kp_options_parse(&o, argc, argv, &err);
-	if (rc) {
-		fprintf(stderr, "kptop: %s\n", err.msg);
-		kp_options_fini(&o);
-		return rc == KP_EUSAGE ? KP_EXIT_USAGE : KP_EXIT_RUNTIME;
+	rc = kp_pump__load_file(r->p, r->o.input, r->o.force, &warn, &r->err);
+	if (rc)
+		return rc == -ENOMEM ? KP_EXIT_RUNTIME : KP_EXIT_INPUT;
+	kp_pump__info(r->p, &pi);
+	if (warn.msg[0]) {
+		fprintf(stderr, "kptop: warning: %s\n", warn.msg);
+		if (pi.records == 0) {
+			kp_err_set(&r->err, warn.code, "%s: no record could be read",
+				   r->o.input);
+			return KP_EXIT_INPUT;
+		}
 	}
-	if (o.help) {
-		kp_options_usage(stdout, "kptop");
-		kp_options_fini(&o);
-		return KP_EXIT_OK;
+	return 0;
+}
+
+/* ---- batch ---- */
+
+static void fill_info(struct run *r, struct kp_report_info *info,
+		      uint64_t t_end, unsigned idx)
+{
+	struct kp_collect_stats st;
+	struct kp_pump_info pi;
+
+	memset(info, 0, sizeof(*info));
+	kp_pump__info(r->p, &pi);
+	info->index = idx;
+	info->count = r->o.count;
+	info->ncpus = pi.ncpus;
+	if (!r->c) {
+		info->source = r->o.input;
+		info->freq_hz = pi.freq_hz;
+		info->time_real_ns = pi.start_real_ns;
+		return;
 	}
-	if (o.version) {
-		printf("kptop %s\n", PACKAGE_VERSION);
-		kp_options_fini(&o);
-		return KP_EXIT_OK;
+	info->freq_hz = r->o.freq_hz;
+	info->time_real_ns = r->t0_real;
+	info->duration_s = (double)(t_end - r->t0) / 1e9;
+	kp_collector__stats(r->c, &st);
+	info->have_collector = 1;
+	info->taken = st.taken;
+	info->delivered = st.delivered;
+	info->lost_bpf_full = st.lost_bpf_full;
+	info->lost_cpu_buffer = st.lost_cpu_buffer;
+	info->lost_queue_full = st.lost_queue_full;
+	info->lost_sideband = st.lost_sideband;
+	info->stack_err_kernel = st.stack_err_kernel;
+	info->stack_err_user = st.stack_err_user;
+}
+
+/* Everything queued goes into the model (and the save file). */
+static int drain(struct run *r)
+{
+	int n;
+
+	while ((n = kp_pump__run(r->p, 0, &r->err)) > 0)
+		;
+	return n;
+}
+
+/* Sample until the deadline (0: none) or a signal. */
+static int sample(struct run *r, uint64_t deadline)
+{
+	int n, wait_ms;
+
+	while (!stop_requested) {
+		uint64_t now = clock_ns(CLOCK_MONOTONIC);
+
+		if (deadline && now >= deadline)
+			break;
+		wait_ms = 100;
+		if (deadline && (deadline - now) / 1000000 < 100)
+			wait_ms = (int)((deadline - now) / 1000000) + 1;
+		n = kp_pump__run(r->p, wait_ms, &r->err);
+		if (n < 0)
+			return n;
 	}
-	rc = check_freq(&o, &err);
-	if (rc) {
-		fprintf(stderr, "kptop: %s\n", err.msg);
-		kp_options_fini(&o);
+	return 0;
+}
+
+static int one_report(struct run *r, unsigned idx)
+{
+	uint64_t deadline = 0, t_end;
+	struct kp_report_info info;
+	int last = idx == r->o.count, rc;
+
+	if (r->o.delay_set)
+		deadline = r->t0 + (uint64_t)llround(r->o.delay_s * 1e9);
+	rc = sample(r, deadline);
+	if (rc)
+		return rc;
+	t_end = clock_ns(CLOCK_MONOTONIC);
+	last = last || stop_requested;
+	rc = last ? kp_collector__stop(r->c) : kp_collector__flush(r->c);
+	if (rc)
+		return kp_err_set(&r->err, rc, "%s the collector: %s",
+				  last ? "stopping" : "flushing", kp_strerror(rc));
+	rc = drain(r);
+	if (rc)
+		return rc;
+	kp_model__refresh(r->m, clock_ns(CLOCK_MONOTONIC));
+	fill_info(r, &info, t_end, idx);
+	rc = kp_report__write(r->out, r->o.format, r->m, &info, &r->err);
+	if (rc == 0 && !last) {
+		kp_model__zero(r->m);
+		r->t0_real += t_end - r->t0;
+		r->t0 = t_end;
+	}
+	return rc ? rc : last;
+}
+
+static int run_batch(struct run *r)
+{
+	struct kp_report_info info;
+	int rc = 0;
+
+	if (!r->c) {	/* -i: one report of the whole file */
+		fill_info(r, &info, 0, 1);
+		info.count = 1;
+		rc = kp_report__write(r->out, r->o.format, r->m, &info, &r->err);
+		return rc ? KP_EXIT_RUNTIME : KP_EXIT_OK;
+	}
+	for (unsigned i = 1; i <= r->o.count && rc == 0; i++)
+		rc = one_report(r, i);
+	if (rc < 0)
+		return KP_EXIT_RUNTIME;
+	return KP_EXIT_OK;
+}
+
+static int run_live(struct run *r)
+{
+	struct kp_tui_config cfg = {
+		.collector = r->c, .model = r->m, .pump = r->p,
+		.input_path = r->o.input,
+		.delay_ms = (unsigned)llround(r->o.delay_s * 1000),
+		.freq_hz = r->o.freq_hz, .window_s = r->o.window_s,
+		.save_default = "kptop.kps", .show_idle = r->o.idle,
+	};
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		kp_err_set(&r->err, KP_EUSAGE, "the live view needs a terminal; "
+			   "use --batch for a report");
 		return KP_EXIT_USAGE;
 	}
-	fprintf(stderr, "kptop: sampling is not wired yet\n");
-	kp_options_fini(&o);
-	return KP_EXIT_RUNTIME;
+	if (kp_tui__run(&cfg, &r->err))
+		return KP_EXIT_RUNTIME;
+	return KP_EXIT_OK;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: waits end early */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int start(struct run *r)
+{
+	int rc;
+
+	if (r->o.batch && open_output(r))
+		return KP_EXIT_RUNTIME;
+	if (r->o.batch)
+		install_signals();
+	if (build_model(r))
+		return KP_EXIT_RUNTIME;
+	if (!r->o.input) {
+		rc = build_collector(r);
+		if (rc)
+			return rc;
+		r->t0 = clock_ns(CLOCK_MONOTONIC);	/* sampling runs from here */
+		r->t0_real = clock_ns(CLOCK_REALTIME);
+	}
+	r->p = kp_pump__new(r->c, r->m, r->o.batch ? 0 : r->o.spool_s,
+			    &r->err);
+	if (!r->p)
+		return KP_EXIT_RUNTIME;
+	if (r->o.input)
+		return load_input(r);
+	if (r->o.save && kp_pump__save_start(r->p, r->o.save, &r->err))
+		return KP_EXIT_RUNTIME;
+	return 0;
+}
+
+static int finish(struct run *r, int status)
+{
+	struct kp_err e = { 0 };
+
+	if (r->p && kp_pump__saving(r->p, NULL, NULL)) {
+		if (r->c)
+			kp_collector__stop(r->c);
+		if (status == KP_EXIT_OK && drain(r) < 0)
+			status = fail(r, KP_EXIT_RUNTIME);
+		if (kp_pump__save_stop(r->p, &e) && status == KP_EXIT_OK) {
+			r->err = e;
+			status = fail(r, KP_EXIT_RUNTIME);
+		}
+	}
+	kp_pump__free(r->p);
+	kp_collector__free(r->c);
+	kp_model__free(r->m);
+	kp_resolve__free(r->res);
+	kp_unwinder__free(r->unw);
+	kp_symbols__free(r->syms);
+	if (r->out && r->out != stdout && fclose(r->out) && status == KP_EXIT_OK) {
+		kp_err_set(&r->err, -EIO, "%s: %s", r->o.output, strerror(errno));
+		status = fail(r, KP_EXIT_RUNTIME);
+	}
+	kp_options_fini(&r->o);
+	return status;
+}
+
+static int prepare(struct run *r, int argc, char **argv)
+{
+	int rc = kp_options_parse(&r->o, argc, argv, &r->err);
+
+	if (rc)
+		return fail(r, rc == KP_EUSAGE ? KP_EXIT_USAGE : KP_EXIT_RUNTIME);
+	if (r->o.help) {
+		kp_options_usage(stdout, "kptop");
+		return KP_EXIT_OK;
+	}
+	if (r->o.version) {
+		printf("kptop %s\n", PACKAGE_VERSION);
+		return KP_EXIT_OK;
+	}
+	if (check_freq(&r->o, &r->err) || check_targets(&r->o, &r->err))
+		return fail(r, KP_EXIT_USAGE);
+	if (!r->o.input && check_rights(&r->err))
+		return fail(r, KP_EXIT_RIGHTS);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct run r;
+	int status;
+
+	memset(&r, 0, sizeof(r));
+	status = prepare(&r, argc, argv);
+	if (status >= 0) {
+		kp_options_fini(&r.o);
+		return status;
+	}
+	status = start(&r);
+	if (status) {
+		fail(&r, status);
+		return finish(&r, status);
+	}
+	status = r.o.batch ? run_batch(&r) : run_live(&r);
+	if (status)
+		fail(&r, status);
+	return finish(&r, status);
 }

@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/batch-lib.sh"
 
-start_split 8
+start_split 30	# killed at the end
 
 # SIGINT, folded on stdout.
 "$KPTOP" --batch -F 999 --format folded >"$T/folded" 2>"$T/err" &

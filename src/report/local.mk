@@ -5,3 +5,12 @@ libkpreport_a_SOURCES += src/report/report-int.h src/report/report.c \
 	src/report/text.c src/report/tree.c src/report/folded.c \
 	src/report/json.c src/report/pb.h src/report/pb.c src/report/pprof.c
 libkpreport_a_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-report
+TESTS += tests/test-report
+tests_test_report_SOURCES = tests/test-report.c
+tests_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(ZLIB_CFLAGS)
+tests_test_report_LDADD = libkpreport.a libkpmodel.a libkputil.a \
+	$(CMOCKA_LIBS) $(ZLIB_LIBS) -lm
+endif
