@@ -30,7 +30,7 @@ struct fake {
 };
 
 /* prefix "fn_", "k_" or "f" and v in hex, in a ring of buffers. */
-static const char *fake_name(struct fake *f, const char *prefix, uint64_t v)
+static inline const char *fake_name(struct fake *f, const char *prefix, uint64_t v)
 {
 	char *s = f->names[f->nr_names++ % FAKE_NAMES];
 
@@ -48,7 +48,7 @@ static int fake_symbolize(void *ctx, const struct kp_map_info *map, uint64_t add
 	f->last_addr = addr;
 	memset(out, 0, sizeof(*out) * (size_t)max);
 	if (f->instant) {
-		out[0].name = fake_name(f, "f", map ? addr - map->addr + map->pgoff : addr);
+		out[0].name = fake_name(f, "f", (map ? addr - map->addr + map->pgoff : addr) / 0x100);
 		return 1;
 	}
 	if (!map) {
@@ -100,7 +100,7 @@ static const struct kp_resolver_ops fake_ops = {
 	.process_gone = fake_gone,
 };
 
-static struct kp_model *fake_model(struct fake *f, size_t max_nodes)
+static inline struct kp_model *fake_model(struct fake *f, size_t max_nodes)
 {
 	struct kp_model_opts o = { .max_nodes = max_nodes,
 				   .resolver = { .ops = &fake_ops, .ctx = f } };
@@ -110,7 +110,7 @@ static struct kp_model *fake_model(struct fake *f, size_t max_nodes)
 
 /* ---- record builders ---- */
 
-static int feed_process(struct kp_model *m, uint32_t pid, uint64_t start,
+static inline int feed_process(struct kp_model *m, uint32_t pid, uint64_t start,
 			const char *comm)
 {
 	struct kp_record r = { .type = KP_REC_PROCESS };
@@ -122,7 +122,7 @@ static int feed_process(struct kp_model *m, uint32_t pid, uint64_t start,
 	return kp_model__feed(m, &r);
 }
 
-static int feed_mmap(struct kp_model *m, uint32_t pid, uint64_t addr, uint64_t len,
+static inline int feed_mmap(struct kp_model *m, uint32_t pid, uint64_t addr, uint64_t len,
 		     uint64_t pgoff, const char *path, uint64_t ino)
 {
 	struct kp_record r = { .type = KP_REC_MMAP };
@@ -138,7 +138,7 @@ static int feed_mmap(struct kp_model *m, uint32_t pid, uint64_t addr, uint64_t l
 }
 
 /* A sample: nk kernel pcs then nu user pcs in pcs[], innermost first. */
-static int feed_sample(struct kp_model *m, uint32_t pid, uint32_t tid, uint64_t t,
+static inline int feed_sample(struct kp_model *m, uint32_t pid, uint32_t tid, uint64_t t,
 		       uint64_t cgroup, uint32_t flags, const uint64_t *k, int nk,
 		       const uint64_t *u, int nu)
 {

@@ -23,32 +23,18 @@ static inline uint64_t hash_pcs(uint64_t h, const uint64_t *p, size_t n)
 	return h;
 }
 
-uint32_t kp_stk__new(struct kp_model *m, uint32_t hash, const struct kp_stk *hdr,
-		     const uint64_t *k, const uint64_t *u)
+uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s)
 {
-	size_t words = KP_STK_WORDS + hdr->nk + hdr->nu;
 	uint32_t id = (uint32_t)m->nr_stk;
-	struct kp_stk *s;
-	uint64_t *pcs;
 
-	if (kp_grow(&m->arena, &m->arena_cap, m->arena_len + words, sizeof(uint64_t)) ||
-	    kp_grow(&m->stk_off, &m->cap_stk, m->nr_stk + 1, sizeof(uint32_t)) ||
+	if (kp_grow(&m->stks, &m->cap_stk, m->nr_stk + 1, sizeof(*m->stks)) ||
 	    (m->has_base &&
 	     kp_grow(&m->base, &m->cap_base, m->nr_stk + 1, sizeof(*m->base))) ||
-	    kp_htab__insert(&m->stk_tab, hash, id))
+	    kp_htab__insert(&m->stk_tab, (uint32_t)s->key, id))
 		return KP_NONE;
 	if (m->has_base)
 		m->base[id] = 0;
-	m->stk_off[id] = (uint32_t)m->arena_len;
-	s = (struct kp_stk *)&m->arena[m->arena_len];
-	*s = *hdr;
-	s->hash = hash;
-	pcs = (uint64_t *)(s + 1);
-	if (hdr->nk)
-		memcpy(pcs, k, hdr->nk * sizeof(*pcs));
-	if (hdr->nu)
-		memcpy(pcs + hdr->nk, u, hdr->nu * sizeof(*pcs));
-	m->arena_len += words;
+	m->stks[id] = *s;
 	m->nr_stk++;
 	return id;
 }
@@ -61,8 +47,7 @@ int kp_stk__rehash(struct kp_model *m)
 
 	kp_htab__clear(&m->stk_tab);
 	for (i = 0; i < m->nr_stk; i++) {
-		err = kp_htab__insert(&m->stk_tab, kp_stk(m, (uint32_t)i)->hash,
-				      (uint32_t)i);
+		err = kp_htab__insert(&m->stk_tab, (uint32_t)m->stks[i].key, (uint32_t)i);
 		if (err)
 			return err;
 	}
@@ -71,8 +56,7 @@ int kp_stk__rehash(struct kp_model *m)
 
 void kp_stk__fini(struct kp_model *m)
 {
-	free(m->arena);
-	free(m->stk_off);
+	free(m->stks);
 	free(m->base);
 	kp_htab__fini(&m->stk_tab);
 }
@@ -106,17 +90,18 @@ static uint32_t stack_leaf(struct kp_model *m, uint32_t proc,
 	return leaf;
 }
 
-static uint32_t new_stack(struct kp_model *m, struct kp_stk *hdr, uint32_t hash,
-			  const uint64_t *k, const uint64_t *u, const char *comm)
+static uint32_t new_stack(struct kp_model *m, struct kp_stk *hdr,
+			  const uint64_t *k, size_t nk, const uint64_t *u, size_t nu,
+			  const char *comm)
 {
 	int err = kp_proc__seen_thread(m, hdr->proc, hdr->tid, comm);
 
 	if (err)
 		return KP_NONE;
-	hdr->leaf = stack_leaf(m, hdr->proc, k, hdr->nk, u, hdr->nu);
+	hdr->leaf = stack_leaf(m, hdr->proc, k, nk, u, nu);
 	if (hdr->leaf == KP_NONE)
 		return KP_NONE;
-	return kp_stk__new(m, hash, hdr, k, u);
+	return kp_stk__new(m, hdr);
 }
 
 /* The user stack: unwound from regs when the resolver can, else the
@@ -148,8 +133,9 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 {
 	struct kp_stk hdr = { .tid = s->tid, .cgroup = s->cgroup_id };
 	const uint64_t *u, *k = s->kframes;
-	uint32_t h, v = 0, id;
-	uint64_t *found, hh;
+	uint16_t nk, nu;
+	uint32_t v = 0, id;
+	uint64_t *found;
 	int created, counted;
 
 	hdr.proc = kp_proc__for_pid(m, s->pid, s->comm, &created);
@@ -158,34 +144,31 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 	hdr.flags = (s->flags & KP_SAMPLE_IDLE) ? KP_STK_IDLE : 0;
 	if (m->procs[hdr.proc].placeholder && !hdr.flags)
 		m->sum.unknown_pid++;
-	hdr.nk = k ? (s->nr_kframes > KP_MAX_FRAMES ? KP_MAX_FRAMES : s->nr_kframes) : 0;
-	u = user_stack(m, s, hdr.proc, &hdr.nu);
+	nk = k ? (s->nr_kframes > KP_MAX_FRAMES ? KP_MAX_FRAMES : s->nr_kframes) : 0;
+	u = user_stack(m, s, hdr.proc, &nu);
 
-	hh = kp_hash2((uint64_t)hdr.proc << 32 | hdr.tid,
-		      hdr.cgroup ^ ((uint64_t)hdr.flags << 48 | (uint64_t)hdr.nk << 16 | hdr.nu));
-	hh = kp_mix64(hash_pcs(hash_pcs(hh, k, hdr.nk), u, hdr.nu));
-	h = (uint32_t)hh;
-	KP_HTAB_FIND(&m->stk_tab, h, v, ({
-		const struct kp_stk *c = kp_stk(m, v);
-		c->proc == hdr.proc && c->tid == hdr.tid && c->cgroup == hdr.cgroup &&
-		c->flags == hdr.flags && c->nk == hdr.nk && c->nu == hdr.nu &&
-		(!hdr.nk || !memcmp(kp_stk_pcs(c), k, hdr.nk * 8)) &&
-		(!hdr.nu || !memcmp(kp_stk_pcs(c) + hdr.nk, u, hdr.nu * 8)); }), found);
-	id = found ? v : new_stack(m, &hdr, h, k, u, s->comm);
+	hdr.key = kp_hash2((uint64_t)hdr.proc << 32 | hdr.tid,
+			   hdr.cgroup ^ ((uint64_t)hdr.flags << 48 | (uint64_t)nk << 16 | nu));
+	hdr.key = kp_mix64(hash_pcs(hash_pcs(hdr.key, k, nk), u, nu));
+	KP_HTAB_FIND(&m->stk_tab, (uint32_t)hdr.key, v,
+		     m->stks[v].key == hdr.key && m->stks[v].proc == hdr.proc &&
+		     m->stks[v].tid == hdr.tid && !(m->stks[v].flags & KP_STK_MERGED),
+		     found);
+	id = found ? v : new_stack(m, &hdr, k, nk, u, nu, s->comm);
 	if (id == KP_NONE)
 		return -ENOMEM;
 
 	counted = m->mode == KP_TIME_WINDOW ? kp_time__add(m, id, s->time_ns) : 1;
 	if (counted < 0)
 		return counted;
-	kp_stk(m, id)->cur += counted;
-	kp_stk(m, id)->samples++;
+	m->stks[id].cur += counted;
+	m->stks[id].samples++;
 	m->sum.samples++;
 	if (!m->sum.first_ns || s->time_ns < m->sum.first_ns)
 		m->sum.first_ns = s->time_ns;
 	if (s->time_ns > m->sum.last_ns)
 		m->sum.last_ns = s->time_ns;
-	if (!found && (m->nr_nodes > m->max_nodes || m->nr_stk > m->max_nodes))
+	if (!found && m->nr_nodes > m->fold_at)
 		return kp_tree__fold(m);
 	return 0;
 }

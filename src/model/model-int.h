@@ -6,12 +6,15 @@
  * means "none") or hashed from them. Strings are interned in a pool owned
  * by the model and live until kp_model__free().
  *
- * Distinct stacks: a hash table keyed by the raw sample (process identity,
- * tid, cgroup, flags, kernel pcs, user pcs) points to a record in the
- * stack arena: a header (struct kp_stk) followed by the pcs. A new stack
- * is mapped to frames once and hung in the call trie (one trie per process
- * identity, nodes keyed by (parent, frame)); a known stack only bumps its
- * counts. Node counts are derived at view time from the per-stack counts.
+ * Distinct stacks: a hash table keyed by a 64-bit hash of the raw sample
+ * (process identity, tid, cgroup, flags, kernel pcs, user pcs) points to
+ * a fixed-size record (struct kp_stk). The pcs themselves are not kept: a
+ * new stack is mapped to frames once and hung in the call trie (one trie
+ * per process identity, nodes keyed by (parent, frame)), and its record
+ * keeps its leaf node. Two different raw stacks with the same 64-bit hash
+ * (and identity, tid) would share a record: about 1 in 10^7 for a million
+ * stacks, accepted for the memory (the pcs are most of a stack's size).
+ * Node counts are derived at view time from the per-stack counts.
  *
  * Errors: 0 or -errno (-ENOMEM). Not thread-safe.
  */
@@ -197,21 +200,17 @@ struct kp_node {
 /* ---- distinct stacks (feed.c) ---- */
 
 struct kp_stk {
-	uint32_t hash;
-	uint32_t proc;
-	uint32_t tid;
-	uint32_t leaf;		/* trie node */
-	uint16_t nk, nu;	/* pcs that follow: kernel, then user */
-	uint32_t flags;		/* KP_STK_* */
+	uint64_t key;		/* 64-bit hash of the raw sample */
 	uint64_t cgroup;
+	uint32_t proc, tid;
+	uint32_t leaf;		/* trie node */
+	uint32_t flags;		/* KP_STK_* */
 	double cur;		/* count in the time mode */
 	uint64_t samples;	/* raw samples since the zero or the mark */
-	/* uint64_t pcs[nk + nu] */
 };
-#define KP_STK_WORDS (sizeof(struct kp_stk) / sizeof(uint64_t))
 #define KP_STK_IDLE 1u
-#define KP_STK_FOLDED 2u	/* merged into [other]: no pcs, key = leaf */
-#define KP_STK_DEAD 4u		/* removed by a fold (transient) */
+#define KP_STK_FOLDED 2u	/* its leaf is an [other] node */
+#define KP_STK_MERGED 4u	/* cold folded stacks merged: never sampled */
 
 /* ---- time (time.c) ---- */
 
@@ -281,10 +280,9 @@ struct kp_model {
 	size_t nr_nodes, cap_nodes, cap_nflags;
 	struct kp_htab node_tab;
 	size_t nr_other;
+	size_t fold_at;			/* fold when nr_nodes exceeds it */
 
-	uint64_t *arena;
-	size_t arena_len, arena_cap;
-	uint32_t *stk_off;
+	struct kp_stk *stks;
 	size_t nr_stk, cap_stk;
 	struct kp_htab stk_tab;
 	double *base;			/* per stack, with a baseline */
@@ -303,12 +301,7 @@ struct kp_model {
 
 static inline struct kp_stk *kp_stk(const struct kp_model *m, uint32_t i)
 {
-	return (struct kp_stk *)&m->arena[m->stk_off[i]];
-}
-
-static inline const uint64_t *kp_stk_pcs(const struct kp_stk *s)
-{
-	return (const uint64_t *)(s + 1);
+	return &m->stks[i];
 }
 
 static inline uint32_t kp_node_fn(const struct kp_model *m, uint32_t n)
@@ -355,8 +348,7 @@ void kp_tree__fini(struct kp_model *m);
 
 /* feed.c */
 int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s);
-uint32_t kp_stk__new(struct kp_model *m, uint32_t hash, const struct kp_stk *hdr,
-		     const uint64_t *k, const uint64_t *u);
+uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s);
 int kp_stk__rehash(struct kp_model *m);
 void kp_stk__fini(struct kp_model *m);
 

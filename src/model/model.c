@@ -17,6 +17,7 @@ struct kp_model *kp_model__new(const struct kp_model_opts *opts)
 					       : KP_MODEL_DEFAULT_MAX_NODES;
 	if (m->max_nodes < 16)
 		m->max_nodes = 16;
+	m->fold_at = m->max_nodes;
 	m->mode = KP_TIME_CUMULATIVE;
 	m->window_s = 10;
 	m->filt.f.hide_kernel = 0;

@@ -92,15 +92,15 @@ struct cand {
 	uint32_t depth;
 };
 
-/* Colder first; at equal weight, deeper first (so a cut is closed
- * under descendants: a child never weighs more than its parent). */
+/* Colder first; at equal weight, shallower first: a cold chain is cut at
+ * its top, so its whole subtree goes and one [other] node replaces it. */
 static int cand_cmp(const void *a, const void *b)
 {
 	const struct cand *x = a, *y = b;
 
 	if (x->w != y->w)
 		return x->w < y->w ? -1 : 1;
-	return x->depth > y->depth ? -1 : x->depth < y->depth;
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
 }
 
 /* Node weights: current + baseline counts of the stacks through them. */
@@ -122,8 +122,8 @@ static double *node_weights(const struct kp_model *m)
 	return w;
 }
 
-/* Mark the nodes to cut: the `need` coldest candidates (and anything
- * below a cut node, which is never hotter). */
+/* Mark the nodes to cut: the `need` coldest candidates, and everything
+ * below a cut node (never hotter), so at least `need` nodes go. */
 static uint8_t *cut_set(const struct kp_model *m, const double *w, size_t need)
 {
 	size_t i, nc = 0, nr = m->nr_nodes ? m->nr_nodes : 1;
@@ -166,71 +166,56 @@ out_nomem:
 	return NULL;
 }
 
-static uint32_t folded_hash(const struct kp_stk *s)
+static uint64_t merged_key(const struct kp_stk *s, uint32_t leaf)
 {
-	return (uint32_t)kp_hash2((uint64_t)s->proc << 32 | s->tid,
-				  kp_hash2(s->cgroup, (uint64_t)s->leaf << 8 | s->flags));
+	return kp_hash2((uint64_t)s->proc << 32 | s->tid,
+			kp_hash2(s->cgroup, (uint64_t)leaf << 8 | KP_STK_MERGED));
 }
 
-/* Move every stack into a fresh arena: stacks under a cut node merge
- * into the folded stack of their [other] node. remap[old] = new id. */
+/* The stacks under cut nodes: a cold one (no current or baseline count)
+ * is merged into the one merged stack of its [other] node and forgotten
+ * (a later sample makes it anew); the others keep their record with the
+ * [other] node as leaf. In place; remap[old] = new id. */
 static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *dest,
-		   uint32_t *remap, double *nbase)
+		   uint32_t *remap)
 {
-	uint64_t *old = m->arena;
-	uint32_t *old_off = m->stk_off;
-	size_t i, nr = m->nr_stk;
-	int has_base = m->has_base;
+	size_t i, j = 0;
 
-	m->arena = malloc(m->arena_cap * sizeof(uint64_t));
-	m->stk_off = malloc(m->cap_stk * sizeof(uint32_t));
-	if (!m->arena || !m->stk_off) {
-		free(m->arena);
-		free(m->stk_off);
-		m->arena = old;
-		m->stk_off = old_off;
-		return -ENOMEM;
-	}
-	m->arena_len = m->nr_stk = 0;
-	m->has_base = 0;	/* kp_stk__new must not touch the old base[] */
 	kp_htab__clear(&m->stk_tab);
-	for (i = 0; i < nr; i++) {
-		struct kp_stk *s = (struct kp_stk *)&old[old_off[i]];
-		uint32_t id, v = 0, h = s->hash;
+	for (i = 0; i < m->nr_stk; i++) {
+		struct kp_stk s = m->stks[i];
+		double b = m->has_base ? m->base[i] : 0;
+		uint32_t v = 0;
 		uint64_t *found = NULL;
-		struct kp_stk key;
 
-		if (cut[s->leaf]) {
-			key = *s;
-			key.leaf = dest[s->leaf];
-			key.flags |= KP_STK_FOLDED;
-			key.nk = key.nu = 0;
-			key.cur = 0;
-			key.samples = 0;
-			h = key.hash = folded_hash(&key);
-			KP_HTAB_FIND(&m->stk_tab, h, v, ({
-				const struct kp_stk *c = kp_stk(m, v);
-				c->flags == key.flags && c->leaf == key.leaf &&
-				c->proc == key.proc && c->tid == key.tid &&
-				c->cgroup == key.cgroup; }), found);
-			s = &key;
+		if (cut[s.leaf] && ((s.cur == 0 && b == 0) || (s.flags & KP_STK_MERGED))) {
+			s.leaf = dest[s.leaf];
+			s.key = merged_key(&s, s.leaf);
+			s.flags = (s.flags & KP_STK_IDLE) | KP_STK_FOLDED | KP_STK_MERGED;
+			KP_HTAB_FIND(&m->stk_tab, (uint32_t)s.key, v,
+				     m->stks[v].key == s.key && (m->stks[v].flags & KP_STK_MERGED),
+				     found);
+		} else if (cut[s.leaf]) {
+			s.leaf = dest[s.leaf];
+			s.flags |= KP_STK_FOLDED;
 		}
-		id = found ? v : kp_stk__new(m, h, s, kp_stk_pcs(s), kp_stk_pcs(s) + s->nk);
-		if (id == KP_NONE)
-			return -ENOMEM;	/* cannot happen: the new arena is as big */
-		remap[i] = id;
-		if (s == &key) {
-			const struct kp_stk *o = (struct kp_stk *)&old[old_off[i]];
-
-			kp_stk(m, id)->cur += o->cur;
-			kp_stk(m, id)->samples += o->samples;
+		if (found) {
+			m->stks[v].cur += s.cur;
+			m->stks[v].samples += s.samples;
+			if (m->has_base)
+				m->base[v] += b;
+			remap[i] = v;
+			continue;
 		}
-		if (nbase)
-			nbase[id] += m->base[i];
+		m->stks[j] = s;
+		if (m->has_base)
+			m->base[j] = b;
+		remap[i] = (uint32_t)j;
+		if (kp_htab__insert(&m->stk_tab, (uint32_t)s.key, (uint32_t)j))
+			return -ENOMEM;	/* cannot happen: the table had room for all */
+		j++;
 	}
-	m->has_base = has_base;
-	free(old);
-	free(old_off);
+	m->nr_stk = j;
 	return 0;
 }
 
@@ -293,7 +278,7 @@ static int destinations(struct kp_model *m, const uint8_t *cut, size_t old_nr,
 int kp_tree__fold(struct kp_model *m)
 {
 	size_t target = m->max_nodes - m->max_nodes / 4, old_nr = m->nr_nodes;
-	double *w = NULL, *nbase = NULL;
+	double *w = NULL;
 	uint8_t *cut = NULL;
 	uint32_t *dest = NULL, *remap = NULL, *nidx = NULL;
 	int err = -ENOMEM;
@@ -306,30 +291,25 @@ int kp_tree__fold(struct kp_model *m)
 	cut = cut_set(m, w, m->nr_nodes - target);
 	dest = calloc(old_nr, sizeof(*dest));
 	remap = calloc(m->nr_stk ? m->nr_stk : 1, sizeof(*remap));
-	if (m->has_base)
-		nbase = calloc(m->cap_base, sizeof(*nbase));
-	if (!cut || !dest || !remap || (m->has_base && !nbase))
+	if (!cut || !dest || !remap)
 		goto out;
 	err = destinations(m, cut, old_nr, dest);
 	if (err)
 		goto out;
-	err = restack(m, cut, dest, remap, nbase);
+	err = restack(m, cut, dest, remap);
 	if (err)
 		goto out;
-	if (nbase) {
-		free(m->base);
-		m->base = nbase;
-		nbase = NULL;
-	}
 	kp_time__remap(m, remap);
 	nidx = malloc(m->nr_nodes * sizeof(*nidx));
 	err = nidx ? compact_nodes(m, cut, old_nr, nidx) : -ENOMEM;
+	/* if little could be cut (roots, [other]), wait before trying again */
+	m->fold_at = m->nr_nodes <= target ? m->max_nodes
+					   : m->nr_nodes + m->max_nodes / 4;
 out:
 	free(w);
 	free(cut);
 	free(dest);
 	free(remap);
-	free(nbase);
 	free(nidx);
 	return err;
 }
