@@ -1,16 +1,20 @@
 /* unwind-drive.c — drives the collector, the unwinder and the symbols
  * layer directly (no model, no kptop), for the unwinder's end-to-end tests
  * (tests/unwind-*.sh, when kptop --batch cannot sample yet) and its
- * benchmark (bench/unwind-bench.sh). Samples one process and writes one
+ * benchmark (bench/unwind-bench.sh). Samples processes and writes one
  * folded line per sample ("outer;...;inner 1"); a summary on stderr.
  *
- * usage: unwind-drive -p PID [-F HZ] [-d SECONDS] [-m fp|dwarf|auto]
+ * usage: unwind-drive -a | -p PID[,PID...] [-F HZ] [-d SECONDS] [-m fp|dwarf|auto]
  *        [-S STACK_BYTES] [-o FILE]
+ * -a: every process (maps from the /proc snapshot and side-band).
  * fp: frame-pointer stacks, frameless leaves fixed (kp_unwinder__fix_leaf);
  * dwarf: every sample unwound from its registers and stack copy; auto: fp
  * until a stack does not reach the entry, then the process is marked.
  * Stderr: "unwind-drive: samples N dwarf N ok N trunc N no_cfi N short N
- * bad N deep N leaf_fixed N marked N taken N lost N cpu_s X us_per_dwarf Y".
+ * bad N deep N leaf_fixed N marked N taken N lost N cpu_s X us_per_dwarf Y
+ * run_us_per_dwarf Z": CPU of the whole process (collector thread
+ * included) per unwound sample, with and without the start-up (BPF load,
+ * /proc snapshot), and inside the unwinder alone.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -29,43 +33,94 @@
 #define READ_CAP (8u << 20)
 #define MAX_MAPS 4096
 
+#define MAX_TARGETS 4096	/* a power of two: open-addressed by pid */
+
+struct target {
+	uint32_t pid;		/* 0: free slot */
+	int marked;
+	struct kp_unwind_map *maps;
+	struct kp_sym_map *smaps;
+	size_t nr_maps, cap;
+};
+
 struct drive {
 	struct kp_collector *c;
 	struct kp_decoder *dec;
 	struct kp_symbols *syms;
 	struct kp_unwinder *u;
 	enum kp_unwind_mode mode;
-	uint32_t pid;
+	struct target t[MAX_TARGETS];
+	int nr_targets;
+	int all;		/* -a: every process is a target */
 	FILE *out;
-	struct kp_unwind_map maps[MAX_MAPS];
-	struct kp_sym_map smaps[MAX_MAPS];
-	size_t nr_maps;
 	uint64_t samples, dwarf, trunc, marked;
+	double unwind_s;	/* thread CPU time inside kp_unwinder__unwind */
 };
+
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static struct target *target_of(struct drive *d, uint32_t pid, int add)
+{
+	for (uint32_t i = 0, h = pid * 2654435761u; pid && i < MAX_TARGETS; i++) {
+		struct target *t = &d->t[(h + i) & (MAX_TARGETS - 1)];
+
+		if (t->pid == pid)
+			return t;
+		if (t->pid == 0) {
+			if (!add || d->nr_targets >= MAX_TARGETS / 2)
+				return NULL;
+			t->pid = pid;
+			d->nr_targets++;
+			return t;
+		}
+	}
+	return NULL;
+}
 
 static void add_map(struct drive *d, const struct kp_rec_mmap *m)
 {
+	struct target *t = target_of(d, m->pid, d->all);
 	char *path;
 
-	if (m->pid != d->pid || d->nr_maps >= MAX_MAPS || !(path = strdup(m->path)))
+	if (!t || t->nr_maps >= MAX_MAPS)
 		return;
-	d->maps[d->nr_maps] = (struct kp_unwind_map){
+	if (t->nr_maps == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		void *a = realloc(t->maps, cap * sizeof(*t->maps));
+		void *b = a ? realloc(t->smaps, cap * sizeof(*t->smaps)) : NULL;
+
+		if (a)
+			t->maps = a;
+		if (!b)
+			return;
+		t->smaps = b;
+		t->cap = cap;
+	}
+	if (!(path = strdup(m->path)))
+		return;
+	t->maps[t->nr_maps] = (struct kp_unwind_map){
 		.start = m->addr, .end = m->addr + m->len, .pgoff = m->pgoff,
 		.maj = m->maj, .min = m->min, .ino = m->ino, .path = path };
-	d->smaps[d->nr_maps] = (struct kp_sym_map){
+	t->smaps[t->nr_maps] = (struct kp_sym_map){
 		.pid = m->pid, .start = m->addr, .end = m->addr + m->len,
 		.pgoff = m->pgoff, .maj = m->maj, .min = m->min, .ino = m->ino,
 		.path = path };
-	d->nr_maps++;
+	t->nr_maps++;
 }
 
-static void put_name(struct drive *d, uint64_t pc, int ret_addr)
+static void put_name(struct drive *d, struct target *t, uint64_t pc, int ret_addr)
 {
 	struct kp_sym_frame f[8];
 	uint64_t a = ret_addr ? pc - 1 : pc;
 
-	for (size_t i = d->nr_maps; i-- > 0;) {
-		const struct kp_sym_map *m = &d->smaps[i];
+	for (size_t i = t->nr_maps; i-- > 0;) {
+		const struct kp_sym_map *m = &t->smaps[i];
 		int n;
 
 		if (a < m->start || a >= m->end)
@@ -80,43 +135,49 @@ static void put_name(struct drive *d, uint64_t pc, int ret_addr)
 	fputs("[unknown]", d->out);
 }
 
-static void maybe_mark(struct drive *d, const uint64_t *pcs, int n)
+static void maybe_mark(struct drive *d, struct target *t, const uint64_t *pcs, int n)
 {
-	if (d->mode != KP_UNWIND_AUTO || d->marked)
+	if (d->mode != KP_UNWIND_AUTO || t->marked)
 		return;
-	if (kp_unwinder__reaches_entry(d->u, d->pid, d->maps, d->nr_maps, pcs, n) == 0 &&
-	    kp_collector__mark_dwarf(d->c, d->pid, 1) == 0)
-		d->marked = 1;
+	if (kp_unwinder__reaches_entry(d->u, t->pid, t->maps, t->nr_maps, pcs, n) == 0 &&
+	    kp_collector__mark_dwarf(d->c, t->pid, 1) == 0) {
+		t->marked = 1;
+		d->marked++;
+	}
 }
 
 static void on_sample(struct drive *d, const struct kp_rec_sample *s)
 {
 	uint64_t pcs[KP_MAX_FRAMES + 1];
+	struct target *t = target_of(d, s->pid, 0);
 	int n, trunc = 0;
 
-	if (s->pid != d->pid)
+	if (!t)
 		return;
 	d->samples++;
 	if ((s->flags & KP_SAMPLE_REGS) && s->stack_len > 64 && d->mode != KP_UNWIND_FP) {
-		n = kp_unwinder__unwind(d->u, s->pid, d->maps, d->nr_maps, s->regs,
+		double t0 = thread_cpu_s();
+
+		n = kp_unwinder__unwind(d->u, s->pid, t->maps, t->nr_maps, s->regs,
 					s->nr_regs, s->stack, s->stack_len, pcs,
 					KP_MAX_FRAMES, &trunc);
+		d->unwind_s += thread_cpu_s() - t0;
 		d->dwarf++;
 		d->trunc += trunc;
 	} else {
 		n = s->nr_uframes;
 		memcpy(pcs, s->uframes, (size_t)n * sizeof(*pcs));
 		if (s->flags & KP_SAMPLE_REGS)
-			n = kp_unwinder__fix_leaf(d->u, s->pid, d->maps, d->nr_maps,
+			n = kp_unwinder__fix_leaf(d->u, s->pid, t->maps, t->nr_maps,
 						  s->regs, s->nr_regs, s->stack,
 						  s->stack_len, pcs, n, KP_MAX_FRAMES);
 		if (n > 0)
-			maybe_mark(d, pcs, n);
+			maybe_mark(d, t, pcs, n);
 	}
 	if (n <= 0)
 		return;
 	for (int i = n - 1; i >= 0; i--) {
-		put_name(d, pcs[i], i > 0);
+		put_name(d, t, pcs[i], i > 0);
 		fputc(i ? ';' : ' ', d->out);
 	}
 	fputs("1\n", d->out);
@@ -166,7 +227,7 @@ static double mono_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void summary(struct drive *d, double cpu)
+static void summary(struct drive *d, double cpu, double cpu_run)
 {
 	struct kp_unwind_stats st;
 	struct kp_collect_stats cs;
@@ -176,11 +237,14 @@ static void summary(struct drive *d, double cpu)
 	fprintf(stderr, "unwind-drive: samples %" PRIu64 " dwarf %" PRIu64 " ok %" PRIu64
 		" trunc %" PRIu64 " no_cfi %" PRIu64 " short %" PRIu64 " bad %" PRIu64
 		" deep %" PRIu64 " leaf_fixed %" PRIu64 " marked %" PRIu64 " taken %" PRIu64
-		" lost %" PRIu64 " cpu_s %.3f us_per_dwarf %.1f\n",
+		" lost %" PRIu64 " cpu_s %.3f us_per_dwarf %.1f run_us_per_dwarf %.1f"
+		" unwind_us_per_dwarf %.1f\n",
 		d->samples, d->dwarf, st.ok, d->trunc, st.no_cfi, st.short_stack,
 		st.bad_address, st.too_deep, st.leaf_fixed, d->marked, cs.taken,
 		cs.lost_bpf_full + cs.lost_cpu_buffer + cs.lost_queue_full, cpu,
-		d->dwarf ? cpu * 1e6 / (double)d->dwarf : 0.0);
+		d->dwarf ? cpu * 1e6 / (double)d->dwarf : 0.0,
+		d->dwarf ? cpu_run * 1e6 / (double)d->dwarf : 0.0,
+		d->dwarf ? d->unwind_s * 1e6 / (double)d->dwarf : 0.0);
 }
 
 static int parse(int argc, char **argv, struct kp_collect_opts *o, struct drive *d,
@@ -188,9 +252,13 @@ static int parse(int argc, char **argv, struct kp_collect_opts *o, struct drive 
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "p:F:d:m:S:o:")) != -1) {
+	while ((c = getopt(argc, argv, "ap:F:d:m:S:o:")) != -1) {
 		switch (c) {
-		case 'p': d->pid = (uint32_t)atoi(optarg); break;
+		case 'p':
+			for (char *p = optarg; *p; p += *p == ',')
+				target_of(d, (uint32_t)strtoul(p, &p, 10), 1);
+			break;
+		case 'a': d->all = 1; break;
 		case 'F': o->freq_hz = (uint32_t)atoi(optarg); break;
 		case 'd': *secs = atof(optarg); break;
 		case 'S': o->stack_bytes = (uint32_t)atoi(optarg); break;
@@ -206,7 +274,7 @@ static int parse(int argc, char **argv, struct kp_collect_opts *o, struct drive 
 		}
 	}
 	o->unwind = d->mode;
-	return d->pid ? 0 : -1;
+	return d->nr_targets || d->all ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -215,31 +283,37 @@ int main(int argc, char **argv)
 	struct kp_collect_opts o = { .user_only = 1 };
 	struct kp_symbols_opts so = { 0 };
 	struct kp_err err = { 0 };
-	double secs = 2, end, cpu0;
+	double secs = 2, end, cpu0, cpu1;
 	uint8_t *buf = malloc(READ_CAP);
 	int rc = 1;
 
 	d.out = stdout;
 	if (!buf || parse(argc, argv, &o, &d, &secs)) {
-		fprintf(stderr, "usage: unwind-drive -p PID [-F HZ] [-d S] [-m fp|dwarf|auto] [-S BYTES] [-o FILE]\n");
+		fprintf(stderr, "usage: unwind-drive -a | -p PID[,PID] [-F HZ] [-d S] [-m fp|dwarf|auto] [-S BYTES] [-o FILE]\n");
 		return 2;
 	}
-	/* The collector's own pid filter is not used (it crashed in
-	 * bpfload.c's fill_filters when this was written): every process is
-	 * sampled, and samples of others are ignored here. */
+	uint32_t pids[MAX_TARGETS];
+	size_t nr_pids = 0;
+
+	for (int i = 0; i < MAX_TARGETS && !d.all; i++)
+		if (d.t[i].pid)
+			pids[nr_pids++] = d.t[i].pid;
+	o.pids = pids;
+	o.nr_pids = nr_pids;
 	if (!(d.dec = kp_decoder__new()) || !(d.u = kp_unwinder__new(&err)) ||
 	    !(d.syms = kp_symbols__new(&so, &err)))
 		goto out;
 	cpu0 = cpu_s();
 	if (!(d.c = kp_collector__new(&o, &err)))
 		goto out;
+	cpu1 = cpu_s();	/* after loading BPF and the /proc snapshot */
 	for (end = mono_s() + secs; mono_s() < end;)
 		if (drain(&d, buf, 100))
 			goto out;
 	kp_collector__stop(d.c);
 	if (drain(&d, buf, 0))
 		goto out;
-	summary(&d, cpu_s() - cpu0);
+	summary(&d, cpu_s() - cpu0, cpu_s() - cpu1);
 	rc = 0;
 out:
 	if (rc && err.msg[0])
@@ -248,8 +322,12 @@ out:
 	kp_symbols__free(d.syms);
 	kp_unwinder__free(d.u);
 	kp_decoder__free(d.dec);
-	for (size_t i = 0; i < d.nr_maps; i++)
-		free((void *)d.maps[i].path);
+	for (int t = 0; t < MAX_TARGETS; t++) {
+		for (size_t i = 0; i < d.t[t].nr_maps; i++)
+			free((void *)d.t[t].maps[i].path);
+		free(d.t[t].maps);
+		free(d.t[t].smaps);
+	}
 	if (d.out != stdout)
 		fclose(d.out);
 	free(buf);
