@@ -345,7 +345,8 @@ static int run_live(struct run *r)
 		.input_path = r->o.input,
 		.delay_ms = (unsigned)llround(r->o.delay_s * 1000),
 		.freq_hz = r->o.freq_hz, .window_s = r->o.window_s,
-		.save_default = "kptop.kps", .show_idle = r->o.idle,
+		.save_default = NULL,	/* the view offers kptop-DATE-TIME.kps */
+		.show_idle = r->o.idle,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
