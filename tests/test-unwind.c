@@ -526,6 +526,65 @@ static void test_reaches_entry_nodebug(void **state)
 	free_snap(sn);
 }
 
+/* The resolver's entry point picks DWARF for full copies and the fixed
+ * frame-pointer stack for the leaf words, and says when to mark. */
+static void test_user_stack(void **state)
+{
+	struct snap *nofp = load_snap("split-nofp"), *leaf = load_snap("unwind-leaf");
+	struct snap *deep = load_snap("unwind-deep");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	enum kp_ustack_how how;
+	uint64_t pcs[128];
+	int trunc, want, n;
+
+	assert_non_null(u);
+	for (int i = 0; i < nofp->nr; i++) {
+		struct sample *s = &nofp->s[i];
+
+		n = kp_unwinder__user_stack(u, 1, nofp->maps, nofp->nr_maps, s->regs, 17,
+					    s->stack, s->len, s->fp, s->nr_fp, pcs, 128,
+					    &trunc, &how, &want);
+		assert_int_equal(how, KP_USTACK_DWARF);
+		assert_true(find_frame(nofp, pcs, n, 0, "main") > 0);
+		/* only the leaf words: the fp stack, which stops short */
+		n = kp_unwinder__user_stack(u, 1, nofp->maps, nofp->nr_maps, s->regs, 17,
+					    s->stack, KP_UNWIND_LEAF_BYTES, s->fp, s->nr_fp,
+					    pcs, 128, &trunc, &how, &want);
+		assert_true(how == KP_USTACK_FP || how == KP_USTACK_FP_LEAF);
+		assert_true(n >= s->nr_fp);
+		assert_int_equal(find_frame(nofp, pcs, n, 0, "main"), -1);
+		assert_int_equal(want, 1);
+	}
+	for (int i = 0; i < leaf->nr; i++) {
+		struct sample *s = &leaf->s[i];
+
+		n = kp_unwinder__user_stack(u, 1, leaf->maps, leaf->nr_maps, s->regs, 17,
+					    s->stack, KP_UNWIND_LEAF_BYTES, s->fp, s->nr_fp,
+					    pcs, 128, &trunc, &how, &want);
+		if (strcmp(name_of(leaf, pcs[0]), "leaf_spin") != 0)
+			continue;
+		assert_int_equal(how, KP_USTACK_FP_LEAF);
+		assert_int_equal(n, s->nr_fp + 1);
+		assert_string_equal(frame_name(leaf, pcs, 1), "middle");
+		if (leaf->libc_ok)
+			assert_int_equal(want, 0);
+	}
+	for (int i = 0; i < deep->nr; i++) {
+		struct sample *s = &deep->s[i];
+
+		n = kp_unwinder__user_stack(u, 1, deep->maps, deep->nr_maps, s->regs, 17,
+					    s->stack, s->len, s->fp, s->nr_fp, pcs, 128,
+					    &trunc, &how, NULL);
+		assert_int_equal(how, KP_USTACK_DWARF);
+		assert_int_equal(trunc, 1);
+		assert_true(n >= 20);
+	}
+	kp_unwinder__free(u);
+	free_snap(nofp);
+	free_snap(leaf);
+	free_snap(deep);
+}
+
 /* Garbage registers and stack bytes fail cleanly, counted. */
 static void test_garbage(void **state)
 {
@@ -594,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_leaf_fix),
 		cmocka_unit_test(test_reaches_entry),
 		cmocka_unit_test(test_reaches_entry_nodebug),
+		cmocka_unit_test(test_user_stack),
 		cmocka_unit_test(test_garbage),
 	};
 

@@ -7,9 +7,10 @@
  * usage: unwind-drive -a | -p PID[,PID...] [-F HZ] [-d SECONDS] [-m fp|dwarf|auto]
  *        [-S STACK_BYTES] [-o FILE]
  * -a: every process (maps from the /proc snapshot and side-band).
- * fp: frame-pointer stacks, frameless leaves fixed (kp_unwinder__fix_leaf);
- * dwarf: every sample unwound from its registers and stack copy; auto: fp
- * until a stack does not reach the entry, then the process is marked.
+ * Each sample's user stack comes from kp_unwinder__user_stack, as in the
+ * resolver: fp: frame-pointer stacks, frameless leaves fixed; dwarf: every
+ * sample unwound from its registers and stack copy; auto: fp until a
+ * stack does not reach the entry, then the process is marked.
  * Stderr: "unwind-drive: samples N dwarf N ok N trunc N no_cfi N short N
  * bad N deep N leaf_fixed N marked N taken N lost N cpu_s X us_per_dwarf Y
  * run_us_per_dwarf Z": CPU of the whole process (collector thread
@@ -54,7 +55,7 @@ struct drive {
 	int all;		/* -a: every process is a target */
 	FILE *out;
 	uint64_t samples, dwarf, trunc, marked;
-	double unwind_s;	/* thread CPU time inside kp_unwinder__unwind */
+	double unwind_s;	/* thread CPU time inside kp_unwinder__user_stack */
 };
 
 static double thread_cpu_s(void)
@@ -135,44 +136,30 @@ static void put_name(struct drive *d, struct target *t, uint64_t pc, int ret_add
 	fputs("[unknown]", d->out);
 }
 
-static void maybe_mark(struct drive *d, struct target *t, const uint64_t *pcs, int n)
-{
-	if (d->mode != KP_UNWIND_AUTO || t->marked)
-		return;
-	if (kp_unwinder__reaches_entry(d->u, t->pid, t->maps, t->nr_maps, pcs, n) == 0 &&
-	    kp_collector__mark_dwarf(d->c, t->pid, 1) == 0) {
-		t->marked = 1;
-		d->marked++;
-	}
-}
-
 static void on_sample(struct drive *d, const struct kp_rec_sample *s)
 {
 	uint64_t pcs[KP_MAX_FRAMES + 1];
 	struct target *t = target_of(d, s->pid, 0);
-	int n, trunc = 0;
+	enum kp_ustack_how how;
+	int n, trunc = 0, want = 0;
+	double t0;
 
 	if (!t)
 		return;
 	d->samples++;
-	if ((s->flags & KP_SAMPLE_REGS) && s->stack_len > 64 && d->mode != KP_UNWIND_FP) {
-		double t0 = thread_cpu_s();
-
-		n = kp_unwinder__unwind(d->u, s->pid, t->maps, t->nr_maps, s->regs,
-					s->nr_regs, s->stack, s->stack_len, pcs,
-					KP_MAX_FRAMES, &trunc);
-		d->unwind_s += thread_cpu_s() - t0;
+	t0 = thread_cpu_s();
+	n = kp_unwinder__user_stack(d->u, s->pid, t->maps, t->nr_maps, s->regs,
+				    (s->flags & KP_SAMPLE_REGS) ? s->nr_regs : 0,
+				    s->stack, s->stack_len, s->uframes, s->nr_uframes,
+				    pcs, KP_MAX_FRAMES, &trunc, &how,
+				    d->mode == KP_UNWIND_AUTO && !t->marked ? &want : NULL);
+	d->unwind_s += thread_cpu_s() - t0;
+	if (how == KP_USTACK_DWARF)
 		d->dwarf++;
-		d->trunc += trunc;
-	} else {
-		n = s->nr_uframes;
-		memcpy(pcs, s->uframes, (size_t)n * sizeof(*pcs));
-		if (s->flags & KP_SAMPLE_REGS)
-			n = kp_unwinder__fix_leaf(d->u, s->pid, t->maps, t->nr_maps,
-						  s->regs, s->nr_regs, s->stack,
-						  s->stack_len, pcs, n, KP_MAX_FRAMES);
-		if (n > 0)
-			maybe_mark(d, t, pcs, n);
+	d->trunc += trunc;
+	if (want && kp_collector__mark_dwarf(d->c, t->pid, 1) == 0) {
+		t->marked = 1;
+		d->marked++;
 	}
 	if (n <= 0)
 		return;
@@ -238,13 +225,13 @@ static void summary(struct drive *d, double cpu, double cpu_run)
 		" trunc %" PRIu64 " no_cfi %" PRIu64 " short %" PRIu64 " bad %" PRIu64
 		" deep %" PRIu64 " leaf_fixed %" PRIu64 " marked %" PRIu64 " taken %" PRIu64
 		" lost %" PRIu64 " cpu_s %.3f us_per_dwarf %.1f run_us_per_dwarf %.1f"
-		" unwind_us_per_dwarf %.1f\n",
+		" unwind_us_per_sample %.1f\n",
 		d->samples, d->dwarf, st.ok, d->trunc, st.no_cfi, st.short_stack,
 		st.bad_address, st.too_deep, st.leaf_fixed, d->marked, cs.taken,
 		cs.lost_bpf_full + cs.lost_cpu_buffer + cs.lost_queue_full, cpu,
 		d->dwarf ? cpu * 1e6 / (double)d->dwarf : 0.0,
 		d->dwarf ? cpu_run * 1e6 / (double)d->dwarf : 0.0,
-		d->dwarf ? d->unwind_s * 1e6 / (double)d->dwarf : 0.0);
+		d->samples ? d->unwind_s * 1e6 / (double)d->samples : 0.0);
 }
 
 static int parse(int argc, char **argv, struct kp_collect_opts *o, struct drive *d,

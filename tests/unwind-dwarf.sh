@@ -11,8 +11,8 @@ wl=$top_builddir/tests/workload/split-nofp
 tmp=$(mktemp -d) || fail mktemp
 trap 'kill $wl_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
-start_workload "$wl" 6
-run_profiler "$tmp/f" dwarf "$wl_pid" 4
+start_workload "$wl" 8
+run_profiler "$tmp/f" dwarf "$wl_pid" 6
 kill $wl_pid 2>/dev/null
 frames_of "$tmp/f" >"$tmp/s"
 awk -v out="$tmp/r" '

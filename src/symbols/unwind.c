@@ -326,6 +326,64 @@ int kp_unwinder__reaches_entry(struct kp_unwinder *u, uint32_t pid,
 	return n >= 2 && pc_is_entry(u, maps, nr_maps, pcs[n - 2], n == 2);
 }
 
+/* The frame-pointer stack into pcs, with the leaf fix when regs exist. */
+static int fp_stack(struct kp_unwinder *u, uint32_t pid,
+		    const struct kp_unwind_map *maps, size_t nr_maps,
+		    const uint64_t *regs, int nr_regs, const uint8_t *stack,
+		    size_t len, const uint64_t *fp, int nfp, uint64_t *pcs, int max,
+		    enum kp_ustack_how *how)
+{
+	int n = nfp < max ? nfp : max;
+	uint64_t before = u->stats.leaf_fixed;
+
+	if (n <= 0) {
+		*how = KP_USTACK_NONE;
+		return 0;
+	}
+	memcpy(pcs, fp, (size_t)n * sizeof(*pcs));
+	n = kp_unwinder__fix_leaf(u, pid, maps, nr_maps, regs, nr_regs,
+				  stack, len, pcs, n, max);
+	*how = u->stats.leaf_fixed != before ? KP_USTACK_FP_LEAF : KP_USTACK_FP;
+	return n;
+}
+
+int kp_unwinder__user_stack(struct kp_unwinder *u, uint32_t pid,
+			    const struct kp_unwind_map *maps, size_t nr_maps,
+			    const uint64_t *regs, int nr_regs,
+			    const uint8_t *stack, size_t len,
+			    const uint64_t *fp, int nfp,
+			    uint64_t *pcs, int max, int *truncated,
+			    enum kp_ustack_how *how, int *wants_dwarf)
+{
+	int n = 0, r;
+
+	*truncated = 0;
+	if (wants_dwarf)
+		*wants_dwarf = 0;
+	if (max < 1) {
+		*how = KP_USTACK_NONE;
+		return 0;
+	}
+	if (len > KP_UNWIND_LEAF_BYTES && nr_regs > UW_RA) {
+		n = kp_unwinder__unwind(u, pid, maps, nr_maps, regs, nr_regs, stack,
+					len, pcs, max, truncated);
+		if (n > 0 && (!*truncated || n >= nfp)) {
+			*how = KP_USTACK_DWARF;
+			return n;
+		}
+	}
+	n = fp_stack(u, pid, maps, nr_maps, regs, nr_regs, stack, len, fp, nfp,
+		     pcs, max, how);
+	*truncated = 0;
+	if (n > 0 && (wants_dwarf || n == max)) {
+		r = kp_unwinder__reaches_entry(u, pid, maps, nr_maps, pcs, n);
+		if (wants_dwarf)
+			*wants_dwarf = r == 0;
+		*truncated = r == 0 && n == max;
+	}
+	return n;
+}
+
 int kp_unwinder__set_debug_dir(struct kp_unwinder *u, const char *dir)
 {
 	return uw_cache__set_debug_dir(u->cache, dir);

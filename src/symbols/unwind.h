@@ -69,6 +69,35 @@ int kp_unwinder__reaches_entry(struct kp_unwinder *u, uint32_t pid,
 			       const struct kp_unwind_map *maps, size_t nr_maps,
 			       const uint64_t *pcs, int n);
 
+/* Stack copies of at most this many bytes are only the words at the stack
+ * pointer that every sample carries for the leaf fix (fp mode, and auto
+ * mode for unmarked processes): too short to unwind with CFI. */
+#define KP_UNWIND_LEAF_BYTES 64
+
+enum kp_ustack_how {
+	KP_USTACK_NONE = 0,	/* no frame from either */
+	KP_USTACK_FP = 1,	/* the frame-pointer stack as it came */
+	KP_USTACK_FP_LEAF = 2,	/* ... with a frameless leaf's caller put back */
+	KP_USTACK_DWARF = 3,	/* unwound with CFI */
+};
+
+/* The best user stack of one sample, for the resolver: CFI-unwound when
+ * the sample carries more than KP_UNWIND_LEAF_BYTES of stack, else (or
+ * when the unwind stops with fewer frames than the frame-pointer stack has)
+ * the frame-pointer stack fp[0..nfp) with a frameless leaf's caller put
+ * back. Fills pcs[0..max) innermost first (pcs may not alias fp); returns
+ * the count; sets *truncated (stopped before the outermost frame, as far
+ * as it can tell) and *how. When wants_dwarf is not NULL and the stack
+ * came from frame pointers, sets it to 1 if that stack does not reach the
+ * process entry (auto mode: mark the process), else 0. */
+int kp_unwinder__user_stack(struct kp_unwinder *u, uint32_t pid,
+			    const struct kp_unwind_map *maps, size_t nr_maps,
+			    const uint64_t *regs, int nr_regs,
+			    const uint8_t *stack, size_t len,
+			    const uint64_t *fp, int nfp,
+			    uint64_t *pcs, int max, int *truncated,
+			    enum kp_ustack_how *how, int *wants_dwarf);
+
 void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out);
 
 /* Where debug files are found by build-id (default
