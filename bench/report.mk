@@ -1,1 +1,10 @@
-## bench/ — report benchmarks (not run by make check).
+## bench/ — report benchmarks (not run by make check): `make bench'.
+## bench/report-bench: time and size of each report format over a model
+## with 100k distinct stacks. bench/report-batch.sh: kptop's own CPU per
+## 1000 samples in batch mode (root; run by hand).
+EXTRA_PROGRAMS += bench/report-bench
+bench_report_bench_SOURCES = bench/report-bench.c
+bench_report_bench_LDADD = libkpreport.a libkpmodel.a libkputil.a $(ZLIB_LIBS) -lm
+CLEANFILES += bench/report-bench
+EXTRA_DIST += bench/report-batch.sh
+bench: bench/report-bench
