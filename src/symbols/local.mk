@@ -57,3 +57,12 @@ tests_test_symbols_SOURCES = tests/test-symbols.c
 tests_test_symbols_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 tests_test_symbols_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS) -ldl
 endif
+
+## Root tests: a deleted/replaced binary, a workload in a private mount
+## namespace (symbols-probe names a function of a running process).
+check_PROGRAMS += tests/symbols-probe
+tests_symbols_probe_SOURCES = tests/symbols-probe.c
+tests_symbols_probe_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
+tests_symbols_probe_LDADD = $(KP_SYMBOLS_LIBS)
+TESTS += tests/symbols-deleted.sh tests/symbols-mntns.sh
+EXTRA_DIST += tests/symbols-deleted.sh tests/symbols-mntns.sh
