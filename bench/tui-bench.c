@@ -76,6 +76,13 @@ static int make_names(struct fake *f, unsigned n)
 	return 0;
 }
 
+static void free_names(struct fake *f)
+{
+	for (unsigned i = 0; f->names && i < f->nfn; i++)
+		free(f->names[i]);
+	free(f->names);
+}
+
 static int feed_procs(struct fake *f)
 {
 	struct kp_record r;
@@ -282,6 +289,7 @@ int main(int argc, char **argv)
 		if (rc < 0)
 			fprintf(stderr, "tui-bench: %s\n", err.msg);
 		kp_model__free(f.model);
+		free_names(&f);
 		return rc < 0;
 	}
 	printf("model: %u functions, %llu samples fed in %.0f ms\n", f.nfn,
@@ -289,5 +297,7 @@ int main(int argc, char **argv)
 	cfg.input_path = "(synthetic)";
 	rc = bench_frames(&cfg, frames);
 	kp_model__free(f.model);
+	free_names(&f);
+	close(f.efd);
 	return rc;
 }
