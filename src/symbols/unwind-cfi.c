@@ -138,6 +138,12 @@ static int file_open(struct uw_file *f, const char *path)
 		file_close(f);
 		return KP_EFORMAT;
 	}
+	/* The image is mapped (or, where it cannot be, read whole): the
+	 * descriptor is not needed any more, so cached modules hold none. */
+	if (elf_rawfile(f->elf, NULL)) {
+		close(f->fd);
+		f->fd = -1;
+	}
 	return 0;
 }
 
