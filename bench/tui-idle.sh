@@ -4,7 +4,9 @@
 #   bench/tui-idle.sh [KPTOP] [DELAY_S] [SECONDS]
 # Run as root on an idle machine. Prints the CPU of each in percent of one
 # CPU over SECONDS (after a 3 s warm-up): kptop as a whole, its main thread
-# (the view: pump, model, drawing) and top.
+# (the view: pump, model, symbols, drawing) and top. When bench/tui-bench
+# is built next to KPTOP (make bench), also the view alone: the same screen
+# fed 2000 synthetic samples/s with 2000 functions, no BPF, no symbols.
 set -eu
 KPTOP=${1:-${KPTOP:-./kptop}}
 DELAY=${2:-1}
@@ -40,3 +42,7 @@ measure() {
 echo "refresh every ${DELAY}s, $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg)"
 measure kptop "$KPTOP -d $DELAY" kptop
 measure top "top -d $DELAY" top
+VIEW="$(dirname "$KPTOP")/bench/tui-bench"
+if [ -x "$VIEW" ]; then
+	measure view "$VIEW --ui -n 2000 -d $DELAY" tui-bench
+fi
