@@ -616,15 +616,22 @@ static void test_garbage(void **state)
 	/* a pc outside every mapping: one frame, bad address */
 	kp_unwinder__stats(u, &st);
 	regs[16] = 0x10;
-	n = kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, regs, 17, junk, 64, pcs, 128, &trunc);
+	n = kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, regs, 17, junk, sizeof(junk),
+				pcs, 128, &trunc);
 	assert_int_equal(n, 1);
 	assert_int_equal(trunc, 1);
 	struct kp_unwind_stats st2;
 	kp_unwinder__stats(u, &st2);
 	assert_int_equal(st2.bad_address, st.bad_address + 1);
-	/* a real sample with no stack bytes: too short */
+	/* a real sample with only the leaf words, or none: not unwound */
+	assert_int_equal(kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, sn->s[0].regs, 17,
+					     NULL, 0, pcs, 128, &trunc), -ENODATA);
+	assert_int_equal(kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, sn->s[0].regs, 17,
+					     sn->s[0].stack, KP_UNWIND_LEAF_BYTES, pcs, 128,
+					     &trunc), -ENODATA);
+	/* a real sample whose copy ends in main's caller's frame: too short */
 	n = kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, sn->s[0].regs, 17,
-				NULL, 0, pcs, 128, &trunc);
+				sn->s[0].stack, 200, pcs, 128, &trunc);
 	assert_true(n >= 1);
 	assert_int_equal(trunc, 1);
 	kp_unwinder__stats(u, &st);

@@ -189,6 +189,8 @@ int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
 		u->stats.bad_address++;
 		return nr_regs <= UW_RA ? -EINVAL : 0;
 	}
+	if (!stack || len <= KP_UNWIND_LEAF_BYTES)
+		return -ENODATA;	/* only the leaf words: keep the fp stack */
 	regs_init(&r, regs, nr_regs);
 	mem.sp0 = r.r[UW_SP];
 	pcs[n++] = r.r[UW_RA];

@@ -44,7 +44,10 @@ void kp_unwinder__free(struct kp_unwinder *u);
 /* Unwind from regs (DWARF numbering, nr_regs of them) over stack[0..len)
  * which starts at regs[7] (the stack pointer). pcs[0] is the sampled pc.
  * Returns the frame count (>= 1 when regs hold a pc); *truncated is set
- * when it stopped before the outermost frame. */
+ * when it stopped before the outermost frame. A copy of no more than
+ * KP_UNWIND_LEAF_BYTES (the words every sample carries for the leaf fix)
+ * is not unwound: -ENODATA, so that the caller keeps the frame-pointer
+ * stack (kp_unwinder__user_stack makes that choice in one call). */
 int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
 			const struct kp_unwind_map *maps, size_t nr_maps,
 			const uint64_t *regs, int nr_regs,
