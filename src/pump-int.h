@@ -15,6 +15,7 @@
 #define KP_SPOOL_MAX_BYTES (256u << 20)	/* the spool never holds more */
 #define KP_PUMP_MAX_READS 16		/* collector reads per kp_pump__run */
 #define KP_PUMP_READ_BYTES (1u << 20)	/* per read; grown for a bigger record */
+#define KP_PUMP_BUDGET_NS 50000000ull	/* no new read after 50 ms of work */
 
 /* One chunk of live bytes (whole records), as read from the collector. */
 struct kp_spool_chunk {

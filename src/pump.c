@@ -232,12 +232,14 @@ static int run_once(struct kp_pump *p, int timeout_ms, struct kp_err *err)
 
 int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err)
 {
+	uint64_t t0 = 0;
 	int n, total = 0;
 
 	if (!p->c)
 		return 0;
-	/* The first read waits; then take what is queued, a bounded number
-	 * of times so that the caller (the live view) keeps its rhythm. */
+	/* The first read waits; then take what is queued, for a bounded
+	 * number of reads and time, so that the caller (the live view, the
+	 * batch loop's deadline) keeps its rhythm. */
 	for (int i = 0; i < KP_PUMP_MAX_READS; i++) {
 		n = run_once(p, i ? 0 : timeout_ms, err);
 		if (n < 0)
@@ -245,6 +247,10 @@ int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err)
 		if (n == 0)
 			break;
 		total += n;
+		if (i == 0)
+			t0 = mono_ns();
+		else if (mono_ns() - t0 > KP_PUMP_BUDGET_NS)
+			break;
 	}
 	return total;
 }
