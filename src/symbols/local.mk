@@ -66,3 +66,25 @@ tests_symbols_probe_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 tests_symbols_probe_LDADD = $(KP_SYMBOLS_LIBS)
 TESTS += tests/symbols-deleted.sh tests/symbols-mntns.sh
 EXTRA_DIST += tests/symbols-deleted.sh tests/symbols-mntns.sh
+
+## Fuzzing the ELF/symbol reader: make check replays fuzz/corpus/elf;
+## `make fuzz' (CC=clang --enable-fuzzing) builds it with libFuzzer.
+check_PROGRAMS += fuzz/fuzz-elf-replay
+fuzz_fuzz_elf_replay_SOURCES = fuzz/fuzz.h fuzz/fuzz-elf.c fuzz/replay.c
+fuzz_fuzz_elf_replay_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
+fuzz_fuzz_elf_replay_LDADD = $(KP_SYMBOLS_LIBS)
+TESTS += tests/fuzz-elf.sh
+EXTRA_DIST += tests/fuzz-elf.sh fuzz/corpus/elf
+
+if ENABLE_FUZZING
+EXTRA_PROGRAMS += fuzz/fuzz-elf
+fuzz_fuzz_elf_SOURCES = fuzz/fuzz.h fuzz/fuzz-elf.c $(libkpsymbols_a_SOURCES) \
+	src/util/kp_err.c
+fuzz_fuzz_elf_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) -g \
+	-fsanitize=fuzzer,address,undefined
+fuzz_fuzz_elf_LDFLAGS = -fsanitize=fuzzer,address,undefined
+fuzz_fuzz_elf_LDADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBLZMA_LIBS) $(ZLIB_LIBS) \
+	$(LIBIBERTY_LIBS)
+FUZZ_TARGETS += fuzz/fuzz-elf
+CLEANFILES += fuzz/fuzz-elf
+endif
