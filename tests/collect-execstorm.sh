@@ -7,13 +7,14 @@
 . "$top_srcdir/tests/collect-lib.sh"
 require_collect
 
-"$PROBE" -F 999 -d 0 -- sh -c "i=0; while [ \$i -lt 300 ]; do \"$SPLIT\" --rounds 3 --quiet; i=\$((i+1)); done" \
+cp "$SPLIT" "$T/kp-storm"	# a comm no other process on the machine has
+"$PROBE" -F 999 -d 0 -- sh -c "i=0; while [ \$i -lt 300 ]; do \"$T/kp-storm\" --rounds 3 --quiet; i=\$((i+1)); done" \
 	>"$T/out" 2>"$T/err" || { cat "$T/err" >&2; fail "probe failed"; }
 check_invariant "$T/out"
 awk '
 /^P / { p = $2; sub(/pid=/, "", p); proc[p] = 1; next }
-/^E / && / comm=split-fp / { p = $2; sub(/pid=/, "", p); ex[p]++; next }
-/^S / && / comm=split-fp / { p = $2; sub(/pid=/, "", p); sampled[p] = 1; next }
+/^E / && / comm=kp-storm / { p = $2; sub(/pid=/, "", p); ex[p]++; next }
+/^S / && / comm=kp-storm / { p = $2; sub(/pid=/, "", p); sampled[p] = 1; next }
 END {
 	for (p in ex) { execs++; if (ex[p] != 1) dup++ }
 	for (p in sampled) {
@@ -21,6 +22,6 @@ END {
 		if (!(p in proc)) { printf "pid %s: no PROCESS record\n", p; bad++ }
 		if (!(p in ex)) { printf "pid %s: no EXEC record\n", p; bad++ }
 	}
-	printf "%d exec records of split-fp, %d sampled processes, %d problems\n", execs, n, bad;
+	printf "%d exec records of kp-storm, %d sampled processes, %d problems\n", execs, n, bad;
 	exit (execs < 300 || n < 30 || bad > 0 || dup > 0);
 }' "$T/out" || fail "short-lived processes without their own identity"

@@ -6,7 +6,9 @@
  * usage: collect-probe [-F HZ] [-d SECONDS] [-q QUEUE_LIMIT] [-b CPU_BUFFER]
  *        [-s STALL_MS] [-p PID] [-c CGROUP] [-u fp|dwarf|auto]
  *        [-m stopstart|flush] [-n] [-Q] [-- CMD ARGS]
- *   -d   sample this long (default 1 s; with a command: until it exits)
+ *   -d   sample this long (default 1 s; with a command: until it exits;
+ *        0 without a command: until SIGINT or SIGTERM)
+ *   -C COMM  print "COMM_SAMPLES n": samples of that comm (benchmark)
  *   -s   read nothing for the first STALL_MS (overload test)
  *   -m stopstart  sample d/2, stop, read, start, sample d/2
  *   -m flush      after d, flush and read with no wait; print FLUSH lines
@@ -37,6 +39,8 @@ struct probe {
 	struct kp_decoder *dec;
 	uint8_t *buf;
 	int quiet;
+	const char *count_comm;
+	uint64_t comm_samples;
 	uint64_t samples, records, last_sample_ns;
 	struct map *maps;
 	size_t nr_maps;
@@ -162,6 +166,8 @@ static long drain_queue(struct probe *p, int timeout_ms)
 				add_map(p, &r.mmap);
 			if (r.type == KP_REC_SAMPLE) {
 				samples++;
+				if (p->count_comm && !strcmp(p->count_comm, r.sample.comm))
+					p->comm_samples++;
 				if (r.sample.time_ns > p->last_sample_ns)
 					p->last_sample_ns = r.sample.time_ns;
 			}
@@ -177,16 +183,26 @@ static long drain_queue(struct probe *p, int timeout_ms)
 	return samples;
 }
 
-/* Sample for ms milliseconds, reading every 50 ms (after the stall). */
+/* SIGINT or SIGTERM arrived (they are blocked: see main). */
+static int interrupted(void)
+{
+	sigset_t set;
+
+	return !sigpending(&set) && (sigismember(&set, SIGINT) == 1 ||
+				     sigismember(&set, SIGTERM) == 1);
+}
+
+/* Sample for ms milliseconds (ms == 0 and no child: until a signal),
+ * reading as records are published (after the stall). */
 static int run_for(struct probe *p, long ms, long stall_ms, pid_t child)
 {
 	uint64_t end = mono_ns() + (uint64_t)ms * 1000000ull;
-	int status;
+	int status, forever = ms == 0 && child <= 0;
 
 	if (stall_ms > 0)
 		sleep_ms(stall_ms);
-	while (child > 0 || mono_ns() < end) {
-		if (drain_queue(p, 50) < 0)
+	while ((child > 0 || forever || mono_ns() < end) && !interrupted()) {
+		if (drain_queue(p, 200) < 0)
 			return -1;
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child)
 			child = 0;
@@ -273,6 +289,10 @@ static pid_t spawn(char **argv)
 	pid_t pid = fork();
 
 	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		execvp(argv[0], argv);
 		perror("collect-probe: exec");
 		_exit(127);
@@ -289,9 +309,10 @@ int main(int argc, char **argv)
 	long ms = 1000, stall = 0;
 	uint32_t pids[64];
 	pid_t child = 0;
+	sigset_t sigs;
 	int opt, bad = 0;
 
-	while ((opt = getopt(argc, argv, "F:d:q:b:s:p:m:u:c:nQ")) != -1) {
+	while ((opt = getopt(argc, argv, "F:d:q:b:s:p:m:u:c:C:nQ")) != -1) {
 		switch (opt) {
 		case 'F': o.freq_hz = (uint32_t)atol(optarg); break;
 		case 'd': ms = (long)(atof(optarg) * 1000); break;
@@ -308,11 +329,16 @@ int main(int argc, char **argv)
 			  break;
 		case 'c': o.cgroup_path = optarg; break;
 		case 'n': o.no_snapshot = 1; break;
+		case 'C': p.count_comm = optarg; break;
 		case 'Q': p.quiet = 1; break;
 		default: return 2;
 		}
 	}
 	o.pids = pids;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);	/* polled by interrupted() */
 	p.buf = malloc(READ_CAP);
 	p.maps = calloc(MAX_MAPS, sizeof(*p.maps));
 	p.dec = kp_decoder__new();
@@ -335,6 +361,8 @@ int main(int argc, char **argv)
 		bad |= drain_queue(&p, 0) < 0;
 	}
 	bad |= check_invariant(&p, "");
+	if (p.count_comm)
+		printf("COMM_SAMPLES %" PRIu64 "\n", p.comm_samples);
 	kp_collector__free(p.c);
 	kp_decoder__free(p.dec);
 	for (size_t i = 0; i < p.nr_maps; i++)

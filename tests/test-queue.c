@@ -38,6 +38,8 @@ static void test_order_and_whole_records(void **state)
 		fill(in, 20 + i, (uint8_t)i);
 		assert_int_equal(kp_queue__push(q, in, 20 + i, i & 1), 0);
 	}
+	assert_false(readable(kp_queue__fd(q)));	/* not published yet */
+	kp_queue__publish(q);
 	assert_true(readable(kp_queue__fd(q)));
 	/* 20 + 21 fit in 45, 22 does not: two whole records. */
 	n = kp_queue__pop(q, out, 45, 0);
@@ -115,6 +117,7 @@ static void test_timeout_and_wake(void **state)
 	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 5), 0);
 	kp_queue__wake(q);	/* an earlier wake does not cut a later wait */
 	assert_int_equal(kp_queue__push(q, "abc", 3, 0), 0);
+	kp_queue__publish(q);
 	assert_int_equal(kp_queue__pop(q, out, sizeof(out), -1), 3);
 	kp_queue__free(q);
 }
@@ -132,8 +135,11 @@ static void *produce(void *arg)
 	for (int i = 0; i < p->n; i++) {
 		memset(rec, i % 64, sizeof(rec));	/* never the end marker */
 		kp_queue__push(p->q, rec, 1 + (size_t)(i % 64), i % 10 != 0);
+		if (i % 16 == 0)
+			kp_queue__publish(p->q);
 	}
 	kp_queue__push(p->q, "E", 1, 0);	/* end marker: never dropped */
+	kp_queue__publish(p->q);
 	return NULL;
 }
 

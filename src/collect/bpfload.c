@@ -25,6 +25,7 @@
 #define KP_DEFAULT_CPU_BUF (2u << 20)
 #define KP_DEFAULT_CPU_BUF_DWARF (8u << 20)
 #define KP_DEFAULT_STACK_BYTES 8192
+#define KP_PROC_PID_INIT_INO 0xEFFFFFFCu	/* the initial pid namespace */
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38
 #define CAP_BPF_BIT 39
@@ -109,6 +110,7 @@ static int fill_opts(struct kp_collector *c, const struct kp_collect_opts *o,
 	size_t buf;
 
 	c->o = *o;
+	c->o.pids = NULL;	/* copied below: the caller's array is not kept */
 	if (!c->o.freq_hz)
 		c->o.freq_hz = KP_DEFAULT_HZ;
 	if (c->o.freq_hz > (uint64_t)max_rate)
@@ -131,7 +133,6 @@ static int fill_opts(struct kp_collector *c, const struct kp_collect_opts *o,
 	c->o.cpu_buffer_bytes = (size_t)sysconf(_SC_PAGESIZE);
 	while (c->o.cpu_buffer_bytes < buf && c->o.cpu_buffer_bytes < (1ul << 30))
 		c->o.cpu_buffer_bytes <<= 1;	/* a power of 2 pages */
-	c->o.pids = NULL;	/* copied below: the caller's array is not kept */
 	if (o->nr_pids) {
 		uint32_t *pids = calloc(o->nr_pids, sizeof(*pids));
 
@@ -163,11 +164,12 @@ int kp_collect__setup(struct kp_collector *c, const struct kp_collect_opts *o,
 	if (ret)
 		return kp_err_set(err, ret, "cannot read the online CPUs: %s", strerror(-ret));
 	c->qdrop = calloc((size_t)c->nr_possible, sizeof(*c->qdrop));
+	c->cycle_bytes = calloc((size_t)c->nr_possible, sizeof(*c->cycle_bytes));
 	c->sb_lost = calloc((size_t)c->nr_cpus, sizeof(*c->sb_lost));
 	c->reported = calloc((size_t)(KP_LOST_STAGE_MAX + 1) * (size_t)c->nr_possible,
 			     sizeof(*c->reported));
 	c->cnt_buf = calloc((size_t)c->nr_possible, sizeof(struct kp_bpf_counters));
-	if (!c->qdrop || !c->sb_lost || !c->reported || !c->cnt_buf)
+	if (!c->qdrop || !c->cycle_bytes || !c->sb_lost || !c->reported || !c->cnt_buf)
 		return kp_err_set(err, -ENOMEM, "out of memory");
 	return 0;
 }
@@ -191,7 +193,8 @@ static void set_rodata(struct kp_collector *c)
 	struct stat st;
 	long max_stack = read_long("/proc/sys/kernel/perf_event_max_stack", KP_MAX_FRAMES);
 
-	if (!stat("/proc/self/ns/pid", &st)) {
+	/* In the initial pid namespace the global ids are ours: no lookup. */
+	if (!stat("/proc/self/ns/pid", &st) && st.st_ino != KP_PROC_PID_INIT_INO) {
 		s->rodata->pidns_dev = ((uint64_t)major(st.st_dev) << 20) | minor(st.st_dev);
 		s->rodata->pidns_ino = st.st_ino;
 	}

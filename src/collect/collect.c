@@ -1,7 +1,7 @@
 /* collect.c — the live collector (see collect.h): loads the BPF program,
  * opens the sampling and side-band perf events on every online CPU, and
  * runs the consumer thread that drains the per-CPU ring buffers into the
- * central queue every KP_DRAIN_MS.
+ * central queue on a timer that adapts to the sample rate.
  */
 #include "collect/collect.h"
 
@@ -33,7 +33,15 @@
 #include "collect/snapshot.h"
 #include "model/stream.h"
 
-#define KP_DRAIN_MS 20
+/* The consumer's cycle adapts to the sample rate: every cycle costs a
+ * wakeup of this thread and of the reader (~100 us each in a paravirt
+ * guest), so it runs as seldom as the per-CPU buffers allow: it aims to
+ * find each buffer at most 1/KP_FILL_DIV full, between KP_DRAIN_MIN_MS and
+ * KP_DRAIN_MAX_MS. stop and flush drain at once. */
+#define KP_DRAIN_MIN_MS 10
+#define KP_DRAIN_MAX_MS 200
+#define KP_DRAIN_START_MS 50
+#define KP_FILL_DIV 8
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -50,16 +58,38 @@ static void drain(struct kp_collector *c)
 	kp_sideband__drain(c->sb, &c->emit, c->sb_lost);
 	ring_buffer__consume(c->rb);
 	kp_collect__emit_lost(c);
+	kp_queue__publish(c->q);
+}
+
+/* The next cycle length from the fullest CPU buffer of this one. */
+static int next_interval(struct kp_collector *c, int ms)
+{
+	uint64_t most = 0, target = c->o.cpu_buffer_bytes / KP_FILL_DIV;
+	uint64_t next;
+
+	for (int i = 0; i < c->nr_possible; i++) {
+		if (c->cycle_bytes[i] > most)
+			most = c->cycle_bytes[i];
+		c->cycle_bytes[i] = 0;
+	}
+	next = most ? (uint64_t)ms * target / most : KP_DRAIN_MAX_MS;
+	if (next > (uint64_t)ms * 2)
+		next = (uint64_t)ms * 2;	/* grow gently, shrink at once */
+	if (next < KP_DRAIN_MIN_MS)
+		next = KP_DRAIN_MIN_MS;
+	return next > KP_DRAIN_MAX_MS ? KP_DRAIN_MAX_MS : (int)next;
 }
 
 static void *consumer(void *arg)
 {
 	struct kp_collector *c = arg;
 	struct pollfd p = { .fd = c->stop_fd, .events = POLLIN };
+	int ms = KP_DRAIN_START_MS;
 
-	while (poll(&p, 1, KP_DRAIN_MS) == 0) {
+	while (poll(&p, 1, ms) == 0) {
 		pthread_mutex_lock(&c->lock);
 		drain(c);
+		ms = next_interval(c, ms);
 		pthread_mutex_unlock(&c->lock);
 	}
 	return NULL;
@@ -79,6 +109,7 @@ static int on_sample(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	cpu = s->cpu < (uint32_t)c->nr_possible ? s->cpu : 0;
+	c->cycle_bytes[cpu] += size + 8;	/* + the ring's record header */
 	if (s->nr_kframes > KP_MAX_FRAMES || s->nr_uframes > KP_MAX_FRAMES ||
 	    s->stack_len > KP_MAX_STACK_BYTES ||
 	    KP_BPF_SAMPLE_HDR + (s->nr_kframes + s->nr_uframes) * 8ul +
@@ -244,6 +275,7 @@ void kp_collector__free(struct kp_collector *c)
 	free((void *)c->o.pids);
 	free(c->cpus);
 	free(c->qdrop);
+	free(c->cycle_bytes);
 	free(c->sb_lost);
 	free(c->reported);
 	free(c->cnt_buf);
@@ -324,6 +356,7 @@ struct kp_collector *kp_collector__new(const struct kp_collect_opts *opts,
 		ret = start_side(c, err);
 	if (!ret)
 		ret = kp_collect__attach(c, err);
+	kp_queue__publish(c->q);
 	if (ret)
 		goto out_free;
 	ret = -pthread_create(&c->thread, NULL, consumer, c);

@@ -42,6 +42,7 @@ struct kp_collector {
 	int sampling;
 	uint64_t marked;
 	uint64_t *qdrop;		/* [nr_possible] queue-full drops */
+	uint64_t *cycle_bytes;		/* [nr_possible] drained this cycle */
 	uint64_t *sb_lost;		/* [nr_cpus] side-band losses */
 	uint64_t *reported;		/* [KP_LOST_STAGE_MAX+1][nr_possible] */
 	uint64_t *cnt_buf;		/* [nr_possible][KP_CNT_MAX] */

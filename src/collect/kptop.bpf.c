@@ -23,7 +23,8 @@
 
 #define FRAMES_BYTES (KP_BPF_MAX_FRAMES * 8)
 
-/* Settings, written by the collector between open and load. */
+/* Settings, written by the collector between open and load.
+ * pidns_ino == 0: kptop runs in the initial pid namespace, ids are global. */
 const volatile __u64 pidns_dev = 0, pidns_ino = 0;
 const volatile __u32 filter_pids = 0;	/* 1: only pids in pid_filter */
 const volatile __u32 filter_cgroup = 0;	/* 1: only under cgroup_filter[0] */
@@ -214,8 +215,12 @@ int kp_sample(struct bpf_perf_event_data *ctx)
 	void *rb;
 
 	cnt = bpf_map_lookup_elem(&counters, &zero);
-	if (bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns, sizeof(ns)))
-		ns.pid = ns.tgid = 0;
+	if (!pidns_ino) {
+		ns.tgid = id >> 32;
+		ns.pid = (__u32)id;
+	} else if (bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns, sizeof(ns))) {
+		ns.pid = ns.tgid = 0;	/* outside kptop's pid namespace */
+	}
 	if (filtered_out(ns.tgid)) {
 		count(cnt, KP_CNT_FILTERED);
 		return 0;

@@ -26,6 +26,7 @@ struct kp_queue {
 	struct kp_queue_stats st;
 	unsigned wakeups;		/* kp_queue__wake calls not yet seen */
 	int efd;
+	int efd_set;			/* the eventfd is readable */
 };
 
 struct kp_queue *kp_queue__new(size_t limit_bytes)
@@ -135,13 +136,10 @@ int kp_queue__push(struct kp_queue *q, const void *rec, size_t len,
 	memcpy(c->data + c->tail, hdr, ENTRY_HDR);
 	memcpy(c->data + c->tail + ENTRY_HDR, rec, len);
 	c->tail += ENTRY_HDR + len;
-	if (q->st.bytes == 0)
-		signal_fd(q->efd, 1);
 	q->st.bytes += len;
 	q->st.records++;
 	if (is_sample)
 		q->st.samples++;
-	pthread_cond_signal(&q->nonempty);
 out_unlock:
 	pthread_mutex_unlock(&q->lock);
 	return ret;
@@ -218,11 +216,26 @@ ssize_t kp_queue__pop(struct kp_queue *q, void *buf, size_t cap,
 	n = take(q, buf, cap);
 	if (n == 0)
 		n = -ENOSPC;
-	if (q->st.bytes == 0)
+	if (q->st.bytes == 0 && q->efd_set) {
 		signal_fd(q->efd, 0);
+		q->efd_set = 0;
+	}
 out_unlock:
 	pthread_mutex_unlock(&q->lock);
 	return n;
+}
+
+void kp_queue__publish(struct kp_queue *q)
+{
+	pthread_mutex_lock(&q->lock);
+	if (q->st.bytes > 0) {
+		if (!q->efd_set) {
+			signal_fd(q->efd, 1);
+			q->efd_set = 1;
+		}
+		pthread_cond_broadcast(&q->nonempty);
+	}
+	pthread_mutex_unlock(&q->lock);
 }
 
 void kp_queue__wake(struct kp_queue *q)

@@ -7,9 +7,11 @@
  * exec, exit, thread, mmap, cgroup, lost, meta) are always admitted, so
  * the fill can exceed the limit by them.
  *
- * Who calls it: the collector's consumer thread pushes, the collector's
- * reader pops (kp_collector__read). Thread-safe: a mutex and a condvar
- * inside; an eventfd is readable while the queue is not empty.
+ * Who calls it: the collector's consumer thread pushes a batch of records
+ * and then publishes them (one wakeup per batch, not per record); the
+ * collector's reader pops (kp_collector__read). Thread-safe: a mutex and a
+ * condvar inside; an eventfd is readable from a publish until the queue
+ * is read empty.
  *
  * Errors: 0 or -errno; kp_queue__new returns NULL with errno set.
  * Never: looks inside the records (the caller says which are samples).
@@ -39,6 +41,10 @@ void kp_queue__free(struct kp_queue *q);
  * (returns -ENOBUFS and counts it). Returns 0, -ENOBUFS or -ENOMEM. */
 int kp_queue__push(struct kp_queue *q, const void *rec, size_t len,
 		   int is_sample);
+
+/* Wake readers (condvar and eventfd) if the queue holds records. Pushed
+ * records can be popped at once; a waiting reader wakes on publish. */
+void kp_queue__publish(struct kp_queue *q);
 
 /* Move whole records, at most cap bytes, into buf. Waits up to
  * timeout_ms (0: no wait, -1: forever) for the first one. Returns the

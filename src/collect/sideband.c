@@ -23,12 +23,22 @@ struct sb_ring {
 	size_t size;		/* data bytes */
 };
 
+/* One record staged for the time-ordered merge of a drain. */
+struct sb_ent {
+	uint64_t time, seq;
+	size_t off;		/* in stage */
+	int ring;		/* index of the CPU ring it came from */
+};
+
 struct kp_sideband {
 	int nr;
 	size_t page;
 	struct sb_ring *rings;
-	uint8_t *tmp;		/* a record that wraps the ring end */
 	char *exe;		/* KP_PATH_MAX scratch */
+	uint8_t *stage;		/* copies of every ring's records, one drain */
+	size_t stage_cap;
+	struct sb_ent *ents;
+	size_t nr_ents, ents_cap;
 };
 
 static int open_event(int cpu, int level)
@@ -75,9 +85,10 @@ struct kp_sideband *kp_sideband__new(const int *cpus, int nr, struct kp_err *err
 		goto out_err;
 	sb->page = (size_t)sysconf(_SC_PAGESIZE);
 	sb->rings = calloc((size_t)nr, sizeof(*sb->rings));
-	sb->tmp = malloc(65536);
+	sb->stage_cap = (size_t)nr * SB_DATA_PAGES * sb->page;
+	sb->stage = malloc(sb->stage_cap);
 	sb->exe = malloc(KP_PATH_MAX);
-	if (!sb->rings || !sb->tmp || !sb->exe)
+	if (!sb->rings || !sb->stage || !sb->exe)
 		goto out_free;
 	for (int i = 0; i < nr; i++, sb->nr++) {
 		struct sb_ring *r = &sb->rings[i];
@@ -120,7 +131,8 @@ void kp_sideband__free(struct kp_sideband *sb)
 		close(sb->rings[i].fd);
 	}
 	free(sb->rings);
-	free(sb->tmp);
+	free(sb->stage);
+	free(sb->ents);
 	free(sb->exe);
 	free(sb);
 }
@@ -156,7 +168,10 @@ static void on_fork(struct kp_sideband *sb, struct kp_emit *e,
 	char comm[KP_COMM_LEN];
 	uint32_t uid;
 
-	kp_snapshot__proc_info(t->pid, t->tid, comm, sb->exe, &uid);
+	/* comm and uid as the child has them now; the exe is the parent's
+	 * (an exec follows as its own record), not worth a readlink here. */
+	kp_snapshot__proc_info(t->pid, t->tid, comm, NULL, &uid);
+	sb->exe[0] = '\0';
 	if (t->pid != t->tid) {
 		r.type = KP_REC_THREAD;
 		r.thread = (struct kp_rec_thread){ .time_ns = t->time,
@@ -283,40 +298,76 @@ static void on_record(struct kp_sideband *sb, struct kp_emit *e,
 	}
 }
 
-static void drain_ring(struct kp_sideband *sb, struct sb_ring *r,
-		       struct kp_emit *e, uint64_t *lost)
+static int stage_ent(struct kp_sideband *sb, size_t off, int ring)
 {
+	struct sb_ent *n;
+
+	if (sb->nr_ents == sb->ents_cap) {
+		size_t cap = sb->ents_cap ? 2 * sb->ents_cap : 1024;
+
+		n = realloc(sb->ents, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		sb->ents = n;
+		sb->ents_cap = cap;
+	}
+	sb->ents[sb->nr_ents] = (struct sb_ent){
+		.time = rec_time((const void *)(sb->stage + off)),
+		.seq = sb->nr_ents, .off = off, .ring = ring };
+	sb->nr_ents++;
+	return 0;
+}
+
+/* Copy a ring's records (up to the head read at entry) into the stage,
+ * then release the ring. Returns the new stage fill. */
+static size_t stage_ring(struct kp_sideband *sb, int ring, size_t fill)
+{
+	struct sb_ring *r = &sb->rings[ring];
 	struct perf_event_mmap_page *pc = r->base;
-	uint8_t *data = (uint8_t *)r->base + sb->page;
+	const uint8_t *data = (const uint8_t *)r->base + sb->page;
 	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = pc->data_tail;
 	struct perf_event_header h;
 
 	while (tail < head) {
-		size_t off = tail & (r->size - 1);
-		const struct perf_event_header *rec;
+		size_t off = tail & (r->size - 1), first;
 
 		memcpy(&h, data + off, sizeof(h));	/* 8-aligned: never wraps */
-		if (h.size < sizeof(h))
+		if (h.size < sizeof(h) || fill + h.size > sb->stage_cap)
 			break;
-		if (off + h.size <= r->size) {
-			rec = (const void *)(data + off);
-		} else {
-			size_t first = r->size - off;
-
-			memcpy(sb->tmp, data + off, first);
-			memcpy(sb->tmp + first, data, h.size - first);
-			rec = (const void *)sb->tmp;
-		}
-		on_record(sb, e, rec, lost);
+		first = off + h.size <= r->size ? h.size : r->size - off;
+		memcpy(sb->stage + fill, data + off, first);
+		memcpy(sb->stage + fill + first, data, h.size - first);
+		if (stage_ent(sb, fill, ring))
+			break;
+		fill += (h.size + 7) & ~(size_t)7;
 		tail += h.size;
 	}
-	__atomic_store_n(&pc->data_tail, head, __ATOMIC_RELEASE);
+	__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
+	return fill;
 }
 
+static int by_time(const void *a, const void *b)
+{
+	const struct sb_ent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Records from all CPUs merged in time order: a process forks on one CPU
+ * and execs on another, and its PROCESS must come before its EXEC. */
 int kp_sideband__drain(struct kp_sideband *sb, struct kp_emit *e, uint64_t *lost)
 {
+	size_t fill = 0;
+
+	sb->nr_ents = 0;
 	for (int i = 0; i < sb->nr; i++)
-		drain_ring(sb, &sb->rings[i], e, &lost[i]);
+		fill = stage_ring(sb, i, fill);
+	qsort(sb->ents, sb->nr_ents, sizeof(*sb->ents), by_time);
+	for (size_t k = 0; k < sb->nr_ents; k++)
+		on_record(sb, e, (const void *)(sb->stage + sb->ents[k].off),
+			  &lost[sb->ents[k].ring]);
 	return 0;
 }

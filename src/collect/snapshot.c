@@ -102,9 +102,11 @@ void kp_snapshot__proc_info(uint32_t pid, uint32_t tid, char *comm, char *exe,
 	comm[n] = '\0';
 	if (n > 0 && comm[n - 1] == '\n')
 		comm[n - 1] = '\0';
-	snprintf(path, sizeof(path), "/proc/%u/exe", pid);
-	n = readlink(path, exe, KP_PATH_MAX - 1);
-	exe[n < 0 ? 0 : n] = '\0';
+	if (exe) {
+		snprintf(path, sizeof(path), "/proc/%u/exe", pid);
+		n = readlink(path, exe, KP_PATH_MAX - 1);
+		exe[n < 0 ? 0 : n] = '\0';
+	}
 	snprintf(path, sizeof(path), "/proc/%u", pid);
 	*uid = stat(path, &st) ? 0 : (uint32_t)st.st_uid;
 }

@@ -19,8 +19,8 @@ int kp_snapshot__procs(struct kp_emit *e);
  * (no cgroup2 mounted: no records, returns 0). */
 int kp_snapshot__cgroups(struct kp_emit *e, const char *root);
 
-/* Fill comm (KP_COMM_LEN), exe (KP_PATH_MAX) and *uid of a live process,
- * best effort: "" / 0 for whatever cannot be read. */
+/* Fill comm (KP_COMM_LEN), exe (KP_PATH_MAX; NULL: skipped) and *uid of
+ * a live process, best effort: "" / 0 for whatever cannot be read. */
 void kp_snapshot__proc_info(uint32_t pid, uint32_t tid, char *comm, char *exe,
 			    uint32_t *uid);
 
