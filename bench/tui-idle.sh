@@ -29,7 +29,11 @@ ticks() {
 measure() {
 	tmux -L "$SOCK" new-session -d -s "$1" -x 200 -y 50 "$2"
 	sleep 3
-	pid=$(pgrep -n -x "$3") || { echo "tui-idle: $3 did not start" >&2; exit 1; }
+	# the process of this pane (sh may have exec'd it, or be its parent)
+	pp=$(tmux -L "$SOCK" display-message -p -t "$1" '#{pane_pid}')
+	if [ "$(cat /proc/"$pp"/comm)" = "$3" ]; then pid=$pp
+	else pid=$(pgrep -P "$pp" -x "$3") || { echo "tui-idle: $3 did not start" >&2; exit 1; }
+	fi
 	a=$(ticks "$pid"); am=$(ticks "$pid" "$pid")
 	sleep "$SECS"
 	b=$(ticks "$pid"); bm=$(ticks "$pid" "$pid")

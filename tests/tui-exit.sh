@@ -38,7 +38,9 @@ check_clean "Ctrl-C"
 # SIGTERM seen by the loop.
 keys "$KPTOP -d 0.5 -p $WLPID; echo kptop-rc=\$?" Enter
 tui_wait ' hot_a ' 10
-pid=$(pgrep -n -x kptop) || fail "kptop process not found"
+# the kptop started by this pane's shell, not any other kptop running here
+pid=$(pgrep -P "$(tmx display-message -p -t t '#{pane_pid}')" -x kptop) ||
+	fail "kptop process not found"
 kill -TERM "$pid"
 check_clean "SIGTERM"
 exit 0
