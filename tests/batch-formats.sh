@@ -40,7 +40,7 @@ done
 # text: the counters add up, and there were samples.
 awk '/^collector: taken/ { gsub(/,/, ""); taken = $3; deliv = $5 }
      /^drops:/ { gsub(/,/, ""); for (i = 2; i < NF; i += 2)
-		if ($i == "bpf-full" || $i == "cpu-lost" || $i == "queue-full") d += $(i + 1) }
+		if ($i == "bpf-full" || $i == "cpu-buf" || $i == "queue-full") d += $(i + 1) }
      END { if (taken < 1000 || taken != deliv + d) {
 		printf "taken %d delivered %d drops %d\n", taken, deliv, d; exit 1 } }' "$T/text" ||
 	fail "text: counters do not add up: $(head -6 "$T/text")"

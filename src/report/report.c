@@ -54,10 +54,10 @@ const char *kp_lost_stage_name(unsigned stage)
 {
 	static const char *const names[KP_LOST_STAGE_MAX + 1] = {
 		[KP_LOST_BPF_FULL] = "bpf-full",
-		[KP_LOST_CPU_BUFFER] = "cpu-lost",
+		[KP_LOST_CPU_BUFFER] = "cpu-buf",
 		[KP_LOST_STACK] = "stack-err",
 		[KP_LOST_QUEUE_FULL] = "queue-full",
-		[KP_LOST_SIDEBAND] = "sideband-lost",
+		[KP_LOST_SIDEBAND] = "side-band",
 		[KP_LOST_UNWIND] = "unwind",
 	};
 
