@@ -61,32 +61,57 @@ void kp_stk__fini(struct kp_model *m)
 	kp_htab__fini(&m->stk_tab);
 }
 
+#define KP_MAX_PATH (2 * KP_MAX_FRAMES * 8)
+
+/* The functions on the path so far, to know whether a new node recurses
+ * without walking the trie up (the trie is scattered in memory). */
+struct path {
+	uint32_t fn[KP_MAX_PATH];
+	size_t n;
+};
+
+static uint32_t path_child(struct kp_model *m, struct path *p, uint32_t leaf,
+			   uint32_t frame)
+{
+	uint32_t fn = m->frames[frame].fn;
+	size_t i;
+	int dup = 0;
+
+	for (i = 0; i < p->n && !dup; i++)
+		dup = p->fn[i] == fn;
+	if (p->n < KP_MAX_PATH)
+		p->fn[p->n++] = fn;
+	else
+		dup = -1;
+	return kp_tree__child_dup(m, leaf, frame, dup);
+}
+
+static uint32_t pc_children(struct kp_model *m, struct path *p, uint32_t leaf,
+			    uint32_t pck)
+{
+	int j;
+
+	if (pck == KP_NONE)
+		return KP_NONE;
+	for (j = m->pcks[pck].n; j-- > 0 && leaf != KP_NONE;)
+		leaf = path_child(m, p, leaf, m->pcks[pck].first + (uint32_t)j);
+	return leaf;
+}
+
 /* Walk the frames of a new stack into the trie: user frames from the
  * outermost, then kernel frames; each pc's inlined frames below it. */
 static uint32_t stack_leaf(struct kp_model *m, uint32_t proc,
 			   const uint64_t *k, size_t nk, const uint64_t *u, size_t nu)
 {
 	uint32_t leaf = m->procs[proc].root;
+	struct path p;
 	size_t i;
 
-	for (i = nu; i-- > 0 && leaf != KP_NONE;) {
-		uint32_t pck = kp_intern__user_pc(m, proc, u[i], i > 0);
-		int j;
-
-		if (pck == KP_NONE)
-			return KP_NONE;
-		for (j = m->pcks[pck].n; j-- > 0 && leaf != KP_NONE;)
-			leaf = kp_tree__child(m, leaf, m->pcks[pck].first + (uint32_t)j);
-	}
-	for (i = nk; i-- > 0 && leaf != KP_NONE;) {
-		uint32_t pck = kp_intern__kernel_pc(m, k[i]);
-		int j;
-
-		if (pck == KP_NONE)
-			return KP_NONE;
-		for (j = m->pcks[pck].n; j-- > 0 && leaf != KP_NONE;)
-			leaf = kp_tree__child(m, leaf, m->pcks[pck].first + (uint32_t)j);
-	}
+	p.n = 0;
+	for (i = nu; i-- > 0 && leaf != KP_NONE;)
+		leaf = pc_children(m, &p, leaf, kp_intern__user_pc(m, proc, u[i], i > 0));
+	for (i = nk; i-- > 0 && leaf != KP_NONE;)
+		leaf = pc_children(m, &p, leaf, kp_intern__kernel_pc(m, k[i]));
 	return leaf;
 }
 

@@ -121,33 +121,38 @@ int kp_filter__prep(struct kp_model *m, struct kp_prep *p)
 {
 	const struct kp_filter *f = &m->filt.f;
 	size_t n, nr = m->nr_nodes ? m->nr_nodes : 1;
+	int hide = f->hide_kernel || f->hide_user;
 
 	memset(p, 0, sizeof(*p));
 	p->need = (f->name ? KP_PM_NAME : 0) | (f->module ? KP_PM_MODULE : 0) |
 		  (f->focus_fn ? KP_PM_FOCUS : 0);
-	p->eff = malloc(nr * sizeof(*p->eff));
-	if (p->need)
-		p->pm = malloc(nr);
-	if (!p->eff || (p->need && !p->pm)) {
-		kp_filter__prep_free(p);
-		return -ENOMEM;
-	}
 	p->nr = m->nr_nodes;
+	if (!hide && !p->need)
+		return 0;
+	if (hide)
+		p->eff = kp_scratch(m, KP_SC_EFF, nr * sizeof(*p->eff), 0);
+	if (p->need)
+		p->pm = kp_scratch(m, KP_SC_PM, nr, 0);
+	if ((hide && !p->eff) || (p->need && !p->pm))
+		return -ENOMEM;
 	for (n = 0; n < m->nr_nodes; n++) {
 		uint32_t par = m->nodes[n].parent, fr = m->nodes[n].frame;
-		int vis;
+		int vis = 1;
 
 		if (par == KP_NONE) {
-			p->eff[n] = (uint32_t)n;
+			if (p->eff)
+				p->eff[n] = (uint32_t)n;
 			if (p->pm)
 				p->pm[n] = 0;
 			continue;
 		}
-		if (fr == KP_FRAME_OTHER)
-			vis = p->eff[par] == par;
-		else
-			vis = kp_filter__visible(m, fr);
-		p->eff[n] = vis ? (uint32_t)n : p->eff[par];
+		if (p->eff) {
+			if (fr == KP_FRAME_OTHER)
+				vis = p->eff[par] == par;
+			else
+				vis = kp_filter__visible(m, fr);
+			p->eff[n] = vis ? (uint32_t)n : p->eff[par];
+		}
 		if (p->pm)
 			p->pm[n] = p->pm[par] | (vis ? frame_bits(m, fr, p->need) : 0);
 	}
@@ -156,9 +161,7 @@ int kp_filter__prep(struct kp_model *m, struct kp_prep *p)
 
 void kp_filter__prep_free(struct kp_prep *p)
 {
-	free(p->eff);
-	free(p->pm);
-	memset(p, 0, sizeof(*p));
+	memset(p, 0, sizeof(*p));	/* the arrays are the model's scratch */
 }
 
 int kp_filter__stack(const struct kp_model *m, const struct kp_prep *p,

@@ -57,6 +57,8 @@ uint64_t kp_hash_bytes(const void *p, size_t n, uint64_t seed);
 /* Make room for `need` elements of `elsz` bytes in *pp (a T **). */
 int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz);
 
+
+
 /* Open addressing, linear probing. A slot holds (hash << 32 | val + 1);
  * 0 is empty. The table never deletes: callers rebuild it. */
 struct kp_htab {
@@ -242,6 +244,44 @@ struct kp_filt {
 	size_t cap_fn_match, nr_fn_match;
 };
 
+/* ---- scratch buffers, reused by every view (util.c) ---- */
+
+enum kp_sc {
+	KP_SC_EFF, KP_SC_PM, KP_SC_SELF, KP_SC_TOTAL, KP_SC_SAMP, KP_SC_SSELF,
+	KP_SC_BSELF, KP_SC_BTOTAL, KP_SC_FSELF, KP_SC_FTOTAL, KP_SC_FSAMP,
+	KP_SC_FBSELF, KP_SC_FBTOTAL, KP_SC_FPROCS, KP_SC_FLAST, KP_SC_USED,
+	KP_SC_START, KP_SC_FNS, KP_SC_KEYS, KP_SC_KEYS2, KP_SC_MAX,
+};
+
+struct kp_scratch {
+	void *p;
+	size_t cap;
+};
+
+struct kp_model;
+/* Scratch buffer `slot` of at least `bytes` (zeroed if zero), owned by
+ * the model and valid until the next call for the same slot; NULL on
+ * -ENOMEM. */
+void *kp_scratch(struct kp_model *m, enum kp_sc slot, size_t bytes, int zero);
+void kp_scratch__fini(struct kp_model *m);
+
+/* Sort keys: k ascending, ties by i ascending (stable radix sort). */
+struct kp_skey {
+	uint64_t k;
+	uint32_t i;
+};
+int kp_sort_keys(struct kp_model *m, struct kp_skey *a, size_t n);
+/* A key that sorts doubles >= 0 in descending order. */
+static inline uint64_t kp_desc_key(double d)
+{
+	uint64_t b;
+
+	if (!(d > 0))
+		d = 0;
+	__builtin_memcpy(&b, &d, sizeof(b));
+	return ~b;
+}
+
 /* ---- the model ---- */
 
 struct kp_model {
@@ -295,6 +335,7 @@ struct kp_model {
 
 	struct kp_filt filt;
 
+	struct kp_scratch sc[KP_SC_MAX];
 	struct kp_model_summary sum;	/* counters kept as they come */
 	uint64_t upcs[KP_MAX_FRAMES];
 };
@@ -342,6 +383,8 @@ const struct kp_map_info *kp_proc__find_map(const struct kp_proc *p,
 /* tree.c */
 uint32_t kp_tree__root(struct kp_model *m, uint32_t proc);
 uint32_t kp_tree__child(struct kp_model *m, uint32_t parent, uint32_t frame);
+uint32_t kp_tree__child_dup(struct kp_model *m, uint32_t parent, uint32_t frame,
+			    int dup);
 int kp_tree__fold(struct kp_model *m);
 void kp_tree__redup(struct kp_model *m);
 void kp_tree__fini(struct kp_model *m);
@@ -360,11 +403,16 @@ void kp_time__fini(struct kp_model *m);
 
 /* filter.c: per-node preparation for a view or a stack walk. */
 struct kp_prep {
-	uint32_t *eff;		/* nearest visible node on the path (self) */
+	uint32_t *eff;		/* nearest visible node on the path (self);
+				 * NULL when nothing is hidden */
 	uint8_t *pm;		/* bits of the frame filters matched on the path */
 	uint8_t need;		/* bits a stack must have */
 	size_t nr;
 };
+static inline uint32_t kp_eff(const struct kp_prep *p, uint32_t n)
+{
+	return p->eff ? p->eff[n] : n;
+}
 int kp_filter__prep(struct kp_model *m, struct kp_prep *p);
 void kp_filter__prep_free(struct kp_prep *p);
 int kp_filter__stack(const struct kp_model *m, const struct kp_prep *p,
@@ -379,10 +427,11 @@ struct kp_agg {			/* per trie node counts for one view */
 	uint64_t *sself;	/* raw samples ending at the node */
 	double vtotal, vbase;
 };
-int kp_view__agg(struct kp_model *m, const struct kp_prep *p, struct kp_agg *a);
+int kp_view__agg(struct kp_model *m, const struct kp_prep *p, struct kp_agg *a,
+		 int want_sself);
 void kp_view__agg_free(struct kp_agg *a);
-int kp_view__sort_rows(struct kp_row *rows, size_t nr, enum kp_sort sort,
-		       double vtotal, double vbase);
+int kp_view__sort_rows(struct kp_model *m, struct kp_row *rows, size_t nr,
+		       enum kp_sort sort, double vtotal, double vbase);
 int kp_view__tree(struct kp_model *m, const struct kp_view_opts *o,
 		  const struct kp_prep *p, const struct kp_agg *a,
 		  struct kp_view *v);

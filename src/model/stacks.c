@@ -56,7 +56,7 @@ static int stack_path(const struct kp_model *m, const struct kp_prep *p, uint32_
 	uint32_t x;
 
 	for (x = leaf; m->nodes[x].parent != KP_NONE; x = m->nodes[x].parent) {
-		if (p->eff[x] != x)
+		if (kp_eff(p, x) != x)
 			continue;
 		if (kp_grow(path, cap, n + 1, sizeof(**path)))
 			return -ENOMEM;
@@ -92,7 +92,7 @@ int kp_model__foreach_stack(struct kp_model *m,
 
 		if (s->cur == 0 || !kp_filter__stack(m, &p, s))
 			continue;
-		err = stack_path(m, &p, p.eff[s->leaf], &path, &cap, &v.depth);
+		err = stack_path(m, &p, kp_eff(&p, s->leaf), &path, &cap, &v.depth);
 		if (err)
 			break;
 		v.comm = m->procs[s->proc].comm;

@@ -47,6 +47,14 @@ static int has_ancestor_fn(const struct kp_model *m, uint32_t n, uint32_t fn)
 
 uint32_t kp_tree__child(struct kp_model *m, uint32_t parent, uint32_t frame)
 {
+	return kp_tree__child_dup(m, parent, frame, -1);
+}
+
+/* dup: 1 if the function of frame is on the path above parent, 0 if not,
+ * -1 to find out by walking up. */
+uint32_t kp_tree__child_dup(struct kp_model *m, uint32_t parent, uint32_t frame,
+			    int dup)
+{
 	uint32_t h = (uint32_t)kp_hash2(parent, frame), v = 0, idx;
 	uint64_t *found;
 	uint8_t flags = 0;
@@ -57,7 +65,7 @@ uint32_t kp_tree__child(struct kp_model *m, uint32_t parent, uint32_t frame)
 		return v;
 	if (frame == KP_FRAME_OTHER)
 		flags = KP_NODE_OTHER;
-	else if (has_ancestor_fn(m, parent, m->frames[frame].fn))
+	else if (dup < 0 ? has_ancestor_fn(m, parent, m->frames[frame].fn) : dup)
 		flags = KP_NODE_DUP;
 	idx = add_node(m, parent, frame, m->nodes[parent].proc, flags);
 	if (idx == KP_NONE || kp_htab__insert(&m->node_tab, h, idx))

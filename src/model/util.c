@@ -170,3 +170,68 @@ void kp_strpool__fini(struct kp_strpool *p)
 	kp_htab__fini(&p->tab);
 	memset(p, 0, sizeof(*p));
 }
+
+void *kp_scratch(struct kp_model *m, enum kp_sc slot, size_t bytes, int zero)
+{
+	struct kp_scratch *sc = &m->sc[slot];
+
+	if (bytes > sc->cap) {
+		size_t cap = bytes + bytes / 4;
+
+		free(sc->p);
+		sc->p = malloc(cap);
+		sc->cap = sc->p ? cap : 0;
+		if (!sc->p)
+			return NULL;
+	}
+	if (zero)
+		memset(sc->p, 0, bytes);
+	return sc->p;
+}
+
+void kp_scratch__fini(struct kp_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < KP_SC_MAX; i++) {
+		free(m->sc[i].p);
+		m->sc[i].p = NULL;
+		m->sc[i].cap = 0;
+	}
+}
+
+/* LSD radix sort on 8-bit digits, skipping digits that are all equal
+ * (counts are small integers: most digits are). Stable. */
+int kp_sort_keys(struct kp_model *m, struct kp_skey *a, size_t n)
+{
+	struct kp_skey *tmp = kp_scratch(m, KP_SC_KEYS2, (n ? n : 1) * sizeof(*a), 0);
+	struct kp_skey *src = a, *dst = tmp;
+	size_t cnt[256], i;
+	int shift;
+
+	if (!tmp)
+		return -ENOMEM;
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t sum = 0;
+
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(src[i].k >> shift) & 0xff]++;
+		if (n && cnt[(src[0].k >> shift) & 0xff] == n)
+			continue;
+		for (i = 0; i < 256; i++) {
+			size_t c = cnt[i];
+
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[(src[i].k >> shift) & 0xff]++] = src[i];
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+	return 0;
+}

@@ -78,7 +78,8 @@ static void vn_add(struct vn *n, const struct kp_agg *a, uint32_t i)
 	n->self += a->self[i];
 	n->total += a->total[i];
 	n->samp += a->samp[i];
-	n->sself += a->sself[i];
+	if (a->sself)
+		n->sself += a->sself[i];
 	if (a->bself) {
 		n->bself += a->bself[i];
 		n->btotal += a->btotal[i];
@@ -108,7 +109,7 @@ static int build_topdown(struct kp_model *m, const struct kp_prep *p,
 			continue;
 		if (nd->parent != KP_NONE && pv == KP_NONE)
 			continue;
-		if (nd->parent != KP_NONE && p->eff[n] != n) {
+		if (nd->parent != KP_NONE && kp_eff(p, n) != n) {
 			vmap[n] = pv;
 			continue;
 		}

@@ -16,13 +16,7 @@
 
 void kp_view__agg_free(struct kp_agg *a)
 {
-	free(a->self);
-	free(a->total);
-	free(a->bself);
-	free(a->btotal);
-	free(a->samp);
-	free(a->sself);
-	memset(a, 0, sizeof(*a));
+	memset(a, 0, sizeof(*a));	/* the arrays are the model's scratch */
 }
 
 static void agg_stack(const struct kp_model *m, const struct kp_prep *p,
@@ -34,7 +28,7 @@ static void agg_stack(const struct kp_model *m, const struct kp_prep *p,
 
 	if ((s->cur == 0 && b == 0) || !kp_filter__stack(m, p, s))
 		return;
-	e = p->eff[s->leaf];
+	e = kp_eff(p, s->leaf);
 	a->self[e] += s->cur;
 	a->samp[e] += s->samples;
 	a->vtotal += s->cur;
@@ -44,27 +38,29 @@ static void agg_stack(const struct kp_model *m, const struct kp_prep *p,
 	}
 }
 
-int kp_view__agg(struct kp_model *m, const struct kp_prep *p, struct kp_agg *a)
+int kp_view__agg(struct kp_model *m, const struct kp_prep *p, struct kp_agg *a,
+		 int want_sself)
 {
 	size_t i, nr = m->nr_nodes ? m->nr_nodes : 1;
 
 	memset(a, 0, sizeof(*a));
-	a->self = calloc(nr, sizeof(double));
-	a->total = malloc(nr * sizeof(double));
-	a->samp = calloc(nr, sizeof(uint64_t));
-	a->sself = malloc(nr * sizeof(uint64_t));
+	a->self = kp_scratch(m, KP_SC_SELF, nr * sizeof(double), 1);
+	a->total = kp_scratch(m, KP_SC_TOTAL, nr * sizeof(double), 0);
+	a->samp = kp_scratch(m, KP_SC_SAMP, nr * sizeof(uint64_t), 1);
+	if (want_sself)
+		a->sself = kp_scratch(m, KP_SC_SSELF, nr * sizeof(uint64_t), 0);
 	if (m->has_base) {
-		a->bself = calloc(nr, sizeof(double));
-		a->btotal = malloc(nr * sizeof(double));
+		a->bself = kp_scratch(m, KP_SC_BSELF, nr * sizeof(double), 1);
+		a->btotal = kp_scratch(m, KP_SC_BTOTAL, nr * sizeof(double), 0);
 	}
-	if (!a->self || !a->total || !a->samp || !a->sself || (m->has_base && (!a->bself || !a->btotal))) {
-		kp_view__agg_free(a);
+	if (!a->self || !a->total || !a->samp || (want_sself && !a->sself) ||
+	    (m->has_base && (!a->bself || !a->btotal)))
 		return -ENOMEM;
-	}
 	for (i = 0; i < m->nr_stk; i++)
 		agg_stack(m, p, a, (uint32_t)i);
 	memcpy(a->total, a->self, m->nr_nodes * sizeof(double));
-	memcpy(a->sself, a->samp, m->nr_nodes * sizeof(uint64_t));
+	if (a->sself)
+		memcpy(a->sself, a->samp, m->nr_nodes * sizeof(uint64_t));
 	if (a->bself)
 		memcpy(a->btotal, a->bself, m->nr_nodes * sizeof(double));
 	for (i = m->nr_nodes; i-- > 0;) {
@@ -82,27 +78,11 @@ int kp_view__agg(struct kp_model *m, const struct kp_prep *p, struct kp_agg *a)
 
 /* ---- sorting ---- */
 
-struct skey {
-	double k;
-	uint32_t i;
-};
-
-static int skey_cmp(const void *a, const void *b)
-{
-	const struct skey *x = a, *y = b;
-
-	if (x->k != y->k)
-		return x->k > y->k ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 static int name_cmp(const void *a, const void *b, void *ctx)
 {
-	const struct skey *x = a, *y = b;
-	const struct kp_row *rows = ctx;
-	const char *p = rows[x->i].name ? rows[x->i].name : "";
-	const char *q = rows[y->i].name ? rows[y->i].name : "";
-	int c = strcmp(p, q);
+	const struct kp_skey *x = a, *y = b;
+	const char *const *names = ctx;
+	int c = strcmp(names[x->i], names[y->i]);
 
 	return c ? c : (x->i < y->i ? -1 : x->i > y->i);
 }
@@ -110,48 +90,63 @@ static int name_cmp(const void *a, const void *b, void *ctx)
 /* The key rows sort on, descending (KP_SORT_DELTA: the size of the change
  * of share between the baseline and now, of self in the flat view and of
  * total elsewhere). */
-static double row_key(const struct kp_row *r, enum kp_sort sort, int flat,
-		      double vtotal, double vbase)
+static double row_key(double self, double total, double bself, double btotal,
+		      enum kp_sort sort, int flat, double vtotal, double vbase)
 {
 	double now, then;
 
 	switch (sort) {
-	case KP_SORT_SELF: return r->self;
-	case KP_SORT_TOTAL: return r->total;
+	case KP_SORT_SELF: return self;
+	case KP_SORT_TOTAL: return total;
 	case KP_SORT_DELTA:
-		now = flat ? r->self : r->total;
-		then = flat ? r->base_self : r->base_total;
+		now = flat ? self : total;
+		then = flat ? bself : btotal;
 		return kp_fabs((vtotal > 0 ? now / vtotal : 0) - (vbase > 0 ? then / vbase : 0));
 	default: return 0;
 	}
 }
 
-int kp_view__sort_rows(struct kp_row *rows, size_t nr, enum kp_sort sort,
-		       double vtotal, double vbase)
+/* Sort keys whose i index names[]: by name, or by their k (descending
+ * keys made with kp_desc_key). */
+static int sort_keys(struct kp_model *m, struct kp_skey *k, size_t n,
+		     enum kp_sort sort, const char **names)
 {
-	struct skey *k = malloc((nr ? nr : 1) * sizeof(*k));
+	if (sort == KP_SORT_NAME) {
+		qsort_r(k, n, sizeof(*k), name_cmp, names);
+		return 0;
+	}
+	return kp_sort_keys(m, k, n);
+}
+
+int kp_view__sort_rows(struct kp_model *m, struct kp_row *rows, size_t nr,
+		       enum kp_sort sort, double vtotal, double vbase)
+{
+	struct kp_skey *k = kp_scratch(m, KP_SC_KEYS, (nr ? nr : 1) * sizeof(*k), 0);
+	const char **names = malloc((nr ? nr : 1) * sizeof(*names));
 	struct kp_row *tmp = malloc((nr ? nr : 1) * sizeof(*tmp));
 	size_t i;
+	int err = -ENOMEM;
 
-	if (!k || !tmp) {
-		free(k);
-		free(tmp);
-		return -ENOMEM;
-	}
+	if (!k || !tmp || !names)
+		goto out;
 	for (i = 0; i < nr; i++) {
-		k[i].k = row_key(&rows[i], sort, rows[i].depth < 0, vtotal, vbase);
+		const struct kp_row *r = &rows[i];
+
+		k[i].k = kp_desc_key(row_key(r->self, r->total, r->base_self,
+					     r->base_total, sort, 0, vtotal, vbase));
 		k[i].i = (uint32_t)i;
+		names[i] = r->name ? r->name : "";
 	}
-	if (sort == KP_SORT_NAME)
-		qsort_r(k, nr, sizeof(*k), name_cmp, rows);
-	else
-		qsort(k, nr, sizeof(*k), skey_cmp);
+	err = sort_keys(m, k, nr, sort, names);
+	if (err)
+		goto out;
 	for (i = 0; i < nr; i++)
 		tmp[i] = rows[k[i].i];
 	memcpy(rows, tmp, nr * sizeof(*rows));
-	free(k);
+out:
+	free(names);
 	free(tmp);
-	return 0;
+	return err;
 }
 
 /* ---- flat ---- */
@@ -162,31 +157,17 @@ struct fagg {
 	uint32_t *nprocs, *last;
 };
 
-static void fagg_free(struct fagg *f)
-{
-	free(f->self);
-	free(f->total);
-	free(f->bself);
-	free(f->btotal);
-	free(f->samp);
-	free(f->nprocs);
-	free(f->last);
-}
-
 /* Count the processes of each function: the first-occurrence nodes,
  * bucketed by process, then one stamp per function and process. */
-static int count_procs(const struct kp_model *m, const struct kp_agg *a,
-		       const uint8_t *used, struct fagg *f)
+static int count_procs(struct kp_model *m, const uint8_t *used, struct fagg *f)
 {
-	uint32_t *start = calloc(m->nr_procs + 1, sizeof(*start));
-	uint32_t *fns = malloc((m->nr_nodes ? m->nr_nodes : 1) * sizeof(*fns));
+	uint32_t *start = kp_scratch(m, KP_SC_START, (m->nr_procs + 1) * sizeof(*start), 1);
+	uint32_t *fns = kp_scratch(m, KP_SC_FNS, (m->nr_nodes ? m->nr_nodes : 1) *
+				   sizeof(*fns), 0);
 	size_t i, p;
 
-	if (!start || !fns) {
-		free(start);
-		free(fns);
+	if (!start || !fns)
 		return -ENOMEM;
-	}
 	for (i = 0; i < m->nr_nodes; i++)
 		if (used[i])
 			start[m->nodes[i].proc + 1]++;
@@ -204,26 +185,23 @@ static int count_procs(const struct kp_model *m, const struct kp_agg *a,
 			f->nprocs[fns[i]]++;
 		}
 	}
-	free(start);
-	free(fns);
-	(void)a;
 	return 0;
 }
 
 static int flat_fold(struct kp_model *m, const struct kp_prep *p,
 		     const struct kp_agg *a, struct fagg *f)
 {
-	uint8_t *used = calloc(m->nr_nodes ? m->nr_nodes : 1, 1);
+	uint8_t *used = kp_scratch(m, KP_SC_USED, m->nr_nodes ? m->nr_nodes : 1, 1);
 	size_t i;
-	int err;
 
 	if (!used)
 		return -ENOMEM;
 	for (i = 0; i < m->nr_nodes; i++) {
 		uint32_t fn;
 
-		if (m->nodes[i].parent == KP_NONE || p->eff[i] != i ||
-		    (a->total[i] == 0 && (!a->btotal || a->btotal[i] == 0)))
+		if (a->total[i] == 0 && (!a->btotal || a->btotal[i] == 0))
+			continue;
+		if (m->nodes[i].parent == KP_NONE || kp_eff(p, i) != i)
 			continue;
 		fn = kp_node_fn(m, (uint32_t)i);
 		f->self[fn] += a->self[i];
@@ -237,9 +215,7 @@ static int flat_fold(struct kp_model *m, const struct kp_prep *p,
 		if (a->btotal)
 			f->btotal[fn] += a->btotal[i];
 	}
-	err = count_procs(m, a, used, f);
-	free(used);
-	return err;
+	return count_procs(m, used, f);
 }
 
 static void flat_row(const struct kp_model *m, const struct fagg *f, uint32_t fn,
@@ -249,7 +225,6 @@ static void flat_row(const struct kp_model *m, const struct fagg *f, uint32_t fn
 
 	memset(r, 0, sizeof(*r));
 	r->id = r->fn = fn + 1;
-	r->depth = -1;	/* marks a flat row while sorting; reset below */
 	r->self = f->self[fn];
 	r->total = f->total[fn];
 	r->base_self = f->bself ? f->bself[fn] : 0;
@@ -267,41 +242,68 @@ static void flat_row(const struct kp_model *m, const struct fagg *f, uint32_t fn
 	}
 }
 
-static int view_flat(struct kp_model *m, const struct kp_prep *p,
-		     const struct kp_agg *a, struct kp_view *v)
+static int fagg_init(struct kp_model *m, struct fagg *f, int base)
 {
-	size_t n = m->nr_fns ? m->nr_fns : 1, i, nr = 0;
-	struct fagg f = { 0 };
-	int err = -ENOMEM;
+	size_t n = m->nr_fns ? m->nr_fns : 1;
 
-	f.self = calloc(n, sizeof(double));
-	f.total = calloc(n, sizeof(double));
-	f.samp = calloc(n, sizeof(uint64_t));
-	f.nprocs = calloc(n, sizeof(uint32_t));
-	f.last = calloc(n, sizeof(uint32_t));
-	if (a->bself) {
-		f.bself = calloc(n, sizeof(double));
-		f.btotal = calloc(n, sizeof(double));
+	memset(f, 0, sizeof(*f));
+	f->self = kp_scratch(m, KP_SC_FSELF, n * sizeof(double), 1);
+	f->total = kp_scratch(m, KP_SC_FTOTAL, n * sizeof(double), 1);
+	f->samp = kp_scratch(m, KP_SC_FSAMP, n * sizeof(uint64_t), 1);
+	f->nprocs = kp_scratch(m, KP_SC_FPROCS, n * sizeof(uint32_t), 1);
+	f->last = kp_scratch(m, KP_SC_FLAST, n * sizeof(uint32_t), 1);
+	if (base) {
+		f->bself = kp_scratch(m, KP_SC_FBSELF, n * sizeof(double), 1);
+		f->btotal = kp_scratch(m, KP_SC_FBTOTAL, n * sizeof(double), 1);
 	}
-	if (!f.self || !f.total || !f.samp || !f.nprocs || !f.last ||
-	    (a->bself && (!f.bself || !f.btotal)))
-		goto out;
-	err = flat_fold(m, p, a, &f);
-	if (err)
-		goto out;
-	for (i = 0; i < m->nr_fns; i++)
-		nr += f.total[i] != 0 || (f.btotal && f.btotal[i] != 0);
-	v->rows = calloc(nr ? nr : 1, sizeof(*v->rows));
-	err = -ENOMEM;
+	if (!f->self || !f->total || !f->samp || !f->nprocs || !f->last ||
+	    (base && (!f->bself || !f->btotal)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The flat view, sorted: keys first, then the rows in their order. */
+static int view_flat(struct kp_model *m, const struct kp_view_opts *o,
+		     const struct kp_prep *p, const struct kp_agg *a,
+		     struct kp_view *v)
+{
+	size_t i, nr = 0;
+	struct kp_skey *k;
+	struct fagg f;
+	const char **names = NULL;
+	int err = fagg_init(m, &f, a->bself != NULL);
+
+	err = err ? err : flat_fold(m, p, a, &f);
+	k = err ? NULL : kp_scratch(m, KP_SC_KEYS, (m->nr_fns + 1) * sizeof(*k), 0);
+	if (!k)
+		return err ? err : -ENOMEM;
+	for (i = 0; i < m->nr_fns; i++) {
+		double bs = f.bself ? f.bself[i] : 0, bt = f.btotal ? f.btotal[i] : 0;
+
+		if (f.total[i] == 0 && bt == 0)
+			continue;
+		k[nr].k = kp_desc_key(row_key(f.self[i], f.total[i], bs, bt, o->sort, 1,
+					      a->vtotal, a->vbase));
+		k[nr++].i = (uint32_t)i;
+	}
+	if (o->sort == KP_SORT_NAME) {
+		names = malloc((m->nr_fns ? m->nr_fns : 1) * sizeof(*names));
+		if (!names)
+			return -ENOMEM;
+		for (i = 0; i < m->nr_fns; i++)
+			names[i] = m->fns[i].name;
+	}
+	err = sort_keys(m, k, nr, o->sort, names);
+	free(names);
+	if (o->max_rows && nr > o->max_rows)
+		nr = o->max_rows;
+	v->rows = err ? NULL : malloc((nr ? nr : 1) * sizeof(*v->rows));
 	if (!v->rows)
-		goto out;
-	for (i = 0; i < m->nr_fns; i++)
-		if (f.total[i] != 0 || (f.btotal && f.btotal[i] != 0))
-			flat_row(m, &f, (uint32_t)i, &v->rows[v->nr_rows++]);
-	err = 0;
-out:
-	fagg_free(&f);
-	return err;
+		return err ? err : -ENOMEM;
+	for (i = 0; i < nr; i++)
+		flat_row(m, &f, k[i].i, &v->rows[i]);
+	v->nr_rows = nr;
+	return 0;
 }
 
 /* ---- groupings ---- */
@@ -411,14 +413,14 @@ static int module_stack(struct kp_model *m, const struct kp_prep *p, struct keye
 {
 	const struct kp_stk *s = kp_stk(m, i);
 	double b = m->has_base ? m->base[i] : 0;
-	uint32_t n, leaf = p->eff[s->leaf];
+	uint32_t n, leaf = kp_eff(p, s->leaf);
 	int created;
 
 	for (n = leaf; m->nodes[n].parent != KP_NONE; n = m->nodes[n].parent) {
 		uint32_t mod = m->fns[kp_node_fn(m, n)].module;
 		struct kp_row *r;
 
-		if (p->eff[n] != n || stamp[mod] == i + 1)
+		if (kp_eff(p, n) != n || stamp[mod] == i + 1)
 			continue;
 		stamp[mod] = i + 1;
 		r = keyed_row(k, v, mod, &created);
@@ -478,13 +480,13 @@ static int build(struct kp_model *m, const struct kp_view_opts *o,
 	if (o->kind == KP_VIEW_THREAD || o->kind == KP_VIEW_CGROUP ||
 	    o->kind == KP_VIEW_MODULE)
 		return view_grouped(m, p, o->kind, v);
-	err = kp_view__agg(m, p, &a);
+	err = kp_view__agg(m, p, &a, o->kind == KP_VIEW_BOTTOMUP);
 	if (err)
 		return err;
 	v->total = a.vtotal;
 	v->base_total = a.vbase;
 	if (o->kind == KP_VIEW_FLAT)
-		err = view_flat(m, p, &a, v);
+		err = view_flat(m, o, p, &a, v);
 	else if (o->kind == KP_VIEW_PROCESS)
 		err = view_process(m, &a, v);
 	else
@@ -498,7 +500,6 @@ int kp_model__view(struct kp_model *m, const struct kp_view_opts *o,
 {
 	struct kp_view *v = calloc(1, sizeof(*v));
 	struct kp_prep p;
-	size_t i;
 	int err;
 
 	*out = NULL;
@@ -515,16 +516,14 @@ int kp_model__view(struct kp_model *m, const struct kp_view_opts *o,
 	}
 	err = build(m, o, &p, v);
 	kp_filter__prep_free(&p);
-	if (!err && o->kind != KP_VIEW_TOPDOWN && o->kind != KP_VIEW_BOTTOMUP)
-		err = kp_view__sort_rows(v->rows, v->nr_rows, o->sort, v->total,
+	if (!err && o->kind != KP_VIEW_TOPDOWN && o->kind != KP_VIEW_BOTTOMUP &&
+	    o->kind != KP_VIEW_FLAT)
+		err = kp_view__sort_rows(m, v->rows, v->nr_rows, o->sort, v->total,
 					 v->base_total);
 	if (err) {
 		kp_view__free(v);
 		return err;
 	}
-	for (i = 0; i < v->nr_rows; i++)
-		if (v->rows[i].depth < 0)
-			v->rows[i].depth = 0;
 	if (o->max_rows && v->nr_rows > o->max_rows)
 		v->nr_rows = o->max_rows;
 	*out = v;

@@ -1,0 +1,236 @@
+/* model-bench.c — aggregation throughput and memory of the model, and
+ * the time to build its views (`make bench`; never run by `make check`).
+ *
+ * A synthetic stream: NR_STACKS distinct stacks (depth 8..24, a third
+ * with 4..8 kernel frames on top, shared prefixes) over NR_PROCS
+ * processes mapping the same binary, sampled uniformly at random (the
+ * worst case for caches) NR_SAMPLES times. The resolver answers
+ * instantly with a name per 0x100 bytes of code, so symbolization costs
+ * almost nothing and there are about NR_FUNCS functions.
+ *
+ * Usage: model-bench [samples [stacks [funcs]]]
+ * Prints samples/s, bytes per distinct stack (model heap / stacks, and
+ * against the stacks' own size: 24 bytes of header + 8 per pc), peak RSS,
+ * and the time to build the sorted flat view and the top-down view.
+ */
+#include <errno.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "model/model.h"
+#include "../tests/model-fake.h"
+
+#define NR_PROCS 64
+#define APP 0x400000ull
+
+struct stack {
+	uint32_t pid;
+	uint16_t nk, nu;
+	uint64_t *k, *u;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static size_t heap_used(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+/* Stacks grow like a program's: stack i takes the outer frames of an
+ * earlier stack (of the same process) and calls 1..3 new frames, the last
+ * one a function of its own; a third carry one of 256 kernel stacks. */
+static int make_stacks(struct stack *st, size_t nr, size_t funcs, size_t *own)
+{
+	uint64_t seed = 0x1234567, kst[256][8], root[32];
+	size_t i;
+	int j, d, keep;
+
+	for (i = 0; i < 256; i++)
+		for (j = 0; j < 8; j++)
+			kst[i][j] = 0xffffffff81000000ull +
+				    ((j < 4 ? i % 16 * 4 + (size_t)j : i * 8 + (size_t)j) * 0x100) + 0x10;
+	*own = 0;
+	for (i = 0; i < nr; i++) {
+		struct stack *s = &st[i];
+		const struct stack *p = i >= NR_PROCS ? &st[rnd(&seed) % i] : NULL;
+
+		s->pid = p ? p->pid : 1000 + (uint32_t)i;
+		keep = p ? p->nu - 1 - (int)(rnd(&seed) % 3) : 0;
+		keep = keep < 4 && p ? (p->nu < 4 ? p->nu : 4) : keep;
+		for (j = 0; j < keep; j++)	/* p->u is innermost first */
+			root[j] = p->u[p->nu - 1 - j];
+		d = keep + 1 + (int)(rnd(&seed) % 3);
+		d = d > 32 ? 32 : d < 8 ? 8 : d;
+		for (j = keep; j < d; j++)
+			root[j] = APP + (rnd(&seed) % funcs) * 0x100 + 0x10 + (rnd(&seed) % 8) * 8;
+		root[d - 1] = APP + (i % funcs) * 0x100 + 0x20;
+		s->nu = (uint16_t)d;
+		s->u = malloc(d * sizeof(uint64_t));
+		s->nk = rnd(&seed) % 3 == 0 ? (uint16_t)(4 + rnd(&seed) % 5) : 0;
+		s->k = malloc(8 * sizeof(uint64_t));
+		if (!s->u || !s->k)
+			return -ENOMEM;
+		for (j = 0; j < d; j++)
+			s->u[j] = root[d - 1 - j];
+		memcpy(s->k, kst[rnd(&seed) % 256] + (8 - s->nk), s->nk * sizeof(uint64_t));
+		*own += 24 + 8 * (size_t)(s->nk + s->nu);
+	}
+	return 0;
+}
+
+#define CHUNK 65536
+
+struct sample {
+	uint32_t pid;
+	uint16_t nk, nu;
+	uint64_t pcs[40];	/* kernel, then user */
+};
+
+static void chunk_fill(struct sample *c, const struct stack *st, size_t nr, size_t n,
+		       uint64_t *seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct stack *s = &st[rnd(seed) % nr];
+
+		c[i].pid = s->pid;
+		c[i].nk = s->nk;
+		c[i].nu = s->nu;
+		memcpy(c[i].pcs, s->k, s->nk * sizeof(uint64_t));
+		memcpy(c[i].pcs + s->nk, s->u, s->nu * sizeof(uint64_t));
+	}
+}
+
+static int feed_chunk(struct kp_model *m, struct kp_record *r, const struct sample *c,
+		      size_t n, size_t first)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		r->sample.pid = r->sample.tid = c[i].pid;
+		r->sample.time_ns = (first + i) * 1000;
+		r->sample.nr_kframes = c[i].nk;
+		r->sample.kframes = c[i].pcs;
+		r->sample.nr_uframes = c[i].nu;
+		r->sample.uframes = c[i].pcs + c[i].nk;
+		if (kp_model__feed(m, r))
+			return -1;
+	}
+	return 0;
+}
+
+static int setup_procs(struct kp_model *m)
+{
+	uint32_t p;
+	int err = 0;
+
+	for (p = 0; p < NR_PROCS && !err; p++) {
+		err = feed_process(m, 1000 + p, p + 1, "bench");
+		err = err ? err : feed_mmap(m, 1000 + p, APP, 1ull << 32, 0, "/bin/bench", 1);
+	}
+	return err;
+}
+
+static double time_view(struct kp_model *m, enum kp_view_kind kind, size_t *rows)
+{
+	struct kp_view_opts o = { .kind = kind, .sort = KP_SORT_SELF };
+	struct kp_view *v;
+	double best = 1e9;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		double t0 = now();
+
+		if (kp_model__view(m, &o, &v))
+			return -1;
+		if (now() - t0 < best)
+			best = now() - t0;
+		*rows = v->nr_rows;
+		kp_view__free(v);
+	}
+	return best;
+}
+
+int main(int argc, char **argv)
+{
+	size_t samples = argc > 1 ? strtoull(argv[1], NULL, 0) : 10000000;
+	size_t nr = argc > 2 ? strtoull(argv[2], NULL, 0) : 100000;
+	size_t funcs = argc > 3 ? strtoull(argv[3], NULL, 0) : 100000;
+	struct fake *f = calloc(1, sizeof(*f));
+	struct stack *st = calloc(nr, sizeof(*st));
+	struct sample *chunk = malloc(CHUNK * sizeof(*chunk));
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+	struct kp_model_summary sum;
+	struct kp_model *m;
+	struct rusage ru;
+	size_t i, own, h0, rows;
+	uint64_t seed = 42;
+	double t0, t;
+
+	if (!f || !st || !chunk || make_stacks(st, nr, funcs, &own))
+		return 1;
+	f->instant = 1;
+	h0 = heap_used();
+	m = fake_model(f, 0);
+	if (!m || setup_procs(m))
+		return 1;
+	strcpy(r.sample.comm, "bench");
+	t = 0;
+	for (i = 0; i < samples; i += CHUNK) {
+		size_t n = samples - i < CHUNK ? samples - i : CHUNK;
+
+		/* lay the chunk out as a decoder would: records in order */
+		chunk_fill(chunk, st, nr, n, &seed);
+		t0 = now();
+		if (feed_chunk(m, &r, chunk, n, i))
+			return 1;
+		t += now() - t0;
+	}
+	kp_model__summary(m, &sum);
+	printf("aggregation: %zu samples over %zu stacks in %.3f s: %.2f M samples/s\n",
+	       samples, nr, t, samples / t / 1e6);
+	printf("model: %llu nodes, %llu frames, %llu other nodes\n",
+	       (unsigned long long)sum.nodes, (unsigned long long)sum.frames,
+	       (unsigned long long)sum.other_nodes);
+	printf("memory: model heap %.1f MB = %.0f bytes per distinct stack; "
+	       "stacks' own size %.1f MB (%.0f B each): ratio %.2f\n",
+	       (heap_used() - h0) / 1e6, (double)(heap_used() - h0) / nr, own / 1e6,
+	       (double)own / nr, (double)(heap_used() - h0) / own);
+	t = time_view(m, KP_VIEW_FLAT, &rows);
+	printf("flat view (sorted by self): %zu functions in %.1f ms\n", rows, t * 1e3);
+	t = time_view(m, KP_VIEW_TOPDOWN, &rows);
+	printf("top-down view (all expanded): %zu rows in %.1f ms\n", rows, t * 1e3);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("peak RSS: %.1f MB (the bench's own stacks: %.1f MB)\n",
+	       ru.ru_maxrss / 1e3, own / 1e6);
+	kp_model__free(m);
+	for (i = 0; i < nr; i++) {
+		free(st[i].k);
+		free(st[i].u);
+	}
+	free(st);
+	free(chunk);
+	free(f);
+	return 0;
+}
