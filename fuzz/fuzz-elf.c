@@ -3,7 +3,7 @@
  * notes, .gnu_debuglink, .symtab/.dynsym/PLT, MiniDebugInfo (xz, capped)
  * and DWARF, then lookups at the start, middle and end of every PT_LOAD.
  * No files are read: no debug dirs, no path. */
-#include "fuzz/fuzz.h"
+#include "fuzz.h"
 
 #include <string.h>
 

@@ -12,7 +12,8 @@
 #include "util/kp_err.h"
 
 #define KP_MODULE_MAX_FRAMES 16		/* inline depth kept per address */
-#define KP_NAMECACHE_SLOTS 16384	/* power of two */
+#define KP_NAMECACHE_MIN 256		/* slots; powers of two */
+#define KP_NAMECACHE_MAX 65536
 
 struct kp_cached {
 	uint64_t vaddr;
@@ -31,7 +32,7 @@ struct kp_module {
 	int demangle;
 	/* name cache: vaddr -> frames */
 	struct kp_cached *slots;
-	size_t nr_cached;
+	size_t nr_slots, nr_cached;
 	struct kp_sym_frame *frames;
 	size_t nr_frames, cap_frames;
 	char **pool;		/* demangled DWARF names, freed on flush */
@@ -40,7 +41,7 @@ struct kp_module {
 
 static void flush_cache(struct kp_module *m)
 {
-	memset(m->slots, 0, KP_NAMECACHE_SLOTS * sizeof(*m->slots));
+	memset(m->slots, 0, m->nr_slots * sizeof(*m->slots));
 	m->nr_cached = 0;
 	m->nr_frames = 0;
 	for (size_t i = 0; i < m->nr_pool; i++)
@@ -148,7 +149,8 @@ static struct kp_module *module_init(struct kp_module *m,
 	err = load_symbols(m);
 	if (err)
 		goto out_err;
-	m->slots = calloc(KP_NAMECACHE_SLOTS, sizeof(*m->slots));
+	m->nr_slots = KP_NAMECACHE_MIN;
+	m->slots = calloc(m->nr_slots, sizeof(*m->slots));
 	if (!m->slots) {
 		err = -ENOMEM;
 		goto out_err;
@@ -208,7 +210,7 @@ size_t kp_module__nr_symbols(const struct kp_module *m)
 size_t kp_module__bytes(const struct kp_module *m)
 {
 	return sizeof(*m) + kp_symtab__bytes(m->syms) + m->mini_len +
-	       KP_NAMECACHE_SLOTS * sizeof(*m->slots) +
+	       m->nr_slots * sizeof(*m->slots) +
 	       m->cap_frames * sizeof(*m->frames);
 }
 
@@ -299,14 +301,40 @@ static int compute(struct kp_module *m, uint64_t vaddr,
 	return n;
 }
 
+static struct kp_cached *slot_in(struct kp_cached *slots, size_t nr,
+				  uint64_t vaddr)
+{
+	size_t mask = nr - 1;
+	size_t i = (size_t)((vaddr * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+
+	while (slots[i].used && slots[i].vaddr != vaddr)
+		i = (i + 1) & mask;
+	return &slots[i];
+}
+
 static struct kp_cached *slot_of(struct kp_module *m, uint64_t vaddr)
 {
-	size_t mask = KP_NAMECACHE_SLOTS - 1;
-	size_t i = (size_t)((vaddr * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+	return slot_in(m->slots, m->nr_slots, vaddr);
+}
 
-	while (m->slots[i].used && m->slots[i].vaddr != vaddr)
-		i = (i + 1) & mask;
-	return &m->slots[i];
+/* Room for one more entry: grow the table (up to the max), else flush. */
+static void cache_make_room(struct kp_module *m)
+{
+	size_t nr = m->nr_slots * 2;
+	struct kp_cached *n;
+
+	if ((m->nr_cached + 1) * 2 <= m->nr_slots)
+		return;
+	if (nr > KP_NAMECACHE_MAX || !(n = calloc(nr, sizeof(*n)))) {
+		flush_cache(m);
+		return;
+	}
+	for (size_t i = 0; i < m->nr_slots; i++)
+		if (m->slots[i].used)
+			*slot_in(n, nr, m->slots[i].vaddr) = m->slots[i];
+	free(m->slots);
+	m->slots = n;
+	m->nr_slots = nr;
 }
 
 static int cache_put(struct kp_module *m, uint64_t vaddr,
@@ -352,8 +380,7 @@ int kp_module__lookup(struct kp_module *m, uint64_t vaddr,
 		memcpy(out, &m->frames[c->off], (size_t)n * sizeof(*out));
 		return n;
 	}
-	if (m->nr_cached >= KP_NAMECACHE_SLOTS / 2)
-		flush_cache(m);
+	cache_make_room(m);
 	n = compute(m, vaddr, tmp, KP_MODULE_MAX_FRAMES);
 	cache_put(m, vaddr, tmp, n);	/* a failed put only costs speed */
 	n = n < max ? n : max;
