@@ -9,7 +9,7 @@
 # 4999 Hz on the workload's pid only: enough samples in 2 s for the
 # shares to be stable even on a busy machine. folded uses frame pointers
 # (the chain from main is checked; the workload has them).
-start_split 14
+start_split 40	# killed at the end
 for fmt in text tree folded json; do
 	extra=
 	[ $fmt = folded ] && extra="--unwind fp"
@@ -47,4 +47,10 @@ awk '/^collector: taken/ { gsub(/,/, ""); taken = $3; deliv = $5 }
 # json: one object, the counters present.
 grep -q '"taken": [1-9]' "$T/json" || fail "json: no collector counters"
 [ "$(head -c1 "$T/json")" = "{" ] && [ "$(tail -n1 "$T/json")" = "}" ] || fail "json: not one object"
+
+# -n 2: two reports, each of its own -d interval (as top -b -n 2).
+"$KPTOP" --batch -d 0.7 -n 2 -p "$SPID" >"$T/two" 2>"$T/err" || fail "-n 2: exit $?: $(cat "$T/err")"
+grep -q '^kptop .* report 1/2 ' "$T/two" && grep -q '^kptop .* report 2/2 ' "$T/two" ||
+	fail "-n 2: not two reports: $(grep '^kptop' "$T/two")"
+[ "$(grep -c '^ *Self% *Total%' "$T/two")" = 2 ] || fail "-n 2: not two tables"
 echo ok

@@ -12,7 +12,7 @@ export HOME="$T/home" GOCACHE="$T/gocache" GOPATH="$T/gopath" GOFLAGS=
 mkdir -p "$HOME"
 "$go" version >/dev/null 2>&1 || skip "go cannot be run here"
 
-start_split 6
+start_split 30	# killed at the end
 "$KPTOP" --batch -F 4999 -d 2 -p "$SPID" --format pprof -o "$T/cpu.pb.gz" \
 	-w "$T/run.kps" 2>"$T/err" || fail "pprof run: exit $?: $(cat "$T/err")"
 [ "$(stat -c %a "$T/cpu.pb.gz")" = 600 ] || fail "pprof file mode $(stat -c %a "$T/cpu.pb.gz")"

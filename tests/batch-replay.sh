@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/batch-lib.sh"
 
-start_split 6
+start_split 30	# killed at the end
 "$KPTOP" --batch -F 4999 -d 2 -p "$SPID" -w "$T/run.kps" >"$T/live" 2>"$T/err" ||
 	fail "live run: exit $?: $(cat "$T/err")"
 [ -s "$T/run.kps" ] || fail "no stream file written"
