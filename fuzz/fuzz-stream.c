@@ -4,8 +4,9 @@
  * the end, a cut or the first fault. Beyond "no crash, no hang, no leak"
  * it checks two properties and aborts when they fail: every record the
  * decoder returns is valid input for the encoder (no longer than the
- * bytes it came from), and decoding that encoding gives back the same
- * bytes (the codec is a fixed point after one round).
+ * bytes it came from), decoding that encoding gives back the same bytes
+ * (the codec is a fixed point after one round), and the record's bytes
+ * less the last one decode as a cut (0), never as damage.
  */
 #include "fuzz.h"
 
@@ -43,6 +44,19 @@ out:
 	free(a);
 }
 
+/* The same bytes one short of the record just returned: a cut, never
+ * damage and never a record. */
+static void check_cut(struct kp_decoder *d, const uint8_t *rec, size_t used,
+		      size_t off)
+{
+	struct kp_record r;
+	size_t used2 = 0;
+
+	if (kp_decoder__next(d, rec, used - 1, off, &used2, &r, NULL) != 0 ||
+	    used2 >= used)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kp_stream_header h;
@@ -66,8 +80,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = kp_decoder__next(d, data + off, size - off, off, &used, &r, &err);
 		if (used > size - off)
 			abort();
-		if (rc == 1)
+		if (rc == 1) {
 			check_roundtrip(&r, used);
+			check_cut(d, data + off, used, off);
+		}
 		off += used;
 	} while (rc == 1);
 	kp_decoder__free(d);
