@@ -5,6 +5,12 @@
  * binary or its debug file), loaded once and cached; the memory-read
  * callback over the copied stack bytes.
  *
+ * How: libdw's CFI API (dwarf_cfi_addrframe, dwarf_frame_cfa/_register)
+ * with our own register loop; return addresses are looked up at pc - 1.
+ * Modules are keyed by device + inode (the path when the inode is 0) and
+ * never evicted; a cached module holds its mapped ELF image, no fd. The
+ * vdso's CFI comes from kptop's own vdso (same kernel: live use only).
+ *
  * Who calls it: src/resolve.c (the model's resolver) for each sample that
  * carries registers. Never includes model, collect or curses.
  *
@@ -67,7 +73,14 @@ int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,
 /* 1 if the frame-pointer stack pcs[0..n) (innermost first) reaches the
  * process entry (its outermost frame's CFI marks the end of the stack, as in
  * _start), 0 if it stops short (the process wants DWARF unwinding), <0 on
- * error. Used by auto unwind mode to mark processes. */
+ * error. Used by auto unwind mode to mark processes.
+ * The rule: the outermost pc, or the one before it (an fp walk may add one
+ * junk frame), lies in a function whose CFI leaves the return address
+ * undefined (_start, clone's child), or in _start, __libc_start_main*,
+ * __libc_start_call_main, start_thread or clone* by the module's symbols
+ * (or its debug file's); for a libc without local symbols, in the function
+ * that ends right before __libc_start_main (where glibc >= 2.34 puts
+ * __libc_start_call_main). */
 int kp_unwinder__reaches_entry(struct kp_unwinder *u, uint32_t pid,
 			       const struct kp_unwind_map *maps, size_t nr_maps,
 			       const uint64_t *pcs, int n);
