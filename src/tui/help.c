@@ -6,6 +6,9 @@
 static const char *const intro[] = {
 	"kptop: where every CPU spends its time, sampled by BPF.",
 	"Self%: samples in the function itself; Total%: with what it calls.",
+	"With a baseline (b): the change of each row's share and samples.",
+	"Drops: samples lost (BPF buffer full, per-CPU buffer, stack errors,",
+	"queue full, side-band); a non-zero count is highlighted.",
 	"",
 };
 #define NR_INTRO (int)(sizeof(intro) / sizeof(intro[0]))
