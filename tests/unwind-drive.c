@@ -15,7 +15,8 @@
  * bad N deep N leaf_fixed N marked N taken N lost N cpu_s X us_per_dwarf Y
  * run_us_per_dwarf Z": CPU of the whole process (collector thread
  * included) per unwound sample, with and without the start-up (BPF load,
- * /proc snapshot), and inside the unwinder alone.
+ * /proc snapshot), and inside the unwinder alone; then
+ * "unwind-drive: marked pids: P..." (auto mode).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -232,6 +233,11 @@ static void summary(struct drive *d, double cpu, double cpu_run)
 		d->dwarf ? cpu * 1e6 / (double)d->dwarf : 0.0,
 		d->dwarf ? cpu_run * 1e6 / (double)d->dwarf : 0.0,
 		d->samples ? d->unwind_s * 1e6 / (double)d->samples : 0.0);
+	fprintf(stderr, "unwind-drive: marked pids:");
+	for (int i = 0; i < MAX_TARGETS; i++)
+		if (d->t[i].marked)
+			fprintf(stderr, " %u", d->t[i].pid);
+	fprintf(stderr, "\n");
 }
 
 static int parse(int argc, char **argv, struct kp_collect_opts *o, struct drive *d,

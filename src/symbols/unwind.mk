@@ -61,6 +61,7 @@ tests_unwind_drive_LDADD = libkpcollect.a libkpstream.a libkpsymbols.a libkputil
 ## End-to-end tests with BPF (root): kptop --batch --unwind dwarf|fp
 ## --format folded on the workloads above (tests/unwind-drive while kptop
 ## says sampling is not wired).
-KP_UNWIND_SH_TESTS = tests/unwind-dwarf.sh tests/unwind-leaf.sh tests/unwind-libc.sh
+KP_UNWIND_SH_TESTS = tests/unwind-dwarf.sh tests/unwind-leaf.sh tests/unwind-libc.sh \
+	tests/unwind-auto.sh
 TESTS += $(KP_UNWIND_SH_TESTS)
 EXTRA_DIST += $(KP_UNWIND_SH_TESTS) tests/unwind-lib.sh

@@ -1,0 +1,39 @@
+#!/bin/sh
+# unwind-auto.sh — end to end, --unwind auto: a -fomit-frame-pointer
+# process (split-nofp) is marked once its frame-pointer stacks are seen not
+# to reach the entry, and from then on its samples are unwound with CFI
+# (most hot samples carry the whole chain); a frame-pointer process
+# (unwind-leaf) is never marked and keeps its leaf's caller.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/unwind-lib.sh"
+require_bpf
+tmp=$(mktemp -d) || fail mktemp
+nofp_pid= fp_pid=
+trap 'kill $nofp_pid $fp_pid 2>/dev/null; rm -rf "$tmp"' EXIT
+
+start_workload "$top_builddir/tests/workload/split-nofp" 6
+nofp_pid=$wl_pid
+start_workload "$top_builddir/tests/workload/unwind-leaf" 6
+fp_pid=$wl_pid
+run_profiler "$tmp/f" auto "$nofp_pid,$fp_pid" 4
+kill $nofp_pid $fp_pid 2>/dev/null
+frames_of "$tmp/f" | awk '
+	{
+		hot = 0; full = 0; leaf = 0; mid = 0;
+		for (i = 2; i <= NF; i++) {
+			if ($i ~ /^hot_[abc]$/) { hot = 1; at = i }
+			if ($i == "leaf_spin") { leaf = 1; mid = ($(i-1) == "middle" && $(i-2) == "outer") }
+		}
+		if (hot) { h += $1; if (at >= 8 && $(at-6) == "main") f += $1 }
+		if (leaf) { l += $1; if (mid) m += $1 }
+	}
+	END {
+		printf "auto: split-nofp %d hot samples, %d with the whole chain; unwind-leaf %d, %d with its caller\n", h, f, l, m;
+		exit !(h >= 300 && f >= 0.8 * h && l >= 200 && m == l);
+	}' || { head -5 "$tmp/f"; fail "auto mode: nofp process not unwound, or fp process broken"; }
+if grep -q "^unwind-drive: marked pids:" "$tmp/f.err"; then
+	marked=$(sed -n 's/^unwind-drive: marked pids://p' "$tmp/f.err")
+	echo " $marked " | grep -q " $nofp_pid " || fail "split-nofp ($nofp_pid) not marked: $marked"
+	echo " $marked " | grep -q " $fp_pid " && fail "the frame-pointer process ($fp_pid) was marked: $marked"
+fi
+exit 0
