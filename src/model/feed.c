@@ -58,6 +58,7 @@ void kp_stk__fini(struct kp_model *m)
 {
 	free(m->stks);
 	free(m->base);
+	free(m->batch);
 	kp_htab__fini(&m->stk_tab);
 }
 
@@ -154,57 +155,133 @@ static const uint64_t *user_stack(struct kp_model *m, const struct kp_rec_sample
 	return s->uframes;
 }
 
+/* Samples wait in a small batch so that the table lookups of many
+ * samples overlap (prefetched) instead of stalling one by one. */
+struct kp_batch {
+	struct kp_stk hdr[KP_BATCH];
+	uint64_t time[KP_BATCH];
+	uint32_t off[KP_BATCH];
+	uint16_t nk[KP_BATCH], nu[KP_BATCH];
+	uint32_t id[KP_BATCH];
+	char comm[KP_BATCH][KP_COMM_LEN];
+	uint64_t pcs[KP_BATCH * 2 * KP_MAX_FRAMES];
+	size_t n, npcs;
+};
+
+static uint32_t lookup(struct kp_model *m, struct kp_batch *b, size_t i)
+{
+	const struct kp_stk *h = &b->hdr[i];
+	uint32_t v = 0;
+	uint64_t *found;
+
+	KP_HTAB_FIND(&m->stk_tab, (uint32_t)h->key, v,
+		     m->stks[v].key == h->key && m->stks[v].proc == h->proc &&
+		     m->stks[v].tid == h->tid && !(m->stks[v].flags & KP_STK_MERGED),
+		     found);
+	if (found)
+		return v;
+	return new_stack(m, &b->hdr[i], b->pcs + b->off[i], b->nk[i],
+			 b->pcs + b->off[i] + b->nk[i], b->nu[i], b->comm[i]);
+}
+
+int kp_feed__flush(struct kp_model *m)
+{
+	struct kp_batch *b = m->batch;
+	size_t i;
+	int err = 0, counted;
+
+	if (!b || !b->n)
+		return 0;
+	for (i = 0; i < b->n; i++) {
+		b->id[i] = lookup(m, b, i);
+		if (b->id[i] == KP_NONE) {
+			err = -ENOMEM;
+			continue;
+		}
+		__builtin_prefetch(&m->stks[b->id[i]], 1);
+	}
+	for (i = 0; i < b->n; i++) {
+		if (b->id[i] == KP_NONE)
+			continue;
+		counted = m->mode == KP_TIME_WINDOW ? kp_time__add(m, b->id[i], b->time[i]) : 1;
+		if (counted < 0)
+			err = counted;
+		else
+			m->stks[b->id[i]].cur += counted;
+		m->stks[b->id[i]].samples++;
+	}
+	b->n = b->npcs = 0;
+	if (m->nr_nodes > m->fold_at) {
+		int e = kp_tree__fold(m);
+
+		err = err ? err : e;
+	}
+	return err;
+}
+
 int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 {
-	struct kp_stk hdr = { .tid = s->tid, .cgroup = s->cgroup_id };
+	struct kp_batch *b = m->batch;
+	struct kp_stk *hdr;
 	const uint64_t *u, *k = s->kframes;
 	uint16_t nk, nu;
-	uint32_t v = 0, id;
-	uint64_t *found;
-	int created, counted;
+	int created;
 
-	hdr.proc = kp_proc__for_pid(m, s->pid, s->comm, &created);
-	if (hdr.proc == KP_NONE)
+	if (!b) {
+		b = m->batch = malloc(sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		b->n = b->npcs = 0;
+	}
+	hdr = &b->hdr[b->n];
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->tid = s->tid;
+	hdr->cgroup = s->cgroup_id;
+	hdr->proc = kp_proc__for_pid(m, s->pid, s->comm, &created);
+	if (hdr->proc == KP_NONE)
 		return -ENOMEM;
-	hdr.flags = (s->flags & KP_SAMPLE_IDLE) ? KP_STK_IDLE : 0;
-	if (m->procs[hdr.proc].placeholder && !hdr.flags)
+	hdr->flags = (s->flags & KP_SAMPLE_IDLE) ? KP_STK_IDLE : 0;
+	if (m->procs[hdr->proc].placeholder && !hdr->flags)
 		m->sum.unknown_pid++;
 	nk = k ? (s->nr_kframes > KP_MAX_FRAMES ? KP_MAX_FRAMES : s->nr_kframes) : 0;
-	u = user_stack(m, s, hdr.proc, &nu);
+	u = user_stack(m, s, hdr->proc, &nu);
 
-	hdr.key = kp_hash2((uint64_t)hdr.proc << 32 | hdr.tid,
-			   hdr.cgroup ^ ((uint64_t)hdr.flags << 48 | (uint64_t)nk << 16 | nu));
-	hdr.key = kp_mix64(hash_pcs(hash_pcs(hdr.key, k, nk), u, nu));
-	KP_HTAB_FIND(&m->stk_tab, (uint32_t)hdr.key, v,
-		     m->stks[v].key == hdr.key && m->stks[v].proc == hdr.proc &&
-		     m->stks[v].tid == hdr.tid && !(m->stks[v].flags & KP_STK_MERGED),
-		     found);
-	id = found ? v : new_stack(m, &hdr, k, nk, u, nu, s->comm);
-	if (id == KP_NONE)
-		return -ENOMEM;
+	hdr->key = kp_hash2((uint64_t)hdr->proc << 32 | hdr->tid,
+			    hdr->cgroup ^ ((uint64_t)hdr->flags << 48 | (uint64_t)nk << 16 | nu));
+	hdr->key = kp_mix64(hash_pcs(hash_pcs(hdr->key, k, nk), u, nu));
+	if (m->stk_tab.mask)
+		__builtin_prefetch(&m->stk_tab.slots[(uint32_t)hdr->key & m->stk_tab.mask]);
+	b->off[b->n] = (uint32_t)b->npcs;
+	b->nk[b->n] = nk;
+	b->nu[b->n] = nu;
+	if (nk)
+		memcpy(b->pcs + b->npcs, k, nk * sizeof(*k));
+	if (nu)
+		memcpy(b->pcs + b->npcs + nk, u, nu * sizeof(*u));
+	b->npcs += (size_t)nk + nu;
+	b->time[b->n] = s->time_ns;
+	memcpy(b->comm[b->n], s->comm, KP_COMM_LEN);
+	b->comm[b->n][KP_COMM_LEN - 1] = 0;
+	b->n++;
 
-	counted = m->mode == KP_TIME_WINDOW ? kp_time__add(m, id, s->time_ns) : 1;
-	if (counted < 0)
-		return counted;
-	m->stks[id].cur += counted;
-	m->stks[id].samples++;
 	m->sum.samples++;
 	if (!m->sum.first_ns || s->time_ns < m->sum.first_ns)
 		m->sum.first_ns = s->time_ns;
 	if (s->time_ns > m->sum.last_ns)
 		m->sum.last_ns = s->time_ns;
-	if (!found && m->nr_nodes > m->fold_at)
-		return kp_tree__fold(m);
-	return 0;
+	return b->n == KP_BATCH ? kp_feed__flush(m) : 0;
 }
 
 int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 {
 	int err;
 
-	switch (r->type) {
-	case KP_REC_SAMPLE:
+	if (r->type == KP_REC_SAMPLE)
 		return kp_feed__sample(m, &r->sample);
+	err = kp_feed__flush(m);	/* samples before the record it follows */
+	if (err)
+		return err;
+	switch (r->type) {
 	case KP_REC_META:
 		m->sum.freq_hz = r->meta.freq_hz;
 		m->sum.ncpus = r->meta.ncpus;

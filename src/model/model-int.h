@@ -335,6 +335,7 @@ struct kp_model {
 
 	struct kp_filt filt;
 
+	struct kp_batch *batch;		/* samples not yet counted (feed.c) */
 	struct kp_scratch sc[KP_SC_MAX];
 	struct kp_model_summary sum;	/* counters kept as they come */
 	uint64_t upcs[KP_MAX_FRAMES];
@@ -390,7 +391,11 @@ void kp_tree__redup(struct kp_model *m);
 void kp_tree__fini(struct kp_model *m);
 
 /* feed.c */
+#define KP_BATCH 64
 int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s);
+/* Count the batched samples; every reader and every other record calls
+ * it first. */
+int kp_feed__flush(struct kp_model *m);
 uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s);
 int kp_stk__rehash(struct kp_model *m);
 void kp_stk__fini(struct kp_model *m);

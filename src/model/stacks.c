@@ -79,8 +79,9 @@ int kp_model__foreach_stack(struct kp_model *m,
 	const struct kp_frame_ref **path = NULL;
 	struct kp_prep p;
 	size_t i, cap = 0;
-	int err = refs_ready(m);
+	int err = kp_feed__flush(m);
 
+	err = err ? err : refs_ready(m);
 	if (err)
 		return err;
 	err = kp_filter__prep(m, &p);
@@ -116,7 +117,7 @@ int kp_model__foreach_symbol(struct kp_model *m,
 			     void *ctx)
 {
 	size_t i;
-	int err = 0;
+	int err = kp_feed__flush(m);
 
 	for (i = 0; i < m->nr_pcks && !err; i++) {
 		const struct kp_pck *k = &m->pcks[i];

@@ -137,6 +137,7 @@ void kp_model__refresh(struct kp_model *m, uint64_t now_ns)
 	uint64_t span = (uint64_t)m->window_s * KP_NS;
 	size_t i;
 
+	(void)kp_feed__flush(m);	/* void: a failed batch is lost */
 	if (m->mode == KP_TIME_DECAY) {
 		for (i = 0; i < m->nr_stk; i++)
 			kp_stk(m, (uint32_t)i)->cur *= 7.0 / 8.0;
@@ -159,6 +160,7 @@ void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
 {
 	size_t i;
 
+	(void)kp_feed__flush(m);
 	if (mode == KP_TIME_WINDOW && !window_s)
 		window_s = m->window_s ? m->window_s : KP_DEFAULT_WINDOW_S;
 	if (mode == m->mode && (mode != KP_TIME_WINDOW || window_s == m->window_s))
@@ -190,6 +192,7 @@ static void clear_counts(struct kp_model *m)
 
 void kp_model__zero(struct kp_model *m)
 {
+	(void)kp_feed__flush(m);
 	clear_counts(m);
 	m->sum.samples = 0;
 	memset(m->sum.lost, 0, sizeof(m->sum.lost));
@@ -201,8 +204,10 @@ void kp_model__zero(struct kp_model *m)
 void kp_model__baseline_mark(struct kp_model *m)
 {
 	size_t i;
-	double *b = realloc(m->base, (m->cap_stk ? m->cap_stk : 1) * sizeof(*b));
+	double *b;
 
+	(void)kp_feed__flush(m);
+	b = realloc(m->base, (m->cap_stk ? m->cap_stk : 1) * sizeof(*b));
 	if (!b)
 		return;	/* no memory: keep the current state, no baseline */
 	m->base = b;
@@ -215,6 +220,7 @@ void kp_model__baseline_mark(struct kp_model *m)
 
 void kp_model__baseline_clear(struct kp_model *m)
 {
+	(void)kp_feed__flush(m);
 	free(m->base);
 	m->base = NULL;
 	m->cap_base = 0;
@@ -230,6 +236,8 @@ void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out)
 {
 	size_t i;
 
+	/* logically const: counting the batched samples changes no answer */
+	(void)kp_feed__flush((struct kp_model *)m);
 	*out = m->sum;
 	out->total = out->idle = 0;
 	out->folded_samples = 0;

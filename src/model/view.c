@@ -505,6 +505,11 @@ int kp_model__view(struct kp_model *m, const struct kp_view_opts *o,
 	*out = NULL;
 	if (!v)
 		return -ENOMEM;
+	err = kp_feed__flush(m);
+	if (err) {
+		free(v);
+		return err;
+	}
 	if (o->kind < 0 || o->kind >= KP_VIEW_KIND_MAX) {
 		free(v);
 		return -EINVAL;
