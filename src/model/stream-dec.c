@@ -51,11 +51,11 @@ struct rd {
 };
 
 static const char *const type_names[KP_REC_TYPE_MAX + 1] = {
-	[KP_REC_META] = "META", [KP_REC_PROCESS] = "PROCESS",
-	[KP_REC_EXEC] = "EXEC", [KP_REC_EXIT] = "EXIT",
-	[KP_REC_MMAP] = "MMAP", [KP_REC_SAMPLE] = "SAMPLE",
-	[KP_REC_LOST] = "LOST", [KP_REC_SYMTAB] = "SYMTAB",
-	[KP_REC_THREAD] = "THREAD", [KP_REC_CGROUP] = "CGROUP",
+	[KP_REC_META] = "META record", [KP_REC_PROCESS] = "PROCESS record",
+	[KP_REC_EXEC] = "EXEC record", [KP_REC_EXIT] = "EXIT record",
+	[KP_REC_MMAP] = "MMAP record", [KP_REC_SAMPLE] = "SAMPLE record",
+	[KP_REC_LOST] = "LOST record", [KP_REC_SYMTAB] = "SYMTAB record",
+	[KP_REC_THREAD] = "THREAD record", [KP_REC_CGROUP] = "CGROUP record",
 };
 
 int kp_stream_header_decode(const uint8_t *buf, size_t len,
@@ -147,7 +147,7 @@ static void fail(struct rd *r, const uint8_t *at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	r->rc = kp_err_set(r->err, KP_EFORMAT, "offset %" PRIu64 ": %s record: %s",
+	r->rc = kp_err_set(r->err, KP_EFORMAT, "offset %" PRIu64 ": %s: %s",
 			   off_of(r, at), r->what, what);
 	r->p = r->end;
 }
@@ -544,7 +544,7 @@ int kp_decoder__next(struct kp_decoder *d, const uint8_t *buf, size_t len,
 		     struct kp_err *err)
 {
 	struct rd r = { .p = buf, .end = buf + len, .buf = buf,
-			.base = base_offset, .d = d, .err = err, .what = "stream" };
+			.base = base_offset, .d = d, .err = err, .what = "record envelope" };
 	uint32_t type = 0;
 	size_t plen = 0;
 	int rc;
@@ -567,7 +567,7 @@ int kp_decoder__next(struct kp_decoder *d, const uint8_t *buf, size_t len,
 		}
 		rc = reserve(d, type, plen);
 		if (rc < 0)
-			return kp_err_set(err, rc, "offset %" PRIu64 ": %s record of %zu bytes: out of memory",
+			return kp_err_set(err, rc, "offset %" PRIu64 ": %s of %zu bytes: out of memory",
 					  off_of(&r, rec), type_names[type], plen);
 		r.what = type_names[type];
 		r.end = r.p + plen;
