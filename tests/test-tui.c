@@ -372,6 +372,7 @@ static void test_views_and_tree(void **state)
 	press(x, 'c');		/* callers of hot_c */
 	assert_int_equal(x->m.last.kind, KP_VIEW_BOTTOMUP);
 	assert_int_equal(x->m.last.root_fn, 102);
+	assert_true(kp_expand__has(x->t->expand, 10));	/* first row opened */
 	press(x, KP_ESC);
 	assert_int_equal(x->m.last.kind, KP_VIEW_FLAT);
 	assert_int_equal(x->m.last.root_fn, 0);

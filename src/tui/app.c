@@ -141,6 +141,13 @@ int kp_tui__review(struct kp_tui *t)
 	kp_view__free(t->view);
 	t->view = v;
 	keep_selection(t);
+	if (t->expand_first && v->nr_rows && v->rows[0].has_children &&
+	    t->vopts.expanded && !kp_expand__has(t->expand, v->rows[0].id)) {
+		t->expand_first = 0;
+		if (kp_expand__set(t->expand, v->rows[0].id, 1) == 0)
+			return kp_tui__review(t);
+	}
+	t->expand_first = 0;
 	return 0;
 }
 

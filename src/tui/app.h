@@ -57,6 +57,7 @@ struct kp_tui {
 	char search[KP_TUI_TEXT];
 	char callers_name[256];		/* function whose callers are shown */
 	enum kp_view_kind prev_kind;	/* to go back from the callers view */
+	int expand_first;		/* open the first row of the next view */
 
 	size_t sel, top;		/* selected row, first row shown */
 	uint64_t sel_id;		/* kept across refreshes */

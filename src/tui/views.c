@@ -44,7 +44,7 @@ static enum kp_act callers(struct kp_tui *t)
 	t->vopts.sort = t->sorts[KP_VIEW_BOTTOMUP];
 	t->sel = t->top = 0;
 	t->sel_id = 0;
-	kp_expand__set(t->expand, r->fn, 1);
+	t->expand_first = 1;	/* show the first callers at once */
 	return KP_ACT_REVIEW;
 }
 
