@@ -356,7 +356,10 @@ static void test_views_and_tree(void **state)
 	press(x, '\t');
 	assert_int_equal(x->m.last.kind, KP_VIEW_TOPDOWN);
 	assert_non_null(x->m.last.expanded);
-	press(x, '\r');		/* row 0 has children: expand */
+	assert_true(kp_expand__has(x->t->expand, 10));	/* hottest root opened */
+	press(x, '\r');		/* Enter toggles: collapse */
+	assert_false(kp_expand__has(x->t->expand, 10));
+	press(x, '+');
 	assert_true(kp_expand__has(x->t->expand, 10));
 	assert_true(x->m.last.expanded(x->m.last.expanded_ctx, 10));
 	press(x, '-');

@@ -22,6 +22,7 @@ static enum kp_act set_kind(struct kp_tui *t, enum kp_view_kind k)
 		t->vopts.root_fn = 0;
 	t->vopts.kind = k;
 	t->vopts.sort = t->sorts[k];
+	t->expand_first = k == KP_VIEW_TOPDOWN;	/* open the hottest root */
 	t->sel = t->top = 0;
 	t->sel_id = 0;
 	return KP_ACT_REVIEW;
