@@ -3,6 +3,7 @@
 # one detached session "t" running a plain sh, killed on exit by a trap.
 command -v tmux >/dev/null 2>&1 || skip "tmux is not installed (Debian package tmux)"
 
+unset TMUX	# our own server, even when make check runs inside tmux
 TUI_SOCK="kptop-test-$$"
 TUI_TMP=$(mktemp -d "${TMPDIR:-/tmp}/kptop-tui.XXXXXX") || fail "mktemp"
 TUI_PIDS=""
