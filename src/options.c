@@ -55,7 +55,7 @@ void kp_options_usage(FILE *f, const char *prog)
 "                         seconds per report (default: until SIGINT/SIGTERM)\n"
 "  -n, --iterations N     batch: number of reports (default 1)\n"
 "  -o, --output FILE      batch: write the report to FILE (default stdout)\n"
-"      --format FMT       batch: text, tree, folded, pprof or json (default text)\n"
+"      --format FMT       batch: text (default), tree, folded, pprof, json\n"
 "  -w, --save FILE        also write the record stream to FILE\n"
 "  -i, --input FILE       read a saved stream instead of sampling\n"
 "      --force            read a stream owned by another user\n"
