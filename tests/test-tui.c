@@ -3,7 +3,9 @@
  * table driven against link-time fakes of the model, collector and pump
  * (the screen goes to a newterm() on /dev/null). */
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <curses.h>
 
 #include <cmocka.h>
@@ -25,6 +28,7 @@
 /* ---- fakes: the handles are these structs ---- */
 
 struct kp_model {
+	int fail_view;		/* 1: -ENOMEM; 2: SIGTERM to ourselves */
 	int zeroed, baseline, mode, views;
 	struct kp_filter f;
 	char name[256];
@@ -48,8 +52,13 @@ static struct kp_row fake_rows[3] = {
 int kp_model__view(struct kp_model *m, const struct kp_view_opts *o,
 		   struct kp_view **out)
 {
-	struct kp_view *v = calloc(1, sizeof(*v));
+	struct kp_view *v;
 
+	if (m->fail_view == 1)
+		return -ENOMEM;
+	if (m->fail_view == 2)
+		kill(getpid(), SIGTERM);	/* the loop must see it and quit */
+	v = calloc(1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	v->rows = malloc(sizeof(fake_rows));
@@ -439,6 +448,55 @@ static void test_help_and_quit(void **state)
 	fix_free(x);
 }
 
+/* kp_tui__run on stdout = /dev/null and stdin = an idle pipe. */
+static int run_view(struct kp_model *m, struct kp_err *err)
+{
+	struct kp_tui_config cfg = { .model = m, .delay_ms = 50, .input_path = "x" };
+	int out = dup(1), in = dup(0), null = open("/dev/null", O_WRONLY), p[2];
+	int rc;
+
+	assert_true(out >= 0 && in >= 0 && null >= 0);
+	assert_int_equal(pipe(p), 0);
+	fflush(stdout);
+	dup2(null, 1);
+	dup2(p[0], 0);
+	rc = kp_tui__run(&cfg, err);
+	fflush(stdout);
+	dup2(out, 1);
+	dup2(in, 0);
+	close(out);
+	close(in);
+	close(null);
+	close(p[0]);
+	close(p[1]);
+	return rc;
+}
+
+static void test_run_fatal_error(void **state)
+{
+	struct kp_model m = { .fail_view = 1 };
+	struct kp_err err = { 0 };
+
+	assert_int_equal(run_view(&m, &err), -ENOMEM);
+	assert_non_null(strstr(err.msg, "cannot build the Functions view"));
+}
+
+static void test_run_sigterm_restores(void **state)
+{
+	struct kp_model m = { .fail_view = 2 };
+	struct kp_err err = { 0 };
+	struct sigaction before, sa;
+	sigset_t mask;
+
+	assert_int_equal(sigaction(SIGTERM, NULL, &before), 0);
+	assert_int_equal(run_view(&m, &err), 0);	/* a quit, not an error */
+	assert_int_equal(sigaction(SIGTERM, NULL, &sa), 0);
+	assert_true(sa.sa_handler == before.sa_handler);
+	assert_int_equal(sigprocmask(SIG_BLOCK, NULL, &mask), 0);
+	assert_false(sigismember(&mask, SIGTERM));
+	assert_false(sigismember(&mask, SIGWINCH));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,11 +509,14 @@ int main(void)
 		cmocka_unit_test(test_views_and_tree),
 		cmocka_unit_test(test_filter_focus_search),
 		cmocka_unit_test(test_help_and_quit),
+		cmocka_unit_test(test_run_fatal_error),
+		cmocka_unit_test(test_run_sigterm_restores),
 	};
 
 	setenv("LANG", "C.UTF-8", 1);
 	setenv("LINES", "24", 1);
 	setenv("COLUMNS", "80", 1);
+	setenv("TERM", "xterm", 1);
 	unsetenv("LC_ALL");
 	unsetenv("LC_CTYPE");
 	return cmocka_run_group_tests(tests, NULL, NULL);
