@@ -62,6 +62,7 @@ struct kp_tui {
 	size_t sel, top;		/* selected row, first row shown */
 	uint64_t sel_id;		/* kept across refreshes */
 	int table_rows;			/* rows the table shows (last draw) */
+	int empty_reads;		/* stdin readable but no key: at EOF? */
 
 	enum kp_screen screen;
 	int help_top;

@@ -46,9 +46,10 @@ static int read_keys(struct kp_tui *t)
 {
 	enum kp_act act = KP_ACT_NONE;
 	wint_t ch;
-	int r, rc;
+	int r, rc, n = 0;
 
 	while ((r = kp_crt__key(t->crt, &ch)) != ERR) {
+		n++;
 		int key = r == KEY_CODE_YES ? KP_KEY((int)ch) : (int)ch;
 		enum kp_act a = kp_tui__key(t, key);
 
@@ -65,7 +66,10 @@ static int read_keys(struct kp_tui *t)
 		if (a != KP_ACT_NONE)
 			act = KP_ACT_REDRAW;
 	}
-	return act;
+	/* Readable again and again without a key: the input is at its end
+	 * (not a terminal any more). Quit rather than spin. */
+	t->empty_reads = n ? 0 : t->empty_reads + 1;
+	return t->empty_reads > 100 ? KP_ACT_QUIT : act;
 }
 
 /* Returns 1 to quit. */
