@@ -921,6 +921,19 @@ static void test_expanded(void **state)
 	assert_null(row(v, "fn_3", 3));
 	assert_int_equal(v->nr_rows, 3);
 	kp_view__free(v);
+
+	/* bottom-up: collapse fn_3's callers */
+	o.kind = KP_VIEW_BOTTOMUP;
+	o.expanded = NULL;
+	assert_int_equal(kp_model__view(c->m, &o, &v), 0);
+	id = must(v, "fn_3", 0)->id;
+	assert_non_null(row(v, "fn_2", 1));
+	kp_view__free(v);
+	o.expanded = collapse_fn2;
+	assert_int_equal(kp_model__view(c->m, &o, &v), 0);
+	assert_true(must(v, "fn_3", 0)->has_children);
+	assert_null(row(v, "fn_2", 1));
+	kp_view__free(v);
 }
 
 static void test_module_view(void **state)

@@ -25,6 +25,8 @@ struct vn {
 	double self, total, bself, btotal;
 	uint64_t samp, sself;	/* raw samples: through, ending here */
 	uint64_t id;
+	uint8_t open;		/* expanded: its children are built */
+	uint8_t kids;		/* closed, but has children with counts */
 };
 
 struct vt {
@@ -91,11 +93,21 @@ static uint64_t proc_id(const struct kp_model *m, uint32_t proc)
 	return kp_hash2(m->procs[proc].pid, proc) | 1;
 }
 
-/* Map trie nodes (with counts) to rows; vmap[node] = row. */
-static int build_topdown(struct kp_model *m, const struct kp_prep *p,
-			 const struct kp_agg *a, struct vt *t)
+/* Is row i expanded? Asked once per row; without a callback, all are. */
+static void vn_open(struct vt *t, uint32_t i, const struct kp_view_opts *o)
 {
-	uint32_t *vmap = malloc((m->nr_nodes ? m->nr_nodes : 1) * sizeof(*vmap));
+	t->v[i].open = !o || !o->expanded || o->expanded(o->expanded_ctx, t->v[i].id);
+}
+
+/* Map trie nodes (with counts) to rows; vmap[node] = row. With o (the
+ * top-down view), rows below a collapsed row are not built: the row only
+ * learns that it has children. */
+static int build_topdown(struct kp_model *m, const struct kp_prep *p,
+			 const struct kp_agg *a, struct vt *t,
+			 const struct kp_view_opts *o)
+{
+	uint32_t *vmap = kp_scratch(m, KP_SC_FNS, (m->nr_nodes ? m->nr_nodes : 1) *
+				    sizeof(*vmap), 0);
 	size_t n;
 
 	if (!vmap)
@@ -113,22 +125,25 @@ static int build_topdown(struct kp_model *m, const struct kp_prep *p,
 			vmap[n] = pv;
 			continue;
 		}
+		if (nd->parent != KP_NONE && !t->v[pv].open) {
+			t->v[pv].kids = 1;
+			continue;
+		}
 		if (nd->parent == KP_NONE)
 			vmap[n] = vt_child(t, KP_NONE, KP_VN_PROC | nd->proc, nd->proc,
 					   proc_id(m, nd->proc));
 		else
 			vmap[n] = vt_child(t, pv, kp_node_fn(m, (uint32_t)n), nd->proc, 0);
-		if (vmap[n] == KP_NONE) {
-			free(vmap);
+		if (vmap[n] == KP_NONE)
 			return -ENOMEM;
-		}
 		if (nd->parent == KP_NONE)
 			t->v[vmap[n]].id = proc_id(m, nd->proc);
+		if (t->v[vmap[n]].frame == KP_NONE)
+			vn_open(t, vmap[n], o);
 		if (t->v[vmap[n]].frame == KP_NONE)
 			t->v[vmap[n]].frame = nd->frame;
 		vn_add(&t->v[vmap[n]], a, (uint32_t)n);
 	}
-	free(vmap);
 	return 0;
 }
 
@@ -207,6 +222,7 @@ static int emit_row(struct emit *e, uint32_t i, int depth)
 	memset(r, 0, sizeof(*r));
 	r->id = n->id;
 	r->depth = depth;
+	r->has_children = n->kids;
 	for (c = n->child; c != KP_NONE; c = e->t->v[c].next)
 		r->has_children |= live(&e->t->v[c]);
 	r->self = n->self;
@@ -235,14 +251,11 @@ static int emit_list(struct emit *e, uint32_t first, int depth);
 
 static int emit_one(struct emit *e, uint32_t i, int depth)
 {
-	const struct kp_view_opts *o = e->o;
 	size_t row = e->v->nr_rows;
 	int err = emit_row(e, i, depth);
 
-	if (err || !e->v->rows[row].has_children)
+	if (err || !e->v->rows[row].has_children || !e->t->v[i].open)
 		return err;
-	if (o->expanded && !o->expanded(o->expanded_ctx, e->v->rows[row].id))
-		return 0;
 	return emit_list(e, e->t->v[i].child, depth + 1);
 }
 
@@ -290,8 +303,8 @@ static int emit_tree(struct emit *e, struct vt *t)
 
 /* ---- bottom-up ---- */
 
-static int bu_path(struct vt *b, const struct vt *t, uint32_t from, uint32_t head,
-		   double w, double bw, uint64_t samp)
+static int bu_path(struct vt *b, const struct vt *t, const struct kp_view_opts *o,
+		   uint32_t from, uint32_t head, double w, double bw, uint64_t samp)
 {
 	uint32_t cur = head, p;
 
@@ -301,8 +314,10 @@ static int bu_path(struct vt *b, const struct vt *t, uint32_t from, uint32_t hea
 		cur = vt_child(b, cur, pn->fn, pn->proc, 0);
 		if (cur == KP_NONE)
 			return -ENOMEM;
-		if (b->v[cur].frame == KP_NONE)
+		if (b->v[cur].frame == KP_NONE) {
+			vn_open(b, cur, o);
 			b->v[cur].frame = pn->frame;
+		}
 		b->v[cur].total += w;
 		b->v[cur].btotal += bw;
 		b->v[cur].samp += samp;
@@ -320,8 +335,10 @@ static int outermost(const struct vt *t, uint32_t i)
 	return 1;
 }
 
-static int build_bottomup(const struct vt *t, uint32_t root_fn, struct vt *b)
+static int build_bottomup(const struct vt *t, const struct kp_view_opts *o,
+			  struct vt *b)
 {
+	uint32_t root_fn = (uint32_t)o->root_fn;
 	size_t i;
 	int err = 0;
 
@@ -338,7 +355,10 @@ static int build_bottomup(const struct vt *t, uint32_t root_fn, struct vt *b)
 		head = vt_child(b, KP_NONE, n->fn, n->proc, 0xb0);
 		if (head == KP_NONE)
 			return -ENOMEM;
-		b->v[head].frame = b->v[head].frame == KP_NONE ? n->frame : b->v[head].frame;
+		if (b->v[head].frame == KP_NONE) {
+			vn_open(b, head, o);
+			b->v[head].frame = n->frame;
+		}
 		b->v[head].self += n->self;
 		b->v[head].bself += n->bself;
 		if (root_fn && !outermost(t, (uint32_t)i))
@@ -349,7 +369,7 @@ static int build_bottomup(const struct vt *t, uint32_t root_fn, struct vt *b)
 		b->v[head].total += w;
 		b->v[head].btotal += bw;
 		b->v[head].samp += s;
-		err = bu_path(b, t, (uint32_t)i, head, w, bw, s);
+		err = bu_path(b, t, o, (uint32_t)i, head, w, bw, s);
 	}
 	return err;
 }
@@ -360,7 +380,8 @@ int kp_view__tree(struct kp_model *m, const struct kp_view_opts *o,
 {
 	struct vt t = { 0 }, b = { 0 };
 	struct emit e = { .m = m, .o = o, .v = v, .vtotal = a->vtotal, .vbase = a->vbase };
-	int err = build_topdown(m, p, a, &t);
+	int err = build_topdown(m, p, a, &t,
+				o->kind == KP_VIEW_TOPDOWN ? o : NULL);
 
 	if (err)
 		goto out;
@@ -369,7 +390,7 @@ int kp_view__tree(struct kp_model *m, const struct kp_view_opts *o,
 		err = emit_tree(&e, &t);
 		goto out;
 	}
-	err = build_bottomup(&t, (uint32_t)o->root_fn, &b);
+	err = build_bottomup(&t, o, &b);
 	if (!err) {
 		e.t = &b;
 		err = emit_tree(&e, &b);
