@@ -10,7 +10,7 @@ wl=$top_builddir/tests/workload/unwind-leaf
 tmp=$(mktemp -d) || fail mktemp
 trap 'kill $wl_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
-for mode in fp dwarf; do
+for mode in dwarf fp; do
 	start_workload "$wl" 4
 	run_profiler "$tmp/f" $mode "$wl_pid" 2
 	kill $wl_pid 2>/dev/null

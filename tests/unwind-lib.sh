@@ -40,5 +40,5 @@ run_profiler() {
 start_workload() {
 	"$@" >/dev/null 2>&1 &
 	wl_pid=$!
-	sleep 0.3
+	sleep 0.5
 }
