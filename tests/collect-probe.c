@@ -13,6 +13,7 @@
  *   -m stopstart  sample d/2, stop, read, start, sample d/2
  *   -m flush      after d, flush and read with no wait; print FLUSH lines
  *   -n   no /proc snapshot        -Q  print only the summary lines
+ *   -U / -K  user stacks only / kernel stacks only
  * Lines: META, P(rocess), E(xec), X (exit), T(hread), M(map), S(ample),
  * L(ost), C(group), then STATS and INVARIANT ok|BAD.
  */
@@ -312,7 +313,7 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	int opt, bad = 0;
 
-	while ((opt = getopt(argc, argv, "F:d:q:b:s:p:m:u:c:C:nQ")) != -1) {
+	while ((opt = getopt(argc, argv, "F:d:q:b:s:p:m:u:c:C:nQUK")) != -1) {
 		switch (opt) {
 		case 'F': o.freq_hz = (uint32_t)atol(optarg); break;
 		case 'd': ms = (long)(atof(optarg) * 1000); break;
@@ -330,6 +331,8 @@ int main(int argc, char **argv)
 		case 'c': o.cgroup_path = optarg; break;
 		case 'n': o.no_snapshot = 1; break;
 		case 'C': p.count_comm = optarg; break;
+		case 'U': o.user_only = 1; break;
+		case 'K': o.kernel_only = 1; break;
 		case 'Q': p.quiet = 1; break;
 		default: return 2;
 		}
