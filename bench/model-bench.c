@@ -41,6 +41,14 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static uint64_t kp_fake_mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
 static uint64_t rnd(uint64_t *s)
 {
 	*s ^= *s << 13;
@@ -57,8 +65,17 @@ static size_t heap_used(void)
 }
 
 /* Stacks grow like a program's: stack i takes the outer frames of an
- * earlier stack (of the same process) and calls 1..3 new frames, the last
- * one a function of its own; a third carry one of 256 kernel stacks. */
+ * earlier stack (of the same process) and calls 1..3 functions deeper
+ * along a fixed call graph (each function calls 4 others, from 4 call
+ * sites), the last one a function of its own; a third carry one of 256
+ * kernel stacks. */
+static uint64_t callee(uint64_t pc, unsigned j, size_t funcs)
+{
+	uint64_t f = (pc - APP) / 0x100;
+
+	return APP + kp_fake_mix(f * 4 + j) % funcs * 0x100 + 0x10 + j * 8;
+}
+
 static int make_stacks(struct stack *st, size_t nr, size_t funcs, size_t *own)
 {
 	uint64_t seed = 0x1234567, kst[256][8], root[32];
@@ -79,10 +96,12 @@ static int make_stacks(struct stack *st, size_t nr, size_t funcs, size_t *own)
 		keep = keep < 4 && p ? (p->nu < 4 ? p->nu : 4) : keep;
 		for (j = 0; j < keep; j++)	/* p->u is innermost first */
 			root[j] = p->u[p->nu - 1 - j];
+		if (!keep)
+			root[keep++] = APP + (i % 16) * 0x100 + 0x10;
 		d = keep + 1 + (int)(rnd(&seed) % 3);
 		d = d > 32 ? 32 : d < 8 ? 8 : d;
 		for (j = keep; j < d; j++)
-			root[j] = APP + (rnd(&seed) % funcs) * 0x100 + 0x10 + (rnd(&seed) % 8) * 8;
+			root[j] = callee(root[j - 1], (unsigned)(rnd(&seed) % 4), funcs);
 		root[d - 1] = APP + (i % funcs) * 0x100 + 0x20;
 		s->nu = (uint16_t)d;
 		s->u = malloc(d * sizeof(uint64_t));

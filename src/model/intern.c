@@ -143,7 +143,9 @@ uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 {
 	struct kp_module key = { .maj = mi->maj, .min = mi->min, .ino = mi->ino,
 				 .build_id_len = mi->build_id_len,
-				 .proc = KP_NONE, .symtab = -1 };
+				 .proc = KP_NONE, .symtab = -1,
+				 .map_start = mi->addr, .map_limit = mi->addr + mi->len,
+				 .map_pgoff = mi->pgoff };
 	const char *name = NULL;
 	uint32_t h, v = 0;
 	uint64_t *found;
@@ -300,11 +302,6 @@ static uint32_t new_pck(struct kp_model *m, uint32_t h, uint32_t module,
 	memset(k, 0, sizeof(*k));
 	k->module = module;
 	k->off = off;
-	if (mi) {
-		k->map_start = mi->addr;
-		k->map_limit = mi->addr + mi->len;
-		k->map_pgoff = mi->pgoff;
-	}
 	if (name_pck(m, idx, mi, addr))
 		return KP_NONE;
 	return idx;
@@ -419,12 +416,9 @@ out_nomem:
 
 const char *kp_intern__source(struct kp_model *m, uint32_t frame)
 {
-	struct kp_frame *f = &m->frames[frame];
+	const struct kp_frame *f = &m->frames[frame];
 
 	if (!f->file)
 		return NULL;
-	if (!f->source)
-		f->source = kp_strpool__printf(&m->strs, "%s:%" PRIu32, f->file,
-					       f->line);
-	return f->source;
+	return kp_strpool__printf(&m->strs, "%s:%" PRIu32, f->file, f->line);
 }

@@ -122,6 +122,7 @@ struct kp_module {
 	uint32_t maj, min;
 	uint64_t ino;
 	uint32_t proc;		/* anonymous modules belong to one process */
+	uint64_t map_start, map_limit, map_pgoff;	/* first mapping seen */
 	uint8_t build_id_len;
 	uint8_t build_id[KP_BUILD_ID_MAX];
 	uint8_t kernel;
@@ -139,18 +140,16 @@ struct kp_func {
  * frames[first .. first + n): inlined ones first, the containing
  * function last. */
 struct kp_pck {
+	uint64_t off;		/* user: file offset; kernel: address */
 	uint32_t module;
 	uint32_t first;
-	uint64_t off;		/* user: file offset; kernel: address */
-	uint64_t map_start, map_limit, map_pgoff;
 	uint16_t n;
 };
 
 struct kp_frame {
+	const char *file;
 	uint32_t fn;
 	uint32_t pck;		/* KP_NONE for the root and [other] frames */
-	const char *file;
-	const char *source;	/* "file:line", made on demand */
 	uint32_t line;
 	uint8_t inlined;
 };

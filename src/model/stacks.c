@@ -29,9 +29,11 @@ static void make_ref(const struct kp_model *m, uint32_t f, struct kp_frame_ref *
 		const struct kp_pck *k = &m->pcks[fr->pck];
 
 		r->addr = k->off;
-		r->map_start = k->map_start;
-		r->map_limit = k->map_limit;
-		r->map_pgoff = k->map_pgoff;
+		if (r->path) {
+			r->map_start = mod->map_start;
+			r->map_limit = mod->map_limit;
+			r->map_pgoff = mod->map_pgoff;
+		}
 	}
 }
 
