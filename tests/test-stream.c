@@ -711,6 +711,63 @@ static void test_unknown_types(void **state)
 	(void)offs;
 }
 
+/* A reader that gets the stream in chunks of k bytes, keeps what __next
+ * did not use and drops *used after every call, as a pipe reader does:
+ * it must see the same records and counts as one that has it all. */
+static void feed_in_chunks(const uint8_t *s, size_t len, size_t k,
+			   size_t want_recs, uint64_t want_unknown)
+{
+	struct kp_decoder *d = kp_decoder__new();
+	static uint8_t win[8192];
+	size_t have = 0, in = KP_STREAM_HEADER_LEN, off = in, used, recs = 0;
+	struct kp_decoder_stats st;
+	struct kp_record r;
+	struct kp_err e = { 0 };
+	int rc;
+
+	kp_decoder__set_minor(d, 0);
+	while (in < len || have) {
+		size_t add = len - in < k ? len - in : k;
+
+		memcpy(win + have, s + in, add);
+		have += add;
+		in += add;
+		do {
+			rc = kp_decoder__next(d, win, have, off, &used, &r, &e);
+			assert_true(rc >= 0);
+			memmove(win, win + used, have - used);
+			have -= used;
+			off += used;
+			recs += rc == 1;
+		} while (rc == 1);
+		if (in == len)
+			break;
+	}
+	assert_int_equal(have, 0);
+	assert_int_equal(off, len);
+	assert_int_equal(recs, want_recs);
+	kp_decoder__stats(d, &st);
+	assert_int_equal(st.unknown_skipped, want_unknown);
+	kp_decoder__free(d);
+}
+
+static void test_chunked_feed(void **state)
+{
+	struct kp_record recs[16];
+	static uint8_t buf[8192];
+	size_t n = every_type(recs), len = KP_STREAM_HEADER_LEN, i;
+	const size_t ks[] = { 1, 2, 3, 7, 64, 4096 };
+
+	kp_stream_header_encode(buf);
+	for (i = 0; i < n; i++) {
+		len += put_raw(buf + len, 77, "skip me", 7);
+		len += enc(&recs[i], buf + len, sizeof(buf) - len);
+	}
+	len += put_raw(buf + len, 78, "", 0);
+	for (i = 0; i < sizeof(ks) / sizeof(ks[0]); i++)
+		feed_in_chunks(buf, len, ks[i], n, n + 1);
+}
+
 /* A lenient decoder (later minor) ignores bytes after the fields it knows;
  * a strict one (known minor) refuses them. */
 static void test_trailing_bytes(void **state)
@@ -859,6 +916,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt_lengths),
 		cmocka_unit_test(test_corrupt_counts),
 		cmocka_unit_test(test_unknown_types),
+		cmocka_unit_test(test_chunked_feed),
 		cmocka_unit_test(test_trailing_bytes),
 		cmocka_unit_test(test_bad_strings),
 		cmocka_unit_test(test_bad_varints),
