@@ -41,6 +41,11 @@ expect_usage --window --window 0
 expect_usage --user-only --user-only --kernel-only
 expect_usage -d --batch -d
 expect_usage extra --batch extra
+# Targets that do not exist are usage errors too, found before loading.
+expect_usage "no process" --batch -p 2147483647
+expect_usage --cgroup --batch --cgroup /nonexistent/kptop-cgroup
+expect_usage -o -o /tmp/x
+expect_usage -i -i /tmp/x -w /tmp/y
 
 # A frequency over the kernel's limit is a usage error too, with the limit.
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 0)
