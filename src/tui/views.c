@@ -49,12 +49,22 @@ static enum kp_act callers(struct kp_tui *t)
 	return KP_ACT_REVIEW;
 }
 
+/* The callers view is about the selected function when there is one. */
+static enum kp_act to_kind(struct kp_tui *t, enum kp_view_kind k)
+{
+	const struct kp_row *r = kp_tui__selected(t);
+
+	if (k == KP_VIEW_BOTTOMUP && r && r->fn && t->vopts.kind != KP_VIEW_BOTTOMUP)
+		return callers(t);
+	return set_kind(t, k);
+}
+
 enum kp_act kp_act_view(struct kp_tui *t, int key)
 {
 	int k = (int)t->vopts.kind;
 
 	if (key >= '1' && key <= '0' + KP_VIEW_KIND_MAX)
-		return set_kind(t, (enum kp_view_kind)(key - '1'));
+		return to_kind(t, (enum kp_view_kind)(key - '1'));
 	if (key == 'c')
 		return callers(t);
 	if (key == 't' || key == KP_KEY(KEY_F(5)))
@@ -63,7 +73,7 @@ enum kp_act kp_act_view(struct kp_tui *t, int key)
 		k = (k + KP_VIEW_KIND_MAX - 1) % KP_VIEW_KIND_MAX;
 	else
 		k = (k + 1) % KP_VIEW_KIND_MAX;
-	return set_kind(t, (enum kp_view_kind)k);
+	return to_kind(t, (enum kp_view_kind)k);
 }
 
 static enum kp_act toggle_row(struct kp_tui *t, const struct kp_row *r, int on)
