@@ -112,7 +112,7 @@ static void human_bytes(char *buf, size_t n, uint64_t b)
 		snprintf(buf, n, "%.1f MiB", b / (1024.0 * 1024.0));
 }
 
-static void line_scope(struct kp_tui *t, int y)
+static void line_scope(struct kp_tui *t, const struct kp_model_summary *s, int y)
 {
 	struct kp_line *l = t->line;
 	const char *path = NULL;
@@ -130,6 +130,10 @@ static void line_scope(struct kp_tui *t, int y)
 		kp_line__put(l, KP_ROLE_MESSAGE, "Baseline set  ", -1);
 	kp_line__put(l, KP_ROLE_LABEL, "Sort ", -1);
 	kp_line__putf(l, KP_ROLE_VALUE, "%s  ", kp_sort_name(t->vopts.sort));
+	if (s->idle + s->total > 0) {	/* the idle task's share of the CPUs */
+		kp_line__put(l, KP_ROLE_LABEL, "Idle ", -1);
+		kp_line__putf(l, KP_ROLE_VALUE, "%.0f%%  ", 100.0 * s->idle / (s->idle + s->total));
+	}
 	if (t->filter.pid)
 		kp_line__putf(l, KP_ROLE_MESSAGE, "Focus pid %u  ", t->filter.pid);
 	if (t->filter_name[0]) {
@@ -179,7 +183,7 @@ int kp_header__draw(struct kp_tui *t, int y)
 	kp_line__reset(t->line, cols, KP_ROLE_DEFAULT);
 	line_drops(t, &s, y + 1);
 	kp_line__reset(t->line, cols, KP_ROLE_DEFAULT);
-	line_scope(t, y + 2);
+	line_scope(t, &s, y + 2);
 	kp_line__reset(t->line, cols, KP_ROLE_DEFAULT);
 	line_tabs(t, y + 3);
 	return y + 4;
