@@ -259,7 +259,7 @@ void kp_collector__free(struct kp_collector *c)
 			perror("kptop: stopping the consumer thread");
 		pthread_join(c->thread, NULL);
 	}
-	if (c->ev_fds && c->rb) {
+	if (c->thread_started) {	/* fully built: stop and drain */
 		pthread_mutex_lock(&c->lock);
 		set_sampling(c, 0);
 		drain(c);
