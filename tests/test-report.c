@@ -17,6 +17,7 @@
 
 #include "model/model.h"
 #include "report/report.h"
+#include "report/report-int.h"
 
 /* ---- fake resolver: names by file offset in /bin/app ---- */
 
@@ -474,6 +475,23 @@ static void test_write_error(void **state)
 	kp_model__free(m);
 }
 
+static void test_json_strings(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(out);
+	/* quote, backslash, newline, control, valid UTF-8 (é, U+1F600),
+	 * a stray byte, a cut sequence, a surrogate */
+	kp_json_string(out, "a\"b\\c\nd\001e\xc3\xa9\xf0\x9f\x98\x80\xff\xe2\x82\xed\xa0\x80");
+	assert_int_equal(fclose(out), 0);
+	assert_string_equal(buf, "\"a\\\"b\\\\c\\nd\\u0001e\xc3\xa9\xf0\x9f\x98\x80"
+			    "\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	free(buf);
+}
+
 static void test_format_names(void **state)
 {
 	enum kp_format f;
@@ -495,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_pprof),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_format_names),
 	};
 

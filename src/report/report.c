@@ -84,22 +84,62 @@ double kp_pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not one
+ * (stray continuation bytes, overlong forms, surrogates, beyond U+10FFFF). */
+static int utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n;
+
+	if (*s < 0x80)
+		return 1;
+	if (*s >= 0xc2 && *s <= 0xdf)
+		n = 2;
+	else if (*s >= 0xe0 && *s <= 0xef)
+		n = 3;
+	else if (*s >= 0xf0 && *s <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (*s == 0xe0)
+		lo = 0xa0;
+	else if (*s == 0xed)
+		hi = 0x9f;
+	else if (*s == 0xf0)
+		lo = 0x90;
+	else if (*s == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 void kp_json_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
+	int n;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
+	fputc('"', out);
+	while (p && *p) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
 			fputs("\\n", out);
-		else if (c == '\t')
+		else if (*p == '\t')
 			fputs("\\t", out);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\u%04x", *p);
+		else if ((n = utf8_len(p)) == 0)
+			fputs("\\ufffd", out);	/* not UTF-8: keep JSON valid */
+		else {
+			fwrite(p, 1, (size_t)n, out);
+			p += n;
+			continue;
+		}
+		p++;
 	}
 	fputc('"', out);
 }
