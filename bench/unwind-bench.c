@@ -4,13 +4,18 @@
  * (thread CPU time, not wall time).
  *
  * Usage: unwind-bench TOP_SRCDIR [ITERATIONS]
- * Prints one line per snapshot: samples, frames per sample, ns per sample.
+ * Prints one line per snapshot: samples, frames per sample, ns per sample;
+ * then the same with libdwfl's own unwinder (dwfl_attach_state with a
+ * memory-read callback over the copy, dwfl_getthread_frames), the design
+ * kptop did not take, for comparison.
  * Frames beyond main need the installed libc to match the snapshot's. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <elfutils/libdwfl.h>
 
 #include "symbols/unwind.h"
 
@@ -128,6 +133,98 @@ out:
 	kp_unwinder__free(u);
 }
 
+/* ---- the same snapshots through libdwfl's unwinder ---- */
+
+struct dwfl_ctx {
+	const struct bsample *s;
+	int frames;
+};
+
+static pid_t dw_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	if (*thread_argp)
+		return 0;
+	*thread_argp = arg;
+	return 1;
+}
+
+static bool dw_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	const struct bsample *s = ((struct dwfl_ctx *)arg)->s;
+	uint64_t sp = s->regs[7];
+
+	if (addr < sp || addr - sp + 8 > s->len)
+		return false;
+	memcpy(result, s->stack + (addr - sp), 8);
+	return true;
+}
+
+static bool dw_set_regs(Dwfl_Thread *thread, void *arg)
+{
+	const struct bsample *s = ((struct dwfl_ctx *)arg)->s;
+
+	return dwfl_thread_state_registers(thread, 0, 17, s->regs);
+}
+
+static const Dwfl_Thread_Callbacks dw_thread_cb = {
+	.next_thread = dw_next_thread,
+	.memory_read = dw_memory_read,
+	.set_initial_registers = dw_set_regs,
+};
+
+static const Dwfl_Callbacks dw_cb = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+static int dw_frame(Dwfl_Frame *state, void *arg)
+{
+	struct dwfl_ctx *c = arg;
+	Dwarf_Addr pc;
+
+	if (!dwfl_frame_pc(state, &pc, NULL) || ++c->frames >= 128)
+		return DWARF_CB_ABORT;
+	return DWARF_CB_OK;
+}
+
+static void bench_dwfl(const char *dir, const char *name, long iters)
+{
+	struct bsnap *sn = calloc(1, sizeof(*sn));
+	struct dwfl_ctx ctx = { 0 };
+	Dwfl *dwfl = dwfl_begin(&dw_cb);
+	uint64_t frames = 0;
+	double t0, warm;
+
+	if (!sn || !dwfl || load(sn, dir, name) || !sn->nr)
+		goto out;
+	dwfl_report_begin(dwfl);
+	for (size_t i = 0; i < sn->nr_maps; i++)	/* bias: vaddr == offset here */
+		dwfl_report_elf(dwfl, sn->maps[i].path, sn->maps[i].path, -1,
+				sn->maps[i].start - sn->maps[i].pgoff, false);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!dwfl_attach_state(dwfl, NULL, 1, &dw_thread_cb, &ctx)) {
+		printf("%-14s dwfl_attach_state: %s\n", name, dwfl_errmsg(-1));
+		goto out;
+	}
+	t0 = now_ns();
+	for (long i = 0; i < iters; i++) {
+		ctx.s = &sn->s[i % sn->nr];
+		ctx.frames = 0;
+		dwfl_getthread_frames(dwfl, 1, dw_frame, &ctx);
+		frames += (uint64_t)ctx.frames;
+	}
+	warm = (now_ns() - t0) / (double)iters;
+	printf("%-14s dwfl: frames/sample %5.1f  %7.0f ns/sample  %6.0f ns/frame\n",
+	       name, (double)frames / (double)iters, warm,
+	       frames ? warm * (double)iters / (double)frames : 0.0);
+out:
+	for (int i = 0; sn && i < sn->nr; i++)
+		free(sn->s[i].stack);
+	free(sn);
+	if (dwfl)
+		dwfl_end(dwfl);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const names[] = {
@@ -140,5 +237,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		bench_one(argv[1], names[i], iters);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		bench_dwfl(argv[1], names[i], iters);
 	return 0;
 }
