@@ -2,10 +2,9 @@
  * (man/kptop-stream.5). Runs for every record in the main thread.
  *
  * Every length, count and string end is checked against the payload
- * before it is used. Field readers share a sticky error in struct rd: the
- * first fault wins (with its byte offset), later reads return zeros and
- * move nothing, so the per-type decoders read straight through and check
- * once at the end. Scratch (NUL-terminated strings, aligned frame and
+ * before it is used, by the field readers of stream-rd.h: their error is
+ * sticky, so the per-type decoders read straight through and check once
+ * at the end. Scratch (NUL-terminated strings, aligned frame and
  * symbol arrays) is a bump area reset for every record; it is sized from
  * the record's own length, only once the whole record is in hand.
  */
@@ -13,11 +12,10 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/stream-rd.h"
 #include "model/varint.h"
 
 /* Scratch every record type but SYMTAB fits in: four strings of
@@ -33,21 +31,9 @@ _Static_assert(SCRATCH_BASE >= 2 * KP_MAX_FRAMES * 8 + 64, "frames fit");
 _Static_assert(sizeof(struct kp_symbol) <= 24, "SYMTAB_SCRATCH bound");
 
 struct kp_decoder {
-	uint8_t *scratch;
-	size_t cap, used;
+	struct kp_scratch sc;
 	int strict;		/* trailing payload bytes are damage */
 	struct kp_decoder_stats st;
-};
-
-/* A reader over one record's payload. */
-struct rd {
-	const uint8_t *p, *end;		/* payload cursor and end */
-	const uint8_t *buf;		/* buf[0], for offsets */
-	uint64_t base;			/* offset of buf[0] in the stream */
-	struct kp_decoder *d;
-	struct kp_err *err;
-	const char *what;		/* record type name */
-	int rc;				/* sticky: first fault */
 };
 
 static const char *const type_names[KP_REC_TYPE_MAX + 1] = {
@@ -99,13 +85,13 @@ struct kp_decoder *kp_decoder__new(void)
 
 	if (!d)
 		return NULL;
-	d->scratch = malloc(SCRATCH_BASE);
-	if (!d->scratch) {
+	d->sc.buf = malloc(SCRATCH_BASE);
+	if (!d->sc.buf) {
 		free(d);
 		errno = ENOMEM;
 		return NULL;
 	}
-	d->cap = SCRATCH_BASE;
+	d->sc.cap = SCRATCH_BASE;
 	return d;
 }
 
@@ -113,7 +99,7 @@ void kp_decoder__free(struct kp_decoder *d)
 {
 	if (!d)
 		return;
-	free(d->scratch);
+	free(d->sc.buf);
 	free(d);
 }
 
@@ -127,212 +113,6 @@ void kp_decoder__set_minor(struct kp_decoder *d, uint16_t minor)
 {
 	if (d)
 		d->strict = minor <= KP_STREAM_MINOR;
-}
-
-/* ---- faults ---- */
-
-static uint64_t off_of(const struct rd *r, const uint8_t *at)
-{
-	return r->base + (uint64_t)(at - r->buf);
-}
-
-__attribute__((format(printf, 3, 4), cold))
-static void fail(struct rd *r, const uint8_t *at, const char *fmt, ...)
-{
-	char what[256];
-	va_list ap;
-
-	if (r->rc)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	r->rc = kp_err_set(r->err, KP_EFORMAT, "offset %" PRIu64 ": %s: %s",
-			   off_of(r, at), r->what, what);
-	r->p = r->end;
-}
-
-/* ---- field readers ---- */
-
-static inline uint64_t get_u64(struct rd *r, const char *field)
-{
-	uint64_t v = 0;
-	int n;
-
-	if (r->p < r->end && *r->p < 0x80)
-		return *r->p++;
-	n = kp_varint_get(r->p, r->end, &v);
-	if (n > 0) {
-		r->p += n;
-		return v;
-	}
-	if (!r->rc)
-		fail(r, r->p, n == 0 ? "%s runs past the end of the record"
-				     : "%s is a varint over 64 bits", field);
-	return 0;
-}
-
-static inline uint32_t get_u32(struct rd *r, const char *field)
-{
-	const uint8_t *at = r->p;
-	uint64_t v = get_u64(r, field);
-
-	if (v > UINT32_MAX) {
-		fail(r, at, "%s %" PRIu64 " does not fit in 32 bits", field, v);
-		return 0;
-	}
-	return (uint32_t)v;
-}
-
-static inline int32_t get_i32(struct rd *r, const char *field)
-{
-	return (int32_t)kp_unzigzag(get_u32(r, field));
-}
-
-static inline uint64_t get_addr(struct rd *r, const char *field)
-{
-	uint64_t v;
-
-	if (r->end - r->p < 8) {
-		fail(r, r->p, "%s runs past the end of the record", field);
-		return 0;
-	}
-	v = kp_le64_get(r->p);
-	r->p += 8;
-	return v;
-}
-
-/* Reserve n bytes of scratch aligned to align (a power of two). The
- * caller sized the scratch for the record, so this only fails on a codec
- * bug. */
-static void *take(struct rd *r, size_t n, size_t align)
-{
-	struct kp_decoder *d = r->d;
-	size_t at = (d->used + align - 1) & ~(align - 1);
-
-	if (at > d->cap || n > d->cap - at) {
-		fail(r, r->p, "internal: scratch bound exceeded");
-		return NULL;
-	}
-	d->used = at + n;
-	return d->scratch + at;
-}
-
-/* A length-prefixed field of at most max bytes: returns its start and sets
- * *len, or NULL (with a fault) if it does not fit. */
-static const uint8_t *get_span(struct rd *r, size_t max, size_t *len,
-			       const char *field)
-{
-	const uint8_t *at = r->p, *s;
-	uint64_t n = get_u64(r, field);
-
-	*len = 0;
-	if (r->rc)
-		return NULL;
-	if (n > max) {
-		fail(r, at, "%s length %" PRIu64 " is over the limit %zu", field, n, max);
-		return NULL;
-	}
-	if (n > (uint64_t)(r->end - r->p)) {
-		fail(r, at, "%s of %" PRIu64 " bytes runs past the end of the record",
-		     field, n);
-		return NULL;
-	}
-	s = r->p;
-	r->p += n;
-	*len = (size_t)n;
-	return s;
-}
-
-/* A string copied into dst (dst has room for max + 1 bytes), NUL added. */
-static void get_str_into(struct rd *r, char *dst, size_t max, const char *field)
-{
-	size_t n;
-	const uint8_t *s = get_span(r, max, &n, field);
-	const uint8_t *nul;
-
-	dst[0] = 0;
-	if (!s)
-		return;
-	nul = memchr(s, 0, n);
-	if (nul) {
-		fail(r, nul, "%s holds a NUL byte", field);
-		return;
-	}
-	memcpy(dst, s, n);
-	dst[n] = 0;
-}
-
-static const char *get_str(struct rd *r, size_t max, const char *field)
-{
-	const uint8_t *at = r->p;
-	uint64_t n = 0;
-	char *dst;
-
-	/* Peek the length to reserve exactly n + 1 bytes. */
-	if (kp_varint_get(at, r->end, &n) <= 0 || n > max)
-		n = 0;		/* get_str_into reports it */
-	dst = take(r, (size_t)n + 1, 1);
-	if (!dst)
-		return "";
-	get_str_into(r, dst, max, field);
-	return dst;
-}
-
-static uint8_t get_build_id(struct rd *r, uint8_t id[KP_BUILD_ID_MAX])
-{
-	uint8_t n;
-
-	if (r->p >= r->end) {
-		fail(r, r->p, "build-id runs past the end of the record");
-		return 0;
-	}
-	n = *r->p;
-	if (n > KP_BUILD_ID_MAX) {
-		fail(r, r->p, "build-id length %u is over the limit %d", n,
-		     KP_BUILD_ID_MAX);
-		return 0;
-	}
-	if (r->end - r->p - 1 < n) {
-		fail(r, r->p, "build-id of %u bytes runs past the end of the record", n);
-		return 0;
-	}
-	memcpy(id, r->p + 1, n);
-	r->p += 1 + n;
-	return n;
-}
-
-/* A count of at most max, then that many addrs; into dst when given (the
- * regs array) or else into scratch. Returns the count. */
-static uint32_t get_addrs(struct rd *r, size_t max, uint64_t *dst,
-			  const uint64_t **out, const char *field)
-{
-	const uint8_t *at = r->p;
-	uint64_t n = get_u64(r, field);
-
-	if (out)
-		*out = NULL;
-	if (r->rc)
-		return 0;
-	if (n > max) {
-		fail(r, at, "%s %" PRIu64 " is over the limit %zu", field, n, max);
-		return 0;
-	}
-	if (n * 8 > (uint64_t)(r->end - r->p)) {
-		fail(r, at, "%s %" PRIu64 " runs past the end of the record", field, n);
-		return 0;
-	}
-	if (!dst && n) {
-		dst = take(r, n * 8, 8);
-		if (!dst)
-			return 0;
-	}
-	if (n)
-		memcpy(dst, r->p, n * 8);	/* little-endian host */
-	r->p += n * 8;
-	if (out)
-		*out = dst;
-	return (uint32_t)n;
 }
 
 /* ---- records ---- */
@@ -497,14 +277,14 @@ static int reserve(struct kp_decoder *d, uint32_t type, size_t plen)
 	size_t need = type == KP_REC_SYMTAB ? SYMTAB_SCRATCH(plen) : SCRATCH_BASE;
 	uint8_t *p;
 
-	d->used = 0;
-	if (need <= d->cap)
+	d->sc.used = 0;
+	if (need <= d->sc.cap)
 		return 0;
-	p = realloc(d->scratch, need);
+	p = realloc(d->sc.buf, need);
 	if (!p)
 		return -ENOMEM;
-	d->scratch = p;
-	d->cap = need;
+	d->sc.buf = p;
+	d->sc.cap = need;
 	return 0;
 }
 
@@ -544,7 +324,7 @@ int kp_decoder__next(struct kp_decoder *d, const uint8_t *buf, size_t len,
 		     struct kp_err *err)
 {
 	struct rd r = { .p = buf, .end = buf + len, .buf = buf,
-			.base = base_offset, .d = d, .err = err, .what = "record envelope" };
+			.base = base_offset, .sc = &d->sc, .err = err, .what = "record envelope" };
 	uint32_t type = 0;
 	size_t plen = 0;
 	int rc;
