@@ -10,7 +10,8 @@
  * (process identity, tid, cgroup, flags, kernel pcs, user pcs) points to
  * a fixed-size record (struct kp_stk). The pcs themselves are not kept: a
  * new stack is mapped to frames once and hung in the call trie (one trie
- * per process identity, nodes keyed by (parent, frame)), and its record
+ * per process identity; a node's children are a list, searched only when
+ * a new stack is hung in), and its record
  * keeps its leaf node. Two different raw stacks with the same 64-bit hash
  * (and identity, tid) would share a record: about 1 in 10^7 for a million
  * stacks, accepted for the memory (the pcs are most of a stack's size).
@@ -194,6 +195,7 @@ struct kp_node {
 	uint32_t parent;	/* KP_NONE for a root */
 	uint32_t frame;
 	uint32_t proc;
+	uint32_t child, next;	/* first child, next sibling (KP_NONE: none) */
 };
 #define KP_NODE_DUP 1u		/* an ancestor has the same function */
 #define KP_NODE_OTHER 2u	/* an [other] node */
@@ -317,7 +319,6 @@ struct kp_model {
 	struct kp_node *nodes;
 	uint8_t *nflags;
 	size_t nr_nodes, cap_nodes, cap_nflags;
-	struct kp_htab node_tab;
 	size_t nr_other;
 	size_t fold_at;			/* fold when nr_nodes exceeds it */
 

@@ -27,6 +27,10 @@ static uint32_t add_node(struct kp_model *m, uint32_t parent, uint32_t frame,
 	m->nodes[idx].parent = parent;
 	m->nodes[idx].frame = frame;
 	m->nodes[idx].proc = proc;
+	m->nodes[idx].child = KP_NONE;
+	m->nodes[idx].next = parent == KP_NONE ? KP_NONE : m->nodes[parent].child;
+	if (parent != KP_NONE)
+		m->nodes[parent].child = idx;
 	m->nflags[idx] = flags;
 	m->nr_nodes++;
 	return idx;
@@ -55,20 +59,25 @@ uint32_t kp_tree__child(struct kp_model *m, uint32_t parent, uint32_t frame)
 uint32_t kp_tree__child_dup(struct kp_model *m, uint32_t parent, uint32_t frame,
 			    int dup)
 {
-	uint32_t h = (uint32_t)kp_hash2(parent, frame), v = 0, idx;
-	uint64_t *found;
+	uint32_t c, prev = KP_NONE, idx;
 	uint8_t flags = 0;
 
-	KP_HTAB_FIND(&m->node_tab, h, v,
-		     m->nodes[v].parent == parent && m->nodes[v].frame == frame, found);
-	if (found)
-		return v;
+	for (c = m->nodes[parent].child; c != KP_NONE; prev = c, c = m->nodes[c].next) {
+		if (m->nodes[c].frame != frame)
+			continue;
+		if (prev != KP_NONE) {	/* move to front: paths repeat */
+			m->nodes[prev].next = m->nodes[c].next;
+			m->nodes[c].next = m->nodes[parent].child;
+			m->nodes[parent].child = c;
+		}
+		return c;
+	}
 	if (frame == KP_FRAME_OTHER)
 		flags = KP_NODE_OTHER;
 	else if (dup < 0 ? has_ancestor_fn(m, parent, m->frames[frame].fn) : dup)
 		flags = KP_NODE_DUP;
 	idx = add_node(m, parent, frame, m->nodes[parent].proc, flags);
-	if (idx == KP_NONE || kp_htab__insert(&m->node_tab, h, idx))
+	if (idx == KP_NONE)
 		return KP_NONE;
 	if (flags & KP_NODE_OTHER)
 		m->nr_other++;
@@ -92,7 +101,7 @@ void kp_tree__fini(struct kp_model *m)
 {
 	free(m->nodes);
 	free(m->nflags);
-	kp_htab__fini(&m->node_tab);
+
 }
 
 struct cand {
@@ -247,16 +256,16 @@ static int compact_nodes(struct kp_model *m, const uint8_t *cut, size_t old_nr,
 	}
 	m->nr_nodes = j;
 	m->nr_other = 0;
-	kp_htab__clear(&m->node_tab);
-	for (i = 0; i < m->nr_nodes; i++) {
-		const struct kp_node *n = &m->nodes[i];
+	for (i = 0; i < m->nr_nodes; i++)
+		m->nodes[i].child = m->nodes[i].next = KP_NONE;
+	for (i = 0; i < m->nr_nodes; i++) {	/* relink: parents come first */
+		struct kp_node *n = &m->nodes[i];
 
 		if (n->parent == KP_NONE)
 			continue;
 		m->nr_other += !!(m->nflags[i] & KP_NODE_OTHER);
-		if (kp_htab__insert(&m->node_tab, (uint32_t)kp_hash2(n->parent, n->frame),
-				    (uint32_t)i))
-			return -ENOMEM;
+		n->next = m->nodes[n->parent].child;
+		m->nodes[n->parent].child = (uint32_t)i;
 	}
 	for (i = 0; i < m->nr_stk; i++)
 		kp_stk(m, (uint32_t)i)->leaf = nidx[kp_stk(m, (uint32_t)i)->leaf];
