@@ -73,3 +73,27 @@ TESTS += $(KP_UNWIND_SH_TESTS)
 ## counted (an XPASS then fails the build).
 XFAIL_TESTS += tests/unwind-leaf.sh tests/unwind-auto.sh tests/unwind-deep.sh
 EXTRA_DIST += $(KP_UNWIND_SH_TESTS) tests/unwind-lib.sh
+
+## Fuzzing the unwinder with hostile registers and stack bytes (over the
+## trusted CFI of tests/unwind-data/split-nofp): make check replays
+## fuzz/corpus/unwind; `make fuzz' (CC=clang --enable-fuzzing) builds it
+## with libFuzzer.
+KP_UNWIND_SRC = src/symbols/unwind.c src/symbols/unwind-cfi.c src/symbols/unwind-expr.c
+check_PROGRAMS += fuzz/fuzz-unwind-replay
+fuzz_fuzz_unwind_replay_SOURCES = fuzz/fuzz.h fuzz/fuzz-unwind.c fuzz/replay.c $(KP_UNWIND_SRC)
+fuzz_fuzz_unwind_replay_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+fuzz_fuzz_unwind_replay_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
+fuzz_fuzz_unwind_replay_LDADD = libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS)
+TESTS += tests/fuzz-unwind.sh
+EXTRA_DIST += tests/fuzz-unwind.sh fuzz/corpus/unwind
+if ENABLE_FUZZING
+EXTRA_PROGRAMS += fuzz/fuzz-unwind
+fuzz_fuzz_unwind_SOURCES = fuzz/fuzz.h fuzz/fuzz-unwind.c $(KP_UNWIND_SRC) src/util/kp_err.c
+fuzz_fuzz_unwind_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+fuzz_fuzz_unwind_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) -g \
+	-fsanitize=fuzzer,address,undefined
+fuzz_fuzz_unwind_LDFLAGS = -fsanitize=fuzzer,address,undefined
+fuzz_fuzz_unwind_LDADD = $(LIBDW_LIBS) $(LIBELF_LIBS)
+FUZZ_TARGETS += fuzz/fuzz-unwind
+CLEANFILES += fuzz/fuzz-unwind
+endif

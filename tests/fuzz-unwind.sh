@@ -1,0 +1,7 @@
+#!/bin/sh
+# Replay the unwinder's seed corpus (fuzz/corpus/unwind: the first sample
+# of each tests/unwind-data snapshot) through fuzz/fuzz-unwind.c linked
+# with fuzz/replay.c.
+. "$top_srcdir/tests/lib.sh"
+exec sh "$top_srcdir/tests/fuzz-replay.sh" "$top_builddir/fuzz/fuzz-unwind-replay" \
+	"$top_srcdir/fuzz/corpus/unwind"
