@@ -11,8 +11,8 @@ tmp=$(mktemp -d) || fail mktemp
 trap 'kill $wl_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
 for mode in dwarf fp; do
-	start_workload "$wl" 4
-	run_profiler "$tmp/f" $mode "$wl_pid" 2
+	start_workload "$wl" 5
+	run_profiler "$tmp/f" $mode "$wl_pid" 3
 	kill $wl_pid 2>/dev/null
 	frames_of "$tmp/f" | awk -v mode=$mode '
 		{
