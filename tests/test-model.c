@@ -145,6 +145,7 @@ static void test_recursion(void **state)
 	struct ctx *c = *state;
 	const int s[] = { 1, 9, 9, 9 }, t[] = { 1, 9, 2 };
 	struct kp_view *v;
+	uint64_t fn9;
 
 	ustack(c->m, 100, 100, S(1), 4, s);
 	ustack(c->m, 100, 100, S(1), 4, s);
@@ -158,6 +159,15 @@ static void test_recursion(void **state)
 	assert_true(must(v, "fn_9", 2)->total == 3);
 	assert_true(must(v, "fn_9", 3)->total == 2);
 	assert_true(must(v, "fn_9", 4)->self == 2);
+	fn9 = must(v, "fn_9", 2)->fn;
+	kp_view__free(v);
+	/* callers of a recursive function: each stack once, from its
+	 * outermost call (fn_1 calls it 3 times, not 3 + 2 + 2) */
+	v = view(c->m, KP_VIEW_BOTTOMUP, KP_SORT_TOTAL, fn9);
+	assert_true(must(v, "fn_9", 0)->total == 3);
+	assert_true(must(v, "fn_9", 0)->self == 2);
+	assert_true(must(v, "fn_1", 1)->total == 3);
+	assert_null(row(v, "fn_9", 1));
 	kp_view__free(v);
 }
 
