@@ -103,6 +103,7 @@ struct kp_kallsyms *kp_kallsyms__load(const char *path)
 		err = -errno;
 		goto out_err;
 	}
+	setvbuf(f, NULL, _IOFBF, 1u << 20);	/* fewer reads of /proc/kallsyms */
 	while (fgets(line, sizeof(line), f) && lines++ < KP_KALLSYMS_MAX_LINES) {
 		err = parse_line(k, line, &zero, &all);
 		if (err && err != -E2BIG)

@@ -17,6 +17,7 @@
 #define KP_VDSO_MAX (1u << 20)
 #define KP_DEFAULT_MAX_FILE (1ull << 30)
 #define KP_MINIDEBUG_MAX (256u << 20)
+#define KP_JIT_RECHECK_NS 1000000000ull	/* a missing/unchanged map: 1/s */
 
 enum kp_map_kind { MAP_NONE = 0, MAP_FILE, MAP_VDSO, MAP_ANON };
 
@@ -41,6 +42,7 @@ struct kp_proc {
 	size_t nr, cap, last;
 	struct kp_symtab *jit;
 	off_t jit_size;
+	uint64_t jit_checked_ns;	/* last look at perf-PID.map */
 	struct kp_proc *next;
 };
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -322,6 +323,14 @@ static void jit_refresh(struct kp_symbols *s, struct kp_proc *p)
 	struct stat st;
 	char path[512];
 
+	struct timespec ts;
+	uint64_t now;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (p->jit_checked_ns && now - p->jit_checked_ns < KP_JIT_RECHECK_NS)
+		return;		/* misses in anonymous code: look again later */
+	p->jit_checked_ns = now;
 	snprintf(path, sizeof(path), "%s/perf-%u.map", s->jit_dir, p->pid);
 	if (lstat(path, &st) != 0 || (p->jit && st.st_size == p->jit_size))
 		return;
