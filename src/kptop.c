@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "autodwarf.h"
 #include "collect/collect.h"
 #include "model/model.h"
 #include "options.h"
@@ -40,6 +41,7 @@ struct run {
 	struct kp_symbols *syms;
 	struct kp_unwinder *unw;
 	struct kp_resolve *res;
+	struct kp_autodwarf *ad;	/* the resolver the model gets (not fp mode) */
 	struct kp_model *m;
 	struct kp_collector *c;
 	struct kp_pump *p;
@@ -165,6 +167,14 @@ static int build_model(struct run *r)
 	if (!r->res)
 		return -1;
 	mo.resolver = kp_resolve__resolver(r->res);
+	if (r->unw) {
+		r->ad = kp_autodwarf__new(mo.resolver);
+		if (!r->ad) {
+			kp_err_set(&r->err, -errno, "out of memory");
+			return -1;
+		}
+		mo.resolver = kp_autodwarf__resolver(r->ad);
+	}
 	r->m = kp_model__new(&mo);
 	if (!r->m) {
 		kp_err_set(&r->err, -errno, "creating the model: %s", strerror(errno));
@@ -384,6 +394,8 @@ static int start(struct run *r)
 		rc = build_collector(r);
 		if (rc)
 			return rc;
+		if (r->ad && r->o.unwind == KP_UNWIND_AUTO)
+			kp_autodwarf__set_collector(r->ad, r->c);
 		r->t0 = clock_ns(CLOCK_MONOTONIC);	/* sampling runs from here */
 		r->t0_real = clock_ns(CLOCK_REALTIME);
 	}
@@ -415,6 +427,7 @@ static int finish(struct run *r, int status)
 	kp_pump__free(r->p);
 	kp_collector__free(r->c);
 	kp_model__free(r->m);
+	kp_autodwarf__free(r->ad);
 	kp_resolve__free(r->res);
 	kp_unwinder__free(r->unw);
 	kp_symbols__free(r->syms);

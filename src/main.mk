@@ -1,7 +1,8 @@
 ## src/kptop.c and the wiring between layers: options, the pump
 ## (collector -> model -> stream file) and the batch loop.
 bin_PROGRAMS += kptop
-kptop_SOURCES = src/kptop.c src/options.h src/options.c src/pump.h \
+kptop_SOURCES = src/kptop.c src/options.h src/options.c \
+	src/autodwarf.h src/autodwarf.c src/pump.h \
 	src/pump-int.h src/pump.c src/pump-state.h src/pump-state.c \
 	src/pump-save.c src/pump-load.c
 kptop_CFLAGS = $(AM_CFLAGS)

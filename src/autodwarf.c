@@ -1,0 +1,195 @@
+#include "autodwarf.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/unwind.h"
+
+#define SLOTS 4096		/* processes tracked (open addressing) */
+#define OK_AFTER 32		/* stacks reaching the entry: stop checking */
+
+struct pid_state {
+	uint32_t pid;		/* 0: free */
+	uint16_t ok;		/* stacks seen reaching the entry */
+	uint8_t marked;
+};
+
+struct kp_autodwarf {
+	struct kp_resolver inner;
+	struct kp_collector *c;
+	uint64_t marked;
+	struct pid_state pids[SLOTS];
+};
+
+static struct pid_state *state_of(struct kp_autodwarf *a, uint32_t pid)
+{
+	uint32_t h = (pid * 2654435761u) & (SLOTS - 1);
+
+	for (int i = 0; i < SLOTS; i++, h = (h + 1) & (SLOTS - 1)) {
+		if (a->pids[h].pid == pid)
+			return &a->pids[h];
+		if (a->pids[h].pid == 0) {
+			a->pids[h].pid = pid;
+			return &a->pids[h];
+		}
+	}
+	return NULL;	/* full: stop marking new processes */
+}
+
+static int is_entry(const char *name)
+{
+	static const char *const prefixes[] = { "__libc_start_main", "clone",
+						"__clone" };
+
+	if (!name)
+		return 0;
+	if (!strcmp(name, "_start") || !strcmp(name, "__libc_start_call_main") ||
+	    !strcmp(name, "start_thread"))
+		return 1;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
+/* The name of the function at the return address pc, or NULL. */
+static const char *name_at(struct kp_autodwarf *a, const struct kp_map_info *maps,
+			   size_t nr_maps, uint64_t pc)
+{
+	struct kp_frame_info fi[8];
+	int n;
+
+	for (size_t i = 0; i < nr_maps; i++) {
+		if (pc - 1 < maps[i].addr || pc - 1 >= maps[i].addr + maps[i].len)
+			continue;
+		n = a->inner.ops->symbolize(a->inner.ctx, &maps[i], pc - 1, fi, 8);
+		return n > 0 ? fi[n - 1].name : NULL;
+	}
+	return NULL;
+}
+
+/* Does the frame-pointer stack reach the entry? The outermost frame, or
+ * the one before it (a frame-pointer walk may add one junk frame). */
+static int reaches_entry(struct kp_autodwarf *a, const struct kp_rec_sample *s,
+			 const struct kp_map_info *maps, size_t nr_maps)
+{
+	uint16_t n = s->nr_uframes;
+
+	if (is_entry(name_at(a, maps, nr_maps, s->uframes[n - 1])))
+		return 1;
+	return n >= 2 && is_entry(name_at(a, maps, nr_maps, s->uframes[n - 2]));
+}
+
+static void check_mark(struct kp_autodwarf *a, const struct kp_rec_sample *s,
+		       const struct kp_map_info *maps, size_t nr_maps)
+{
+	struct pid_state *st;
+
+	if (!a->c || !s->pid || !s->uframes || s->nr_uframes == 0 ||
+	    !a->inner.ops->symbolize)
+		return;
+	st = state_of(a, s->pid);
+	if (!st || st->marked || st->ok >= OK_AFTER)
+		return;
+	if (reaches_entry(a, s, maps, nr_maps)) {
+		st->ok++;
+		return;
+	}
+	if (kp_collector__mark_dwarf(a->c, s->pid, 1) == 0) {
+		st->marked = 1;
+		a->marked++;
+	}
+}
+
+static int op_unwind(void *ctx, const struct kp_rec_sample *s,
+		     const struct kp_map_info *maps, size_t nr_maps,
+		     uint64_t *pcs, int max, int *truncated)
+{
+	struct kp_autodwarf *a = ctx;
+
+	if (s->stack_len <= KP_UNWIND_LEAF_BYTES) {
+		/* Not a marked process: its frame-pointer stack stands. */
+		check_mark(a, s, maps, nr_maps);
+		return -ENOTSUP;
+	}
+	if (!a->inner.ops->unwind)
+		return -ENOTSUP;
+	return a->inner.ops->unwind(a->inner.ctx, s, maps, nr_maps, pcs, max,
+				    truncated);
+}
+
+static int op_symbolize(void *ctx, const struct kp_map_info *map, uint64_t addr,
+			struct kp_frame_info *out, int max)
+{
+	struct kp_autodwarf *a = ctx;
+
+	if (!a->inner.ops->symbolize)
+		return 0;
+	return a->inner.ops->symbolize(a->inner.ctx, map, addr, out, max);
+}
+
+static const char *op_module_name(void *ctx, const struct kp_map_info *map,
+				  uint64_t addr)
+{
+	struct kp_autodwarf *a = ctx;
+
+	if (!a->inner.ops->module_name)
+		return NULL;
+	return a->inner.ops->module_name(a->inner.ctx, map, addr);
+}
+
+static void op_process_gone(void *ctx, uint32_t pid, uint64_t start_ns)
+{
+	struct kp_autodwarf *a = ctx;
+	struct pid_state *st = state_of(a, pid);
+
+	if (st && !st->marked)
+		st->ok = 0;	/* a new process may reuse the pid: check again */
+	if (a->inner.ops->process_gone)
+		a->inner.ops->process_gone(a->inner.ctx, pid, start_ns);
+}
+
+static const struct kp_resolver_ops autodwarf_ops = {
+	.symbolize = op_symbolize,
+	.module_name = op_module_name,
+	.unwind = op_unwind,
+	.process_gone = op_process_gone,
+};
+
+struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)
+{
+	struct kp_autodwarf *a;
+
+	if (!inner.ops) {
+		errno = EINVAL;
+		return NULL;
+	}
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	a->inner = inner;
+	return a;
+}
+
+void kp_autodwarf__free(struct kp_autodwarf *a)
+{
+	free(a);
+}
+
+void kp_autodwarf__set_collector(struct kp_autodwarf *a, struct kp_collector *c)
+{
+	a->c = c;
+}
+
+struct kp_resolver kp_autodwarf__resolver(struct kp_autodwarf *a)
+{
+	return (struct kp_resolver){ .ops = &autodwarf_ops, .ctx = a };
+}
+
+uint64_t kp_autodwarf__marked(const struct kp_autodwarf *a)
+{
+	return a->marked;
+}

@@ -1,0 +1,36 @@
+/* autodwarf.h — the auto unwind mode's glue between the model's resolver
+ * and the collector (--unwind auto).
+ *
+ * Owns: a resolver that wraps the real one (src/resolve.h). Names and
+ * process exits go straight through. For user stacks it (1) keeps the
+ * frame-pointer stack when a sample carries only the few stack words every
+ * sample has (the unwinder refuses to unwind those; the frameless-leaf fix
+ * kp_unwinder__fix_leaf is not applied here: it needs the resolver's safe
+ * paths, see src/resolve.c), and
+ * (2) marks a process for DWARF stack copies (kp_collector__mark_dwarf)
+ * once its frame-pointer stacks are seen not to reach the process entry
+ * (_start, __libc_start_main*, __libc_start_call_main, start_thread,
+ * clone*), as the outermost frames' names tell.
+ *
+ * Who calls it: src/kptop.c builds it between the resolver and the model
+ * and hands it the collector once that exists (NULL: nothing is marked).
+ * Not thread-safe: the model calls it from its one thread. Errors:
+ * constructor NULL with errno. Never draws or exits.
+ */
+#ifndef KP_AUTODWARF_H
+#define KP_AUTODWARF_H
+
+#include "collect/collect.h"
+#include "model/model.h"
+
+struct kp_autodwarf;
+
+struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner);
+void kp_autodwarf__free(struct kp_autodwarf *a);
+void kp_autodwarf__set_collector(struct kp_autodwarf *a, struct kp_collector *c);
+/* The wrapping resolver; valid while a lives. */
+struct kp_resolver kp_autodwarf__resolver(struct kp_autodwarf *a);
+/* Processes marked so far. */
+uint64_t kp_autodwarf__marked(const struct kp_autodwarf *a);
+
+#endif /* KP_AUTODWARF_H */
