@@ -14,6 +14,7 @@
  *   -m flush      after d, flush and read with no wait; print FLUSH lines
  *   -n   no /proc snapshot        -Q  print only the summary lines
  *   -U / -K  user stacks only / kernel stacks only
+ *   -D   mark the command's process for DWARF stack copies (-u auto)
  * Lines: META, P(rocess), E(xec), X (exit), T(hread), M(map), S(ample),
  * L(ost), C(group), then STATS and INVARIANT ok|BAD.
  */
@@ -311,9 +312,9 @@ int main(int argc, char **argv)
 	uint32_t pids[64];
 	pid_t child = 0;
 	sigset_t sigs;
-	int opt, bad = 0;
+	int opt, bad = 0, mark = 0;
 
-	while ((opt = getopt(argc, argv, "F:d:q:b:s:p:m:u:c:C:nQUK")) != -1) {
+	while ((opt = getopt(argc, argv, "F:d:q:b:s:p:m:u:c:C:nQUKD")) != -1) {
 		switch (opt) {
 		case 'F': o.freq_hz = (uint32_t)atol(optarg); break;
 		case 'd': ms = (long)(atof(optarg) * 1000); break;
@@ -332,6 +333,7 @@ int main(int argc, char **argv)
 		case 'n': o.no_snapshot = 1; break;
 		case 'C': p.count_comm = optarg; break;
 		case 'U': o.user_only = 1; break;
+		case 'D': mark = 1; break;
 		case 'K': o.kernel_only = 1; break;
 		case 'Q': p.quiet = 1; break;
 		default: return 2;
@@ -354,6 +356,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		child = spawn(argv + optind);
+	if (mark && child > 0 && kp_collector__mark_dwarf(p.c, (uint32_t)child, 1))
+		bad = 1;
 	if (!strcmp(mode, "stopstart")) {
 		bad = mode_stopstart(&p, ms);
 	} else {

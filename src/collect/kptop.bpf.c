@@ -115,18 +115,19 @@ static __always_inline int user_regs(struct kp_bpf_sample *s)
 }
 
 /* Copy the user stack from rsp up: want bytes, or the longest readable
- * prefix found by halving, at least KP_BPF_STACK_MIN. Returns bytes. */
+ * prefix (the stack mapping ends a few pages above rsp): after a failed
+ * read, drop the last page touched and retry. At least KP_BPF_STACK_MIN.
+ * Returns the bytes copied. */
 static __always_inline __u32 copy_stack(struct kp_bpf_sample *s, __u32 off,
 					__u32 want)
 {
-	__u64 sp = s->regs[7];
-	__u32 len = want;
+	__u64 sp = s->regs[7], last, len = want;	/* 64-bit: one register */
 	int i;
 
 	asm volatile("" : "+r"(off));
 	if (off > 2 * FRAMES_BYTES)	/* for the verifier: (nk + nu) * 8 */
 		return 0;
-	for (i = 0; i < 12; i++) {
+	for (i = 0; i < 20; i++) {
 		if (len < KP_BPF_STACK_MIN)
 			return 0;
 		if (len > KP_BPF_STACK_MAX)
@@ -135,8 +136,9 @@ static __always_inline __u32 copy_stack(struct kp_bpf_sample *s, __u32 off,
 		if (len > KP_BPF_STACK_MAX || len == 0)
 			return 0;
 		if (!bpf_probe_read_user((char *)s->data + off, len, (void *)sp))
-			return len;
-		len >>= 1;
+			return (__u32)len;
+		last = (sp + len - 1) & ~4095ull;	/* the last page touched */
+		len = last > sp ? last - sp : len / 2;
 	}
 	return 0;
 }
