@@ -35,4 +35,12 @@ tests_test_pump_SOURCES = tests/test-pump.c src/pump.h src/pump-int.h \
 	src/pump-load.c
 tests_test_pump_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_pump_LDADD = libkpstream.a libkputil.a $(CMOCKA_LIBS)
+
+## The auto unwind glue over a fake resolver and a fake collector.
+check_PROGRAMS += tests/test-autodwarf
+TESTS += tests/test-autodwarf
+tests_test_autodwarf_SOURCES = tests/test-autodwarf.c src/autodwarf.h \
+	src/autodwarf.c
+tests_test_autodwarf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_autodwarf_LDADD = $(CMOCKA_LIBS)
 endif

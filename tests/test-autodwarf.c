@@ -1,0 +1,136 @@
+/* test-autodwarf.c — the auto unwind glue over a fake resolver and a
+ * link-time fake of kp_collector__mark_dwarf: a process whose
+ * frame-pointer stacks reach _start (or __libc_start_call_main one frame
+ * in) is never marked; one whose stacks stop short is marked once;
+ * samples with only the leaf words keep their fp stack (-ENOTSUP); full
+ * stack copies go to the real unwinder; names pass straight through. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "autodwarf.h"
+#include "symbols/unwind.h"
+
+static uint32_t marked[16];
+static int nr_marked, inner_unwinds;
+
+int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on)
+{
+	(void)c;
+	assert_int_equal(on, 1);
+	assert_true(nr_marked < 16);
+	marked[nr_marked++] = pid;
+	return 0;
+}
+
+/* Names by address: 0x1000 _start, 0x2000 main, 0x3000 hot,
+ * 0x4000 __libc_start_call_main, else unknown. */
+static int fake_symbolize(void *ctx, const struct kp_map_info *map,
+			  uint64_t addr, struct kp_frame_info *out, int max)
+{
+	static const char *const names[] = { NULL, "_start", "main", "hot",
+					     "__libc_start_call_main" };
+	uint64_t i = (addr - map->addr) >> 12;
+
+	(void)ctx;
+	memset(out, 0, sizeof(*out) * (size_t)max);
+	if (i == 0 || i >= sizeof(names) / sizeof(names[0]))
+		return 0;
+	out[0].name = names[i];
+	return 1;
+}
+
+static int fake_unwind(void *ctx, const struct kp_rec_sample *s,
+		       const struct kp_map_info *maps, size_t nr_maps,
+		       uint64_t *pcs, int max, int *truncated)
+{
+	(void)ctx; (void)s; (void)maps; (void)nr_maps; (void)max;
+	inner_unwinds++;
+	pcs[0] = 0x3010;
+	*truncated = 0;
+	return 1;
+}
+
+static const struct kp_resolver_ops fake_ops = {
+	.symbolize = fake_symbolize, .unwind = fake_unwind,
+};
+
+static const struct kp_map_info map = { .addr = 0, .len = 0x10000, .path = "/bin/x" };
+
+static int run(struct kp_resolver r, uint32_t pid, const uint64_t *uf,
+	       uint16_t nu, uint32_t stack_len)
+{
+	static const uint8_t stack[8192];
+	struct kp_rec_sample s = { .pid = pid, .tid = pid, .uframes = uf,
+		.nr_uframes = nu, .flags = KP_SAMPLE_REGS, .nr_regs = 17,
+		.stack = stack, .stack_len = stack_len };
+	uint64_t pcs[KP_MAX_FRAMES];
+	int trunc = 0;
+
+	return r.ops->unwind(r.ctx, &s, &map, 1, pcs, KP_MAX_FRAMES, &trunc);
+}
+
+static void test_marking(void **state)
+{
+	static const uint64_t whole[] = { 0x3010, 0x2010, 0x1010 };	/* hot main _start */
+	static const uint64_t junk[] = { 0x3010, 0x2010, 0x4010, 0x9999 };
+	static const uint64_t cut[] = { 0x3010, 0x5010 };	/* hot ??? */
+	struct kp_resolver inner = { &fake_ops, NULL };
+	struct kp_autodwarf *a = kp_autodwarf__new(inner);
+	struct kp_resolver r;
+	int dummy;
+
+	(void)state;
+	assert_non_null(a);
+	r = kp_autodwarf__resolver(a);
+	nr_marked = inner_unwinds = 0;
+	/* before the collector exists nothing is marked */
+	assert_int_equal(run(r, 7, cut, 2, 64), -ENOTSUP);
+	assert_int_equal(nr_marked, 0);
+	kp_autodwarf__set_collector(a, (struct kp_collector *)&dummy);
+	for (int i = 0; i < 50; i++) {
+		assert_int_equal(run(r, 5, whole, 3, KP_UNWIND_LEAF_BYTES), -ENOTSUP);
+		assert_int_equal(run(r, 6, junk, 4, KP_UNWIND_LEAF_BYTES), -ENOTSUP);
+		assert_int_equal(run(r, 7, cut, 2, KP_UNWIND_LEAF_BYTES), -ENOTSUP);
+	}
+	assert_int_equal(nr_marked, 1);		/* pid 7, once */
+	assert_int_equal(marked[0], 7);
+	assert_int_equal(kp_autodwarf__marked(a), 1);
+	assert_int_equal(inner_unwinds, 0);
+	/* a marked process's full copies are unwound with CFI */
+	assert_int_equal(run(r, 7, cut, 2, 8192), 1);
+	assert_int_equal(inner_unwinds, 1);
+	kp_autodwarf__free(a);
+}
+
+static void test_names_pass_through(void **state)
+{
+	struct kp_resolver inner = { &fake_ops, NULL };
+	struct kp_autodwarf *a = kp_autodwarf__new(inner);
+	struct kp_resolver r;
+	struct kp_frame_info fi[4];
+
+	(void)state;
+	assert_non_null(a);
+	r = kp_autodwarf__resolver(a);
+	assert_int_equal(r.ops->symbolize(r.ctx, &map, 0x2004, fi, 4), 1);
+	assert_string_equal(fi[0].name, "main");
+	assert_null(r.ops->module_name(r.ctx, &map, 0x2004));	/* inner has none */
+	r.ops->process_gone(r.ctx, 5, 1);
+	kp_autodwarf__free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_marking),
+		cmocka_unit_test(test_names_pass_through),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
