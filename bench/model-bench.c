@@ -8,7 +8,9 @@
  * instantly with a name per 0x100 bytes of code, so symbolization costs
  * almost nothing and there are about NR_FUNCS functions.
  *
- * Usage: model-bench [samples [stacks [funcs]]]
+ * Usage: model-bench [samples [stacks [funcs [max_nodes]]]]
+ * Then a second run in window mode (10 s window, the samples spread over
+ * 60 s, a refresh per simulated second) for its throughput and memory.
  * Prints samples/s, bytes per distinct stack (model heap / stacks, and
  * against the stacks' own size: 24 bytes of header + 8 per pc), peak RSS,
  * and the time to build the sorted flat view and the top-down view.
@@ -141,22 +143,38 @@ static void chunk_fill(struct sample *c, const struct stack *st, size_t nr, size
 	}
 }
 
-static int feed_chunk(struct kp_model *m, struct kp_record *r, const struct sample *c,
-		      size_t n, size_t first)
+/* Feed `samples` samples, dt ns apart, refreshing every simulated
+ * second; returns the CPU seconds spent in the model, or -1. */
+static double run(struct kp_model *m, struct kp_record *r, struct sample *chunk,
+		  const struct stack *st, size_t nr, size_t samples, uint64_t dt,
+		  uint64_t *seed)
 {
-	size_t i;
+	double t = 0, t0;
+	size_t i, j;
 
-	for (i = 0; i < n; i++) {
-		r->sample.pid = r->sample.tid = c[i].pid;
-		r->sample.time_ns = (first + i) * 1000;
-		r->sample.nr_kframes = c[i].nk;
-		r->sample.kframes = c[i].pcs;
-		r->sample.nr_uframes = c[i].nu;
-		r->sample.uframes = c[i].pcs + c[i].nk;
-		if (kp_model__feed(m, r))
-			return -1;
+	for (i = 0; i < samples; i += CHUNK) {
+		size_t n = samples - i < CHUNK ? samples - i : CHUNK;
+
+		/* lay the chunk out as a decoder would: records in order */
+		chunk_fill(chunk, st, nr, n, seed);
+		t0 = now();
+		for (j = 0; j < n; j++) {
+			uint64_t tm = (i + j) * dt;
+
+			r->sample.pid = r->sample.tid = chunk[j].pid;
+			r->sample.time_ns = tm;
+			r->sample.nr_kframes = chunk[j].nk;
+			r->sample.kframes = chunk[j].pcs;
+			r->sample.nr_uframes = chunk[j].nu;
+			r->sample.uframes = chunk[j].pcs + chunk[j].nk;
+			if (kp_model__feed(m, r))
+				return -1;
+			if (tm / 1000000000 != (tm + dt) / 1000000000)
+				kp_model__refresh(m, tm + dt);
+		}
+		t += now() - t0;
 	}
-	return 0;
+	return t;
 }
 
 static int setup_procs(struct kp_model *m)
@@ -203,6 +221,7 @@ int main(int argc, char **argv)
 	size_t samples = argc > 1 ? strtoull(argv[1], NULL, 0) : 10000000;
 	size_t nr = argc > 2 ? strtoull(argv[2], NULL, 0) : 100000;
 	size_t funcs = argc > 3 ? strtoull(argv[3], NULL, 0) : 100000;
+	size_t max_nodes = argc > 4 ? strtoull(argv[4], NULL, 0) : 0;
 	struct fake *f = calloc(1, sizeof(*f));
 	struct stack *st = calloc(nr, sizeof(*st));
 	struct sample *chunk = malloc(CHUNK * sizeof(*chunk));
@@ -212,27 +231,19 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	size_t i, own, h0, rows;
 	uint64_t seed = 42;
-	double t0, t;
+	double t;
 
 	if (!f || !st || !chunk || make_stacks(st, nr, funcs, &own))
 		return 1;
 	f->instant = 1;
 	h0 = heap_used();
-	m = fake_model(f, 0);
+	m = fake_model(f, max_nodes);
 	if (!m || setup_procs(m))
 		return 1;
 	strcpy(r.sample.comm, "bench");
-	t = 0;
-	for (i = 0; i < samples; i += CHUNK) {
-		size_t n = samples - i < CHUNK ? samples - i : CHUNK;
-
-		/* lay the chunk out as a decoder would: records in order */
-		chunk_fill(chunk, st, nr, n, &seed);
-		t0 = now();
-		if (feed_chunk(m, &r, chunk, n, i))
-			return 1;
-		t += now() - t0;
-	}
+	t = run(m, &r, chunk, st, nr, samples, 1000, &seed);
+	if (t < 0)
+		return 1;
 	kp_model__summary(m, &sum);
 	printf("aggregation: %zu samples over %zu stacks in %.3f s: %.2f M samples/s\n",
 	       samples, nr, t, samples / t / 1e6);
@@ -250,6 +261,24 @@ int main(int argc, char **argv)
 	t = time_view(m, KP_VIEW_TOPDOWN, &rows, 1);
 	printf("top-down view (processes only, as the TUI opens): %zu rows in %.1f ms\n",
 	       rows, t * 1e3);
+	printf("summary: %.0f samples counted, %llu folded under [other]\n", sum.total,
+	       (unsigned long long)sum.folded_samples);
+	kp_model__free(m);
+
+	/* the window mode: 10 s window, samples over 60 s */
+	h0 = heap_used();
+	m = fake_model(f, max_nodes);
+	if (!m || setup_procs(m))
+		return 1;
+	kp_model__set_time_mode(m, KP_TIME_WINDOW, 10);
+	t = run(m, &r, chunk, st, nr, samples, 60000000000ull / samples, &seed);
+	if (t < 0)
+		return 1;
+	kp_model__summary(m, &sum);
+	printf("window mode (10 s of 60 s): %.2f M samples/s; model heap %.1f MB "
+	       "(%.0f bytes per distinct stack); %.0f samples in the window\n",
+	       samples / t / 1e6, (heap_used() - h0) / 1e6,
+	       (double)(heap_used() - h0) / nr, sum.total);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("peak RSS: %.1f MB (the bench's own stacks: %.1f MB)\n",
 	       ru.ru_maxrss / 1e3, own / 1e6);
