@@ -645,6 +645,11 @@ static void test_garbage(void **state)
 	assert_int_equal(n, 1);
 	kp_unwinder__stats(u, &st2);
 	assert_int_equal(st2.no_cfi, st.no_cfi + 1);
+	/* the same file (device + inode) later seen under a path that opens */
+	gone.path = sn->exe->path;
+	n = kp_unwinder__unwind(u, 1, &gone, 1, sn->s[0].regs, 17,
+				sn->s[0].stack, sn->s[0].len, pcs, 128, &trunc);
+	assert_true(n > 3);
 	kp_unwinder__free(u);
 	kp_unwinder__free(NULL);
 	free_snap(sn);

@@ -4,7 +4,8 @@
  * its PT_LOAD segments (to turn a file offset into an ELF address) and the
  * address ranges of the process entry functions. Loaded once per file
  * (key: device + inode, or the path when the inode is 0), never evicted;
- * files that cannot be read are remembered as such. */
+ * files that cannot be read are remembered as such until they show up
+ * under another path. */
 #include "symbols/unwind-int.h"
 
 #include <errno.h>
@@ -309,6 +310,30 @@ static bool same_key(const struct uw_module *m, const struct kp_unwind_map *map)
 	return !m->ino && strcmp(m->path, map->path ? map->path : "") == 0;
 }
 
+/* A module that could not be read is tried again when the same file
+ * (device + inode) shows up under another path: a path such as
+ * /proc/PID/map_files/... dies with its process, the file does not. */
+static struct uw_module *module_retry(struct uw_module *m, const struct kp_unwind_map *map)
+{
+	const char *path = map->path ? map->path : "";
+	struct uw_module *next = m->next;
+	const char *dir = m->debug_dir;
+	char *p;
+
+	if (m->ok || !strcmp(m->path, path) || !(p = strdup(path)))
+		return m->ok ? m : NULL;
+	if (m->eh)
+		dwarf_cfi_end(m->eh);
+	file_close(&m->debug);
+	file_close(&m->file);
+	free(m->path);
+	*m = (struct uw_module){ .next = next, .maj = map->maj, .min = map->min,
+				 .ino = map->ino, .path = p, .debug_dir = dir };
+	m->file.fd = m->debug.fd = -1;
+	module_load(m);
+	return m->ok ? m : NULL;
+}
+
 struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_map *map)
 {
 	unsigned h = hash_key(map);
@@ -316,7 +341,7 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 
 	for (m = c->buckets[h]; m; m = m->next)
 		if (same_key(m, map))
-			return m->ok ? m : NULL;
+			return module_retry(m, map);
 	if (!(m = calloc(1, sizeof(*m))))
 		return NULL;
 	m->file.fd = m->debug.fd = -1;
