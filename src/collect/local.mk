@@ -36,6 +36,9 @@ libkpcollect_a_SOURCES = src/collect/collect.h src/collect/kp_bpf.h \
 	src/collect/sideband.h src/collect/sideband.c \
 	src/collect/internal.h src/collect/bpfload.c src/collect/collect.c
 nodist_libkpcollect_a_SOURCES = src/collect/kptop.skel.h
+## The skeleton before the objects that include it, even for `make libkpcollect.a'.
+src/collect/libkpcollect_a-bpfload.$(OBJEXT) src/collect/libkpcollect_a-collect.$(OBJEXT): \
+	src/collect/kptop.skel.h
 libkpcollect_a_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
 KP_COLLECT_LIBS = libkpcollect.a libkpstream.a libkputil.a $(LIBBPF_LIBS) -lpthread
 
