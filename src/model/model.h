@@ -16,6 +16,15 @@
  * and reads it.
  *
  * Errors: 0 or negative errno (-ENOMEM); the model never exits.
+ *
+ * Cost: memory grows with distinct stacks (a 48-byte record each, keyed
+ * by a 64-bit hash of the raw sample: pcs are not kept) and trie nodes
+ * (20 bytes each, bounded by max_nodes), not with samples. Samples are
+ * counted in batches of 64: every reader below (views, summary, foreach,
+ * refresh, time mode, zero, baseline) and every non-SAMPLE record counts
+ * the pending ones first, so nothing is ever seen half-counted, and a new
+ * stack's frames are named (resolver called) before any later record is
+ * applied (an EXIT's process_gone comes after its frames were named).
  */
 #ifndef KP_MODEL_H
 #define KP_MODEL_H
@@ -93,6 +102,13 @@ struct kp_model_opts {
 
 struct kp_model;
 
+/* Identities: EXEC starts a new identity with the same pid and start
+ * time (the resolver hears process_gone for the old one first); PROCESS
+ * with another start time starts one too (pid reuse); a PROCESS for a
+ * placeholder (made by a SAMPLE/MMAP/THREAD of an unknown pid) adopts it.
+ * The node limit: when the trie passes max_nodes, the coldest nodes (by
+ * current + baseline count) are cut until a quarter is free, and their
+ * stacks are counted under an "[other]" child of the nearest kept node. */
 struct kp_model *kp_model__new(const struct kp_model_opts *opts);
 void kp_model__free(struct kp_model *m);
 
@@ -104,9 +120,13 @@ int kp_model__feed(struct kp_model *m, const struct kp_record *r);
  * applies the decay or expires the window. */
 void kp_model__refresh(struct kp_model *m, uint64_t now_ns);
 
+/* To CUMULATIVE: every sample since the zero or mark counts again. To
+ * DECAY: the current counts start decaying. To WINDOW (window_s 0: the
+ * last one, else 10): the window starts empty; it is exact to one second
+ * and older samples (by their time) are not counted. */
 void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
 			     unsigned window_s);
-/* Zero the counts; processes, mappings and names are kept. */
+/* Zero the counts; processes, mappings, names and the baseline are kept. */
 void kp_model__zero(struct kp_model *m);
 /* Baseline: mark = take the current counts as the baseline and start a
  * fresh current window; clear = no baseline. Views then carry both. */
@@ -118,7 +138,7 @@ int kp_model__has_baseline(const struct kp_model *m);
 
 struct kp_filter {
 	uint32_t pid;			/* 0 = any */
-	const char *comm;		/* exact comm, NULL = any */
+	const char *comm;		/* exact process comm, NULL = any */
 	uint64_t cgroup_id;		/* 0 = any */
 	const char *module;		/* module display name, NULL = any */
 	const char *name;		/* substring of the function name, or */
@@ -127,7 +147,9 @@ struct kp_filter {
 	int hide_kernel, hide_user;	/* drop those frames from stacks */
 	int show_idle;			/* idle samples are hidden unless set */
 };
-/* Copies what it needs. Returns -EINVAL for a regex that does not compile. */
+/* Copies what it needs. Returns -EINVAL for a regex that does not compile
+ * (the old filter stays). module, name and focus hold for a stack when one
+ * of its visible frames matches. */
 int kp_model__set_filter(struct kp_model *m, const struct kp_filter *f);
 
 /* ---- views ---- */
@@ -143,6 +165,9 @@ enum kp_view_kind {
 	KP_VIEW_KIND_MAX,
 };
 
+/* Descending, except NAME. DELTA: by the size of the change of share
+ * |now/total - base/base_total|, of self in the flat view and of total
+ * elsewhere. Ties keep a stable order (by id or function). */
 enum kp_sort {
 	KP_SORT_SELF = 0, KP_SORT_TOTAL, KP_SORT_NAME, KP_SORT_DELTA,
 };
@@ -154,11 +179,17 @@ struct kp_view_opts {
 	 * so (NULL: expand everything). */
 	int (*expanded)(void *ctx, uint64_t id);
 	void *expanded_ctx;
-	/* Bottom-up: the function whose callers are listed (0: every leaf). */
+	/* Bottom-up: the function whose callers are listed (0: every leaf).
+	 * Each stack counts once, from its outermost call of root_fn; the
+	 * process is the last caller; self is set at depth 0 only. */
 	uint64_t root_fn;
 	size_t max_rows;	/* 0 = no limit */
 };
 
+/* Row ids: flat = fn; tree rows hash the path of function ids from their
+ * process row (whose id is the process view's); thread: hash of process
+ * and tid; cgroup: the cgroup id; module: its index + 1. Tree rows merge
+ * the call sites of a function under the same parent. */
 struct kp_row {
 	uint64_t id;		/* stable across refreshes: node, function, pid... */
 	uint64_t fn;		/* function id (for focus / bottom-up), 0 if none */
@@ -217,7 +248,11 @@ int kp_model__foreach_stack(struct kp_model *m,
 			    void *ctx);
 
 /* Every distinct frame seen, for SYMTAB records at the end of a save:
- * path/build-id of its module, address as in kp_rec_symtab, its name. */
+ * path/build-id of its module, address as in kp_rec_symtab, its name (the
+ * containing function for inlined frames; frames without a name are left
+ * out). A return address is given as its call site (offset of pc - 1), as
+ * the model looks it up; SYMTAB symbols of size 0 match their exact
+ * address only, sized ones their range. */
 int kp_model__foreach_symbol(struct kp_model *m,
 			     int (*cb)(void *ctx, const char *path,
 				       const uint8_t *build_id, uint8_t build_id_len,
