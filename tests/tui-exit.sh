@@ -1,6 +1,7 @@
 #!/bin/sh
 # tui-exit.sh — the live view leaves the terminal clean on every exit path
-# (Ctrl-C, SIGTERM) and honours NO_COLOR. Driven through tmux.
+# (Ctrl-C, SIGTERM), gives it back on Ctrl-Z and takes it again on fg, and
+# honours NO_COLOR. Driven through tmux.
 . "$top_srcdir/tests/lib.sh"
 require_bpf
 . "$top_srcdir/tests/tui-lib.sh"
@@ -34,6 +35,22 @@ grep -q "$(printf '\033')\[[0-9;]*7[;m]" "$TUI_TMP/esc" ||
 	fail "NO_COLOR: no reverse video for the headings"
 keys C-c
 check_clean "Ctrl-C"
+
+# Ctrl-Z gives the terminal back while stopped; fg takes it again.
+keys "$KPTOP -d 0.5 -p $WLPID" Enter	# fg gives its status below
+tui_wait ' hot_a ' 10
+keys C-z
+tui_wait 'Stopped' 5
+keys "clear; stty -g > $TUI_TMP/stty.stopped" Enter
+sleep 0.3
+cmp -s "$TUI_TMP/stty.before" "$TUI_TMP/stty.stopped" ||
+	fail "Ctrl-Z: terminal modes not restored while stopped"
+keys "fg" Enter
+tui_wait ' hot_a ' 5
+type_text 'q'
+tui_gone 'Self%' 5
+keys "echo kptop-rc=\$?" Enter
+check_clean "Ctrl-Z, fg, q"
 
 # SIGTERM seen by the loop.
 keys "$KPTOP -d 0.5 -p $WLPID; echo kptop-rc=\$?" Enter

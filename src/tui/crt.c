@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -152,6 +153,17 @@ int kp_crt__key(struct kp_crt *c, wint_t *ch)
 {
 	(void)c;
 	return get_wch(ch);
+}
+
+void kp_crt__suspend(struct kp_crt *c)
+{
+	curs_set(1);
+	endwin();
+	fflush(c->out);
+	raise(SIGSTOP);		/* here until the shell continues us */
+	curs_set(0);
+	clearok(curscr, TRUE);	/* the next doupdate repaints it all */
+	kp_crt__check_resize(c);
 }
 
 void kp_crt__show(struct kp_crt *c)

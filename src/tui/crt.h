@@ -67,6 +67,9 @@ int kp_crt__check_resize(struct kp_crt *c);
 /* Read one key without waiting: returns KEY_CODE_YES (*ch a KEY_*), OK
  * (*ch a character) or ERR (nothing pending). */
 int kp_crt__key(struct kp_crt *c, wint_t *ch);
+/* Ctrl-Z: restore the terminal, stop the process (SIGSTOP) and, once
+ * continued, take the terminal again; the caller then redraws. */
+void kp_crt__suspend(struct kp_crt *c);
 /* Show the screen as drawn (doupdate). */
 void kp_crt__show(struct kp_crt *c);
 /* Forget what is on the terminal and repaint all of it next time. */

@@ -1,7 +1,7 @@
 /* loop.c — kp_tui__run: the poll loop of the live view.
  *
  * One thread (the main one): poll() on the terminal, the signalfd of
- * sig.h (SIGINT, SIGTERM, SIGHUP, SIGWINCH) and the
+ * sig.h (SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP) and the
  * collector's fd. The collector's queue is drained at most every
  * KP_PUMP_MS (and at once before each refresh), so a busy queue does not
  * spin the loop and drawing never waits on sampling: the collector's own
@@ -77,6 +77,8 @@ static int read_signals(struct kp_tui *t, struct kp_sig *sig)
 {
 	int what = kp_sig__read(sig);
 
+	if (what & KP_SIG_STOP)
+		kp_crt__suspend(t->crt);
 	if (what & KP_SIG_RESIZE)
 		kp_crt__check_resize(t->crt);
 	return (what & KP_SIG_QUIT) != 0;

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <sys/signalfd.h>
 
-static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH };
+static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP };
 #define NR_SIGS (int)(sizeof(sigs) / sizeof(sigs[0]))
 
 struct kp_sig {
@@ -77,7 +77,8 @@ int kp_sig__read(struct kp_sig *s)
 	int what = 0;
 
 	while (read(s->fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-		what |= si.ssi_signo == SIGWINCH ? KP_SIG_RESIZE : KP_SIG_QUIT;
+		what |= si.ssi_signo == SIGWINCH ? KP_SIG_RESIZE :
+			si.ssi_signo == SIGTSTP ? KP_SIG_STOP : KP_SIG_QUIT;
 	return what;
 }
 

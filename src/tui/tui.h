@@ -9,10 +9,11 @@
  * before it returns, on every path. It never calls exit().
  *
  * Call it from the process's main thread: while it runs, SIGINT, SIGTERM,
- * SIGHUP and SIGWINCH are blocked there and read from a signalfd; one
- * landing on another thread (the collector's) is forwarded to the main
- * thread. The previous handlers and mask are restored on return. It sets
- * LC_CTYPE from the environment (UTF-8 names); numbers stay in "C".
+ * SIGHUP, SIGWINCH and SIGTSTP (Ctrl-Z) are blocked there and read from a
+ * signalfd; one landing on another thread (the collector's) is forwarded
+ * to the main thread. The previous handlers and mask are restored on
+ * return. It sets LC_CTYPE from the environment (UTF-8 names); numbers
+ * stay in "C".
  * The collector, model and pump stay the caller's; the view sets the
  * model's filter (kp_model__set_filter) and time mode as keys ask.
  */
