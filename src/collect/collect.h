@@ -90,7 +90,8 @@ int kp_collector__flush(struct kp_collector *c);
 /* Move whole encoded records (at most cap bytes, at least one record if
  * cap >= KP_STREAM_RECORD_MAX or the next record fits) from the queue into
  * buf. Waits up to timeout_ms (0: no wait, -1: forever) for the first
- * record. Returns the byte count, 0 on timeout, or -errno. */
+ * record. Returns the byte count, 0 on timeout, or -errno (-ENOSPC: the
+ * next record is larger than cap; call again with a bigger buffer). */
 ssize_t kp_collector__read(struct kp_collector *c, void *buf, size_t cap,
 			   int timeout_ms);
 
