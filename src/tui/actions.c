@@ -201,6 +201,8 @@ static enum kp_act act_filter(struct kp_tui *t, int key)
 static const struct kp_action actions[] = {
 	{ { 'h', '?', KP_KEY(KEY_F(1)) }, "h ? F1", "this help", act_help },
 	{ { 'q', KP_KEY(KEY_F(10)) }, "q F10", "quit", act_quit },
+	{ { 0 }, "Ctrl-C", "quit too (SIGINT, like SIGTERM)", act_quit },
+	{ { 0 }, "Ctrl-Z", "suspend; fg brings the view back", act_refresh },
 	{ { KP_KEY(KEY_UP), KP_KEY(KEY_DOWN) }, "Up Down", "select a row", act_nav },
 	{ { KP_KEY(KEY_PPAGE), KP_KEY(KEY_NPAGE) }, "PgUp PgDn", "a page up / down", act_nav },
 	{ { KP_KEY(KEY_HOME), KP_KEY(KEY_END) }, "Home End", "first / last row", act_nav },
