@@ -103,12 +103,25 @@ int kp_symtab__add(struct kp_symtab *t, uint64_t start, uint64_t size,
 	return 0;
 }
 
+static size_t underscores(const char *n)
+{
+	size_t i = 0;
+
+	while (n[i] == '_')
+		i++;
+	return i;
+}
+
 /* Address order; at one address sized entries before zero-sized, then the
- * best rank first: dedup keeps the first. */
-static int sym_cmp(const void *a, const void *b)
+ * best rank first, then (as perf does) the alias with fewer leading
+ * underscores (printf over _IO_printf), then the longer name: dedup keeps
+ * the first. */
+static int sym_cmp(const void *a, const void *b, void *arg)
 {
 	const struct kp_sym *x = a, *y = b;
+	const char *arena = arg, *xn = arena + x->name, *yn = arena + y->name;
 	int xs = x->end > x->start, ys = y->end > y->start;
+	size_t xu, yu, xl, yl;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
@@ -116,14 +129,22 @@ static int sym_cmp(const void *a, const void *b)
 		return ys - xs;
 	if (x->rank != y->rank)
 		return (int)y->rank - (int)x->rank;
-	return x->name < y->name ? -1 : x->name > y->name;
+	xu = underscores(xn);
+	yu = underscores(yn);
+	if (xu != yu)
+		return xu < yu ? -1 : 1;
+	xl = strlen(xn);
+	yl = strlen(yn);
+	if (xl != yl)
+		return xl > yl ? -1 : 1;
+	return strcmp(xn, yn);
 }
 
 int kp_symtab__finish(struct kp_symtab *t)
 {
 	size_t out = 0;
 
-	qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
+	qsort_r(t->syms, t->nr, sizeof(*t->syms), sym_cmp, t->arena);
 	for (size_t i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start)
 			continue;
