@@ -219,6 +219,24 @@ int kp_feed__flush(struct kp_model *m)
 	return err;
 }
 
+/* Keep what a new stack needs of the sample: its pcs, time and comm. */
+static void batch_push(struct kp_batch *b, const struct kp_rec_sample *s,
+		       const uint64_t *k, uint16_t nk, const uint64_t *u, uint16_t nu)
+{
+	b->off[b->n] = (uint32_t)b->npcs;
+	b->nk[b->n] = nk;
+	b->nu[b->n] = nu;
+	if (nk)
+		memcpy(b->pcs + b->npcs, k, nk * sizeof(*k));
+	if (nu)
+		memcpy(b->pcs + b->npcs + nk, u, nu * sizeof(*u));
+	b->npcs += (size_t)nk + nu;
+	b->time[b->n] = s->time_ns;
+	memcpy(b->comm[b->n], s->comm, KP_COMM_LEN);
+	b->comm[b->n][KP_COMM_LEN - 1] = 0;
+	b->n++;
+}
+
 int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 {
 	struct kp_batch *b = m->batch;
@@ -251,18 +269,7 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 	hdr->key = kp_mix64(hash_pcs(hash_pcs(hdr->key, k, nk), u, nu));
 	if (m->stk_tab.mask)
 		__builtin_prefetch(&m->stk_tab.slots[(uint32_t)hdr->key & m->stk_tab.mask]);
-	b->off[b->n] = (uint32_t)b->npcs;
-	b->nk[b->n] = nk;
-	b->nu[b->n] = nu;
-	if (nk)
-		memcpy(b->pcs + b->npcs, k, nk * sizeof(*k));
-	if (nu)
-		memcpy(b->pcs + b->npcs + nk, u, nu * sizeof(*u));
-	b->npcs += (size_t)nk + nu;
-	b->time[b->n] = s->time_ns;
-	memcpy(b->comm[b->n], s->comm, KP_COMM_LEN);
-	b->comm[b->n][KP_COMM_LEN - 1] = 0;
-	b->n++;
+	batch_push(b, s, k, nk, u, nu);
 
 	m->sum.samples++;
 	if (!m->sum.first_ns || s->time_ns < m->sum.first_ns)

@@ -379,23 +379,25 @@ static int rename_unknown(struct kp_model *m, uint32_t mod)
 int kp_intern__symtab(struct kp_model *m, const struct kp_rec_symtab *rs)
 {
 	struct kp_symtab st = { .build_id_len = rs->build_id_len };
-	size_t i;
+	size_t i, nr = rs->syms ? rs->nr_syms : 0;
 	int err, renamed = 0;
 
 	st.path = kp_strpool__intern(&m->strs, rs->path ? rs->path : "");
-	st.syms = calloc(rs->nr_syms ? rs->nr_syms : 1, sizeof(*st.syms));
+	if (st.build_id_len > KP_BUILD_ID_MAX)
+		st.build_id_len = KP_BUILD_ID_MAX;
+	st.syms = calloc(nr ? nr : 1, sizeof(*st.syms));
 	if (!st.path || !st.syms ||
 	    kp_grow(&m->symtabs, &m->cap_symtabs, m->nr_symtabs + 1, sizeof(st)))
 		goto out_nomem;
 	memcpy(st.build_id, rs->build_id, sizeof(st.build_id));
-	for (i = 0; i < rs->nr_syms; i++) {
+	for (i = 0; i < nr; i++) {
 		st.syms[i] = rs->syms[i];
 		st.syms[i].name = kp_strpool__intern(&m->strs,
 					rs->syms[i].name ? rs->syms[i].name : "");
 		if (!st.syms[i].name)
 			goto out_nomem;
 	}
-	st.nr = rs->nr_syms;
+	st.nr = nr;
 	qsort(st.syms, st.nr, sizeof(*st.syms), sym_cmp);
 	m->symtabs[m->nr_symtabs++] = st;
 	for (i = 0; i < m->nr_mods; i++) {

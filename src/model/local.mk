@@ -3,7 +3,7 @@ noinst_LIBRARIES += libkpmodel.a
 libkpmodel_a_SOURCES = src/model/model.h src/model/model-int.h \
 	src/model/util.c src/model/intern.c src/model/proc.c src/model/feed.c \
 	src/model/tree.c src/model/time.c src/model/filter.c src/model/view.c \
-	src/model/view-tree.c src/model/stacks.c src/model/model.c
+	src/model/view-group.c src/model/view-tree.c src/model/stacks.c src/model/model.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-model

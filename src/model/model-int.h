@@ -437,6 +437,9 @@ int kp_view__agg(struct kp_model *m, const struct kp_prep *p, struct kp_agg *a,
 void kp_view__agg_free(struct kp_agg *a);
 int kp_view__sort_rows(struct kp_model *m, struct kp_row *rows, size_t nr,
 		       enum kp_sort sort, double vtotal, double vbase);
+int kp_view__process(struct kp_model *m, const struct kp_agg *a, struct kp_view *v);
+int kp_view__grouped(struct kp_model *m, const struct kp_prep *p,
+		     enum kp_view_kind kind, struct kp_view *v);
 int kp_view__tree(struct kp_model *m, const struct kp_view_opts *o,
 		  const struct kp_prep *p, const struct kp_agg *a,
 		  struct kp_view *v);

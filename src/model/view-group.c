@@ -1,0 +1,174 @@
+/* view-group.c — the views by process, thread, cgroup and module.
+ *
+ * Process rows come from the per-node totals (a process's root node);
+ * thread and cgroup rows add up the passing stacks by their key; module
+ * rows walk each stack once, counting a module's total once per stack and
+ * its self for the module of the stack's leaf.
+ */
+#include "model/model-int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int grow_rows(struct kp_view *v, size_t *cap)
+{
+	if (kp_grow(&v->rows, cap, v->nr_rows + 1, sizeof(*v->rows)))
+		return -ENOMEM;
+	memset(&v->rows[v->nr_rows], 0, sizeof(*v->rows));
+	return 0;
+}
+
+int kp_view__process(struct kp_model *m, const struct kp_agg *a, struct kp_view *v)
+{
+	size_t i, cap = 0;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct kp_proc *pr = &m->procs[i];
+		uint32_t r = pr->root;
+		struct kp_row *row;
+
+		if (a->total[r] == 0 && (!a->btotal || a->btotal[r] == 0))
+			continue;
+		if (grow_rows(v, &cap))
+			return -ENOMEM;
+		row = &v->rows[v->nr_rows++];
+		row->id = kp_hash2(pr->pid, i) | 1;
+		row->self = row->total = a->total[r];
+		row->base_self = row->base_total = a->btotal ? a->btotal[r] : 0;
+		row->samples = a->samp[r];
+		row->name = row->comm = pr->comm;
+		row->pid = pr->pid;
+	}
+	return 0;
+}
+
+/* Rows keyed by a 64-bit key (thread, cgroup, module), made on first use. */
+struct keyed {
+	struct kp_htab tab;
+	uint64_t *keys;
+	size_t cap_keys, cap_rows;
+};
+
+static struct kp_row *keyed_row(struct keyed *k, struct kp_view *v, uint64_t key,
+				int *created)
+{
+	uint32_t h = (uint32_t)kp_mix64(key), i = 0;
+	uint64_t *found;
+
+	*created = 0;
+	KP_HTAB_FIND(&k->tab, h, i, k->keys[i] == key, found);
+	if (found)
+		return &v->rows[i];
+	if (grow_rows(v, &k->cap_rows) ||
+	    kp_grow(&k->keys, &k->cap_keys, v->nr_rows + 1, sizeof(*k->keys)) ||
+	    kp_htab__insert(&k->tab, h, (uint32_t)v->nr_rows))
+		return NULL;
+	k->keys[v->nr_rows] = key;
+	*created = 1;
+	return &v->rows[v->nr_rows++];
+}
+
+static void add_counts(struct kp_row *r, const struct kp_stk *s, double b, int self)
+{
+	r->total += s->cur;
+	r->base_total += b;
+	r->samples += s->samples;
+	if (self) {
+		r->self += s->cur;
+		r->base_self += b;
+	}
+}
+
+static int group_stack(struct kp_model *m, enum kp_view_kind kind, struct keyed *k,
+		       struct kp_view *v, uint32_t i)
+{
+	const struct kp_stk *s = kp_stk(m, i);
+	const struct kp_proc *pr = &m->procs[s->proc];
+	double b = m->has_base ? m->base[i] : 0;
+	uint64_t key = kind == KP_VIEW_THREAD ? (uint64_t)s->proc << 32 | s->tid : s->cgroup;
+	int created;
+	struct kp_row *r = keyed_row(k, v, key, &created);
+
+	if (!r)
+		return -ENOMEM;
+	if (created && kind == KP_VIEW_THREAD) {
+		uint32_t t = kp_proc__thread(m, s->proc, s->tid);
+
+		r->id = kp_hash2(kp_hash2(pr->pid, s->proc), s->tid) | 1;
+		r->name = t != KP_NONE ? m->threads[t].name : pr->comm;
+		r->comm = pr->comm;
+		r->pid = pr->pid;
+		r->tid = s->tid;
+	} else if (created) {
+		r->id = s->cgroup;
+		r->name = kp_proc__cgroup_name(m, s->cgroup);
+		if (!r->name)
+			return -ENOMEM;
+	}
+	add_counts(r, s, b, 1);
+	return 0;
+}
+
+/* Modules: total once per stack per module, self for the leaf's module. */
+static int module_stack(struct kp_model *m, const struct kp_prep *p, struct keyed *k,
+			struct kp_view *v, uint32_t i, uint32_t *stamp)
+{
+	const struct kp_stk *s = kp_stk(m, i);
+	double b = m->has_base ? m->base[i] : 0;
+	uint32_t n, leaf = kp_eff(p, s->leaf);
+	int created;
+
+	for (n = leaf; m->nodes[n].parent != KP_NONE; n = m->nodes[n].parent) {
+		uint32_t mod = m->fns[kp_node_fn(m, n)].module;
+		struct kp_row *r;
+
+		if (kp_eff(p, n) != n || stamp[mod] == i + 1)
+			continue;
+		stamp[mod] = i + 1;
+		r = keyed_row(k, v, mod, &created);
+		if (!r)
+			return -ENOMEM;
+		if (created) {
+			r->id = mod + 1;
+			r->name = r->module = m->mods[mod].name;
+			r->kernel = m->mods[mod].kernel;
+		}
+		add_counts(r, s, b, n == leaf);
+	}
+	return 0;
+}
+
+int kp_view__grouped(struct kp_model *m, const struct kp_prep *p,
+		     enum kp_view_kind kind, struct kp_view *v)
+{
+	struct keyed k;
+	uint32_t *stamp = NULL;
+	size_t i;
+	int err = 0;
+
+	memset(&k, 0, sizeof(k));
+	if (kind == KP_VIEW_MODULE) {
+		stamp = calloc(m->nr_mods, sizeof(*stamp));
+		if (!stamp)
+			return -ENOMEM;
+	}
+	for (i = 0; i < m->nr_stk && !err; i++) {
+		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
+		double b = m->has_base ? m->base[i] : 0;
+
+		if ((s->cur == 0 && b == 0) || !kp_filter__stack(m, p, s))
+			continue;
+		v->total += s->cur;
+		v->base_total += b;
+		if (kind == KP_VIEW_MODULE)
+			err = module_stack(m, p, &k, v, (uint32_t)i, stamp);
+		else
+			err = group_stack(m, kind, &k, v, (uint32_t)i);
+	}
+	free(stamp);
+	free(k.keys);
+	kp_htab__fini(&k.tab);
+	return err;
+}
+
