@@ -11,20 +11,25 @@
 static int open_trusted(const char *path, uint32_t owner, struct stat *st,
 			struct kp_jitmap_result *r)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	/* O_PATH|O_NOFOLLOW: a symlink is seen as one (and refused), and
+	 * nothing but a regular file is ever opened for reading */
+	int pfd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW), fd;
+	char self[64];
 
-	if (fd < 0) {
-		if (errno == ELOOP)
-			r->refused = 1;
+	if (pfd < 0)
 		return -errno;
-	}
-	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode) ||
+	if (fstat(pfd, st) != 0 || !S_ISREG(st->st_mode) ||
 	    (st->st_uid != 0 && st->st_uid != owner) ||
 	    st->st_size > (off_t)KP_JITMAP_MAX_BYTES) {
-		close(fd);
+		close(pfd);
 		r->refused = 1;
 		return -EPERM;
 	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		fd = -errno;
+	close(pfd);
 	return fd;
 }
 

@@ -23,13 +23,36 @@ static int same_file(const struct kp_proc_file *f, const struct stat *st)
 	return 1;
 }
 
+/* Turn an O_PATH descriptor of a regular file into a readable one. A
+ * device, FIFO or socket is never opened for reading (no side effects). */
+static int reopen_regular(int pfd)
+{
+	char self[64];
+	struct stat st;
+	int fd;
+
+	if (fstat(pfd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(pfd);
+		return -EINVAL;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		fd = -errno;
+	close(pfd);
+	return fd;
+}
+
 static int open_checked(const char *path, const struct kp_proc_file *f,
 			struct stat *st)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int pfd = open(path, O_PATH | O_CLOEXEC), fd;
 
-	if (fd < 0)
+	if (pfd < 0)
 		return -errno;
+	fd = reopen_regular(pfd);
+	if (fd < 0)
+		return fd;
 	if (fstat(fd, st) != 0 || !same_file(f, st)) {
 		close(fd);
 		return -ESTALE;
@@ -99,11 +122,10 @@ int kp_proc__open_mapped(const struct kp_proc_file *f, struct stat *st,
 int kp_proc__open_in_root(const char *proc_root, uint32_t pid, const char *path)
 {
 	struct open_how how = {
-		.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
+		.flags = O_PATH | O_CLOEXEC,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	char root[128];
-	struct stat st;
 	int dfd, fd;
 
 	if (!path || path[0] != '/')
@@ -124,11 +146,7 @@ int kp_proc__open_in_root(const char *proc_root, uint32_t pid, const char *path)
 		if (fd < 0)
 			return fd;
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	return fd;
+	return reopen_regular(fd);
 }
 
 int kp_proc__uid(const char *proc_root, uint32_t pid, uint32_t *uid)
