@@ -4,9 +4,9 @@
  * Owns: a resolver that wraps the real one (src/resolve.h). Names and
  * process exits go straight through. For user stacks it (1) keeps the
  * frame-pointer stack when a sample carries only the few stack words every
- * sample has (the unwinder refuses to unwind those; the frameless-leaf fix
- * kp_unwinder__fix_leaf is not applied here: it needs the resolver's safe
- * paths, see src/resolve.c), and
+ * sample has (the unwinder refuses to unwind those), with the caller of a
+ * frameless leaf put back (kp_unwinder__fix_leaf, when an unwinder and the
+ * symbols are given), and
  * (2) marks a process for DWARF stack copies (kp_collector__mark_dwarf)
  * once its frame-pointer stacks are seen not to reach the process entry
  * (_start, __libc_start_main*, __libc_start_call_main, start_thread,
@@ -22,15 +22,21 @@
 
 #include "collect/collect.h"
 #include "model/model.h"
+#include "symbols/symbols.h"
+#include "symbols/unwind.h"
 
 struct kp_autodwarf;
 
 struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner);
 void kp_autodwarf__free(struct kp_autodwarf *a);
 void kp_autodwarf__set_collector(struct kp_autodwarf *a, struct kp_collector *c);
+/* Borrowed, for the frameless-leaf fix (both NULL: no fix). */
+void kp_autodwarf__set_unwinder(struct kp_autodwarf *a, struct kp_unwinder *u,
+				struct kp_symbols *syms);
 /* The wrapping resolver; valid while a lives. */
 struct kp_resolver kp_autodwarf__resolver(struct kp_autodwarf *a);
-/* Processes marked so far. */
+/* Processes marked so far; fp stacks given back a leaf's caller. */
 uint64_t kp_autodwarf__marked(const struct kp_autodwarf *a);
+uint64_t kp_autodwarf__leaf_fixed(const struct kp_autodwarf *a);
 
 #endif /* KP_AUTODWARF_H */

@@ -36,7 +36,8 @@ tests_test_pump_SOURCES = tests/test-pump.c src/pump.h src/pump-int.h \
 tests_test_pump_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_pump_LDADD = libkpstream.a libkputil.a $(CMOCKA_LIBS)
 
-## The auto unwind glue over a fake resolver and a fake collector.
+## The auto unwind glue over a fake resolver, and link-time fakes of the
+## collector's mark and the symbols layer's safe path and leaf fix.
 check_PROGRAMS += tests/test-autodwarf
 TESTS += tests/test-autodwarf
 tests_test_autodwarf_SOURCES = tests/test-autodwarf.c src/autodwarf.h \

@@ -2,13 +2,15 @@
  * link-time fake of kp_collector__mark_dwarf: a process whose
  * frame-pointer stacks reach _start (or __libc_start_call_main one frame
  * in) is never marked; one whose stacks stop short is marked once;
- * samples with only the leaf words keep their fp stack (-ENOTSUP); full
- * stack copies go to the real unwinder; names pass straight through. */
+ * samples with only the leaf words keep their fp stack (-ENOTSUP) or get
+ * a frameless leaf's caller back (link-time fakes of the symbols layer);
+ * full stack copies go to the real unwinder; names pass straight through. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -17,7 +19,36 @@
 #include "symbols/unwind.h"
 
 static uint32_t marked[16];
-static int nr_marked, inner_unwinds;
+static int nr_marked, inner_unwinds, safe_paths, fixes;
+
+/* Link-time fakes of the symbols layer: every /path is safe as
+ * /proc/PID/map_files/...; the leaf fix puts 0x2222 after fp[0]. */
+int kp_symbols__safe_path(struct kp_symbols *s, const struct kp_sym_map *map,
+			  char *buf, size_t len)
+{
+	(void)s;
+	safe_paths++;
+	snprintf(buf, len, "/proc/%u/map_files/%llx", map->pid,
+		 (unsigned long long)map->start);
+	return 0;
+}
+
+int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,
+			  const struct kp_unwind_map *maps, size_t nr_maps,
+			  const uint64_t *regs, int nr_regs,
+			  const uint8_t *stack, size_t len,
+			  uint64_t *fp, int n, int max)
+{
+	(void)u; (void)pid; (void)regs; (void)nr_regs; (void)stack; (void)len;
+	assert_int_equal(nr_maps, 1);
+	assert_non_null(strstr(maps[0].path, "/map_files/"));
+	fixes++;
+	if (fp[0] != 0x3010 || n >= max)
+		return n;
+	memmove(fp + 2, fp + 1, (size_t)(n - 1) * sizeof(*fp));
+	fp[1] = 0x2222;
+	return n + 1;
+}
 
 int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on)
 {
@@ -108,6 +139,42 @@ static void test_marking(void **state)
 	kp_autodwarf__free(a);
 }
 
+static void test_leaf_fix(void **state)
+{
+	static const uint64_t leaf[] = { 0x3010, 0x1010 };	/* hot _start */
+	static const uint64_t other[] = { 0x2010, 0x1010 };	/* main _start */
+	static const uint8_t stack[64];
+	struct kp_resolver inner = { &fake_ops, NULL };
+	struct kp_autodwarf *a = kp_autodwarf__new(inner);
+	struct kp_rec_sample s = { .pid = 9, .tid = 9, .uframes = leaf,
+		.nr_uframes = 2, .flags = KP_SAMPLE_REGS, .nr_regs = 17,
+		.stack = stack, .stack_len = sizeof(stack) };
+	uint64_t pcs[KP_MAX_FRAMES];
+	struct kp_resolver r;
+	int trunc = 1, dummy;
+
+	(void)state;
+	assert_non_null(a);
+	r = kp_autodwarf__resolver(a);
+	safe_paths = fixes = 0;
+	/* without an unwinder: the fp stack as it came */
+	assert_int_equal(r.ops->unwind(r.ctx, &s, &map, 1, pcs, KP_MAX_FRAMES, &trunc), -ENOTSUP);
+	kp_autodwarf__set_unwinder(a, (struct kp_unwinder *)&dummy,
+				   (struct kp_symbols *)&dummy);
+	assert_int_equal(r.ops->unwind(r.ctx, &s, &map, 1, pcs, KP_MAX_FRAMES, &trunc), 3);
+	assert_true(pcs[0] == 0x3010 && pcs[1] == 0x2222 && pcs[2] == 0x1010);
+	assert_int_equal(trunc, 0);
+	/* a second sample in the same mapping: the safe path is cached */
+	assert_int_equal(r.ops->unwind(r.ctx, &s, &map, 1, pcs, KP_MAX_FRAMES, &trunc), 3);
+	assert_int_equal(safe_paths, 1);
+	/* nothing to put back: the model keeps the fp stack */
+	s.uframes = other;
+	assert_int_equal(r.ops->unwind(r.ctx, &s, &map, 1, pcs, KP_MAX_FRAMES, &trunc), -ENOTSUP);
+	assert_int_equal(fixes, 3);
+	assert_int_equal(kp_autodwarf__leaf_fixed(a), 2);
+	kp_autodwarf__free(a);
+}
+
 static void test_names_pass_through(void **state)
 {
 	struct kp_resolver inner = { &fake_ops, NULL };
@@ -129,6 +196,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_marking),
+		cmocka_unit_test(test_leaf_fix),
 		cmocka_unit_test(test_names_pass_through),
 	};
 
