@@ -566,6 +566,115 @@ static void test_node_limit(void **state)
 	kp_model__free(m);
 }
 
+/* Folding keeps the baseline and the window's buckets with their stacks. */
+static void test_fold_base_window(void **state)
+{
+	struct fake f = { 0 };
+	struct kp_model *m = fake_model(&f, 64);
+	struct kp_model_summary sum;
+	struct kp_view *v;
+	int j;
+
+	assert_non_null(m);
+	feed_process(m, 100, 1, "app");
+	feed_mmap(m, 100, APP, 0x1000000, 0, "/bin/app", 1);
+	kp_model__set_time_mode(m, KP_TIME_WINDOW, 5);
+	for (j = 0; j < 40; j++) {
+		const int st[] = { 1, 2, 100 + j };
+
+		ustack(m, 100, 100, S(1), 3, st);
+	}
+	kp_model__baseline_mark(m);
+	for (j = 0; j < 300; j++) {	/* folds while a baseline exists */
+		const int st[] = { 1, 3 + j % 2, 1000 + j };
+
+		ustack(m, 100, 100, S(2) + (uint64_t)j, 3, st);
+	}
+	kp_model__summary(m, &sum);
+	assert_true(sum.nodes <= 64);
+	assert_true(sum.other_nodes >= 1);
+	v = view(m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(v->total == 300);
+	assert_true(v->base_total == 40);
+	assert_true(must(v, "fn_1", 0)->total == 300);
+	assert_true(must(v, "fn_1", 0)->base_total == 40);
+	kp_view__free(v);
+	/* the window still expires the folded samples */
+	kp_model__refresh(m, S(7) + 1);
+	kp_model__summary(m, &sum);
+	assert_true(sum.total == 300);
+	kp_model__refresh(m, S(8) + 1);
+	kp_model__summary(m, &sum);
+	assert_true(sum.total == 0);
+	kp_model__free(m);
+}
+
+static void test_sort_name_max_rows(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_view_opts o = { .kind = KP_VIEW_FLAT, .sort = KP_SORT_NAME,
+				  .max_rows = 2 };
+	struct kp_view *v;
+
+	shared_prefix(c->m);
+	assert_int_equal(kp_model__view(c->m, &o, &v), 0);
+	assert_int_equal(v->nr_rows, 2);
+	assert_string_equal(v->rows[0].name, "fn_1");
+	assert_string_equal(v->rows[1].name, "fn_2");
+	assert_true(v->total == 6);
+	kp_view__free(v);
+	o.kind = KP_VIEW_TOPDOWN;
+	o.max_rows = 3;
+	assert_int_equal(kp_model__view(c->m, &o, &v), 0);
+	assert_int_equal(v->nr_rows, 3);
+	kp_view__free(v);
+}
+
+static void test_placeholder_adopted(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t pc = U(1);
+	struct kp_view *v;
+
+	assert_int_equal(feed_sample(c->m, 500, 500, S(1), 0, 0, NULL, 0, &pc, 1), 0);
+	assert_int_equal(feed_process(c->m, 500, 42, "late"), 0);
+	assert_int_equal(feed_sample(c->m, 500, 500, S(1), 0, 0, NULL, 0, &pc, 1), 0);
+	v = view(c->m, KP_VIEW_PROCESS, KP_SORT_SELF, 0);
+	assert_true(must(v, "late", 0)->total == 2);
+	assert_null(row(v, "t500", 0));
+	kp_view__free(v);
+}
+
+static int hidden_visit(void *ctx, const struct kp_stack_visit *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->depth; i++)
+		assert_false(v->frames[i]->kernel);
+	assert_int_equal(v->tid, 101);
+	assert_int_equal(v->cgroup_id, 9);
+	assert_string_equal(v->comm, "app");
+	assert_string_equal(v->frames[0]->path, "/bin/app");
+	assert_int_equal(v->frames[0]->map_start, APP);
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static void test_foreach_filtered(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t k[] = { K(1) }, u[] = { U(2), U(1) };
+	struct kp_filter f = { .hide_kernel = 1, .pid = 100 };
+	int n = 0;
+
+	assert_int_equal(feed_sample(c->m, 100, 101, S(1), 9, 0, k, 1, u, 2), 0);
+	assert_int_equal(feed_process(c->m, 200, 1, "other"), 0);
+	assert_int_equal(feed_sample(c->m, 200, 200, S(1), 9, 0, k, 1, u, 2), 0);
+	assert_int_equal(kp_model__set_filter(c->m, &f), 0);
+	assert_int_equal(kp_model__foreach_stack(c->m, hidden_visit, &n), 0);
+	assert_int_equal(n, 1);
+}
+
 static void test_hiding(void **state)
 {
 	struct ctx *c = *state;
@@ -976,6 +1085,8 @@ int main(void)
 		T(test_inlined), T(test_unwind), T(test_foreach),
 		cmocka_unit_test(test_properties), T(test_view_ids_stable),
 		T(test_expanded), T(test_module_view),
+		cmocka_unit_test(test_fold_base_window), T(test_sort_name_max_rows),
+		T(test_placeholder_adopted), T(test_foreach_filtered),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
