@@ -409,6 +409,13 @@ static void test_module_sharing(void **state)
 	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
 	m.proc_start = 2;
 	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
+	/* its file gone from the path (process exited, file deleted): the
+	 * module loaded from the same device + inode still names it */
+	m.proc_start = 3;
+	m.path = "/nonexistent/fx-prog-nopie";
+	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
+	assert_string_equal(f[0].name, "kp_leaf");
+	kp_symbols__process_gone(s, 0, 3);
 	kp_symbols__stats(s, &st);
 	assert_int_equal(st.modules_loaded, 1);
 	assert_int_equal(st.modules_live, 1);

@@ -23,6 +23,8 @@ enum kp_map_kind { MAP_NONE = 0, MAP_FILE, MAP_VDSO, MAP_ANON };
 
 struct kp_modent {
 	char key[96];
+	uint32_t maj, min;	/* the file's device and inode (0: none) */
+	uint64_t ino;
 	struct kp_module *mod;
 	unsigned refs;
 	struct kp_modent *next;

@@ -29,6 +29,19 @@ static struct kp_modent *modent_find(struct kp_symbols *s, const char *key)
 	return NULL;
 }
 
+/* A loaded module of the same file (device + inode, as the mapping says):
+ * names stay available after the process that mapped it exited. */
+static struct kp_modent *modent_by_inode(struct kp_symbols *s,
+					 const struct kp_sym_map *map)
+{
+	if (!map->ino)
+		return NULL;
+	for (struct kp_modent *e = s->modules; e; e = e->next)
+		if (e->ino == map->ino && e->maj == map->maj && e->min == map->min)
+			return e;
+	return NULL;
+}
+
 static struct kp_modent *modent_add(struct kp_symbols *s, const char *key,
 				    struct kp_module *mod)
 {
@@ -111,8 +124,13 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 	char key[96];
 	int fd = kp_proc__open_mapped(&f, &st, NULL, 0);
 
-	if (fd < 0)
+	if (fd < 0) {
+		/* gone (process exited, file replaced): a module already
+		 * loaded from that very inode still names it */
+		if ((e = modent_by_inode(s, map)) != NULL && build_id_ok(e->mod, map))
+			return e;
 		goto out_fail;
+	}
 	if (map->build_id_len) {
 		int n = snprintf(key, sizeof(key), "b:");
 
@@ -143,7 +161,12 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 		s->st.debug_rejected++;
 		goto out_fail;
 	}
-	return modent_add(s, key, m);
+	if ((e = modent_add(s, key, m)) != NULL) {
+		e->maj = major(st.st_dev);
+		e->min = minor(st.st_dev);
+		e->ino = (uint64_t)st.st_ino;
+	}
+	return e;
 out_fail:
 	s->st.module_open_failed++;
 	return NULL;
