@@ -609,6 +609,45 @@ static void test_fold_base_window(void **state)
 	kp_model__free(m);
 }
 
+/* Folding merges cold stacks away: the window's buckets follow the ids. */
+static void test_fold_window_remap(void **state)
+{
+	struct fake f = { 0 };
+	struct kp_model *m = fake_model(&f, 64);
+	struct kp_model_summary sum;
+	struct kp_view *v;
+	int j;
+
+	assert_non_null(m);
+	feed_process(m, 100, 1, "app");
+	feed_mmap(m, 100, APP, 0x1000000, 0, "/bin/app", 1);
+	kp_model__set_time_mode(m, KP_TIME_WINDOW, 5);
+	for (j = 0; j < 40; j++) {
+		const int st[] = { 1, 2, 100 + j };
+
+		ustack(m, 100, 100, S(1), 3, st);
+	}
+	kp_model__zero(m);	/* these become cold: merged by the folds */
+	for (j = 0; j < 300; j++) {
+		const int st[] = { 1, 3, 1000 + j };
+
+		ustack(m, 100, 100, S(2) + (uint64_t)j, 3, st);
+		if (j < 100)	/* hot ones, counted in two seconds */
+			ustack(m, 100, 100, S(4) + (uint64_t)j, 3, st);
+	}
+	kp_model__refresh(m, S(8) + 1);	/* second 2 is out, second 4 in */
+	kp_model__summary(m, &sum);
+	assert_true(sum.other_nodes >= 1);
+	assert_true(sum.total == 100);
+	v = view(m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "fn_1", 0)->total == 100);
+	kp_view__free(v);
+	kp_model__refresh(m, S(10) + 1);
+	kp_model__summary(m, &sum);
+	assert_true(sum.total == 0);
+	kp_model__free(m);
+}
+
 static void test_sort_name_max_rows(void **state)
 {
 	struct ctx *c = *state;
@@ -1085,7 +1124,8 @@ int main(void)
 		T(test_inlined), T(test_unwind), T(test_foreach),
 		cmocka_unit_test(test_properties), T(test_view_ids_stable),
 		T(test_expanded), T(test_module_view),
-		cmocka_unit_test(test_fold_base_window), T(test_sort_name_max_rows),
+		cmocka_unit_test(test_fold_base_window),
+		cmocka_unit_test(test_fold_window_remap), T(test_sort_name_max_rows),
 		T(test_placeholder_adopted), T(test_foreach_filtered),
 	};
 
