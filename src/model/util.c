@@ -36,8 +36,8 @@ int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz)
 	if (need <= *cap)
 		return 0;
 	ncap = *cap ? *cap : 16;
-	while (ncap < need)
-		ncap *= 2;
+	while (ncap < need)	/* 1.5x: less slack in the big arrays */
+		ncap += ncap / 2;
 	if (ncap > SIZE_MAX / elsz)
 		return -ENOMEM;
 	np = realloc(*p, ncap * elsz);
