@@ -318,6 +318,15 @@ static void test_decay(void **state)
 	assert_true(flat_total(c->m) == 7);
 	kp_model__refresh(c->m, S(3));
 	assert_true(flat_total(c->m) == 7.0 * 7 / 8);
+	for (i = 0; i < 60; i++)	/* 8 * (7/8)^62 < 0.01: gone */
+		kp_model__refresh(c->m, S(4));
+	assert_true(flat_total(c->m) == 0);
+	{
+		struct kp_view *v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+
+		assert_int_equal(v->nr_rows, 0);
+		kp_view__free(v);
+	}
 	kp_model__set_time_mode(c->m, KP_TIME_CUMULATIVE, 0);
 	assert_true(flat_total(c->m) == 8);
 	kp_model__refresh(c->m, S(4));

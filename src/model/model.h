@@ -90,7 +90,8 @@ struct kp_resolver {
 
 enum kp_time_mode {
 	KP_TIME_CUMULATIVE = 0,	/* since the last zero */
-	KP_TIME_DECAY = 1,	/* each kp_model__refresh() multiplies by 7/8 */
+	KP_TIME_DECAY = 1,	/* each kp_model__refresh() multiplies by 7/8
+				 * (a stack below 0.01 drops to 0) */
 	KP_TIME_WINDOW = 2,	/* the last window_s seconds */
 };
 

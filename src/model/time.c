@@ -14,6 +14,7 @@
 #include <string.h>
 
 #define KP_DEFAULT_WINDOW_S 10
+#define KP_DECAY_FLOOR 0.01
 
 static void expire(struct kp_model *m, struct kp_wbucket *b)
 {
@@ -139,8 +140,12 @@ void kp_model__refresh(struct kp_model *m, uint64_t now_ns)
 
 	(void)kp_feed__flush(m);	/* void: a failed batch is lost */
 	if (m->mode == KP_TIME_DECAY) {
-		for (i = 0; i < m->nr_stk; i++)
-			kp_stk(m, (uint32_t)i)->cur *= 7.0 / 8.0;
+		for (i = 0; i < m->nr_stk; i++) {
+			struct kp_stk *s = kp_stk(m, (uint32_t)i);
+
+			/* a stack decayed below a hundredth of a sample is gone */
+			s->cur = s->cur * 7.0 / 8.0 < KP_DECAY_FLOOR ? 0 : s->cur * 7.0 / 8.0;
+		}
 		return;
 	}
 	if (m->mode != KP_TIME_WINDOW || !w->b)

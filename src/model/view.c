@@ -343,6 +343,10 @@ int kp_model__view(struct kp_model *m, const struct kp_view_opts *o,
 	*out = NULL;
 	if (!v)
 		return -ENOMEM;
+	if (!o) {
+		free(v);
+		return -EINVAL;
+	}
 	err = kp_feed__flush(m);
 	if (err) {
 		free(v);
