@@ -657,6 +657,28 @@ static void test_fold_window_remap(void **state)
 	kp_model__free(m);
 }
 
+static void test_mmap_overlap(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t a = U(0x10), b = U(0x20), d = U(0x30);
+	struct kp_model_summary sum;
+	struct kp_view *v;
+
+	/* a library mapped over the middle of app's mapping: app keeps both
+	 * ends (the right one with its file offset moved along) */
+	assert_int_equal(feed_mmap(c->m, 100, APP + 0x2000, 0x1000, 0x5000, "/lib/b.so", 7), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, &a, 1), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, &b, 1), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, &d, 1), 0);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_string_equal(must(v, "fn_10", 0)->module, "app");
+	assert_string_equal(must(v, "fn_50", 0)->module, "b.so");
+	assert_string_equal(must(v, "fn_30", 0)->module, "app");
+	kp_view__free(v);
+	kp_model__summary(c->m, &sum);
+	assert_int_equal(sum.mappings, 3);
+}
+
 static void test_sort_name_max_rows(void **state)
 {
 	struct ctx *c = *state;
@@ -1135,6 +1157,7 @@ int main(void)
 		T(test_expanded), T(test_module_view),
 		cmocka_unit_test(test_fold_base_window),
 		cmocka_unit_test(test_fold_window_remap), T(test_sort_name_max_rows),
+		T(test_mmap_overlap),
 		T(test_placeholder_adopted), T(test_foreach_filtered),
 	};
 
