@@ -216,15 +216,17 @@ static int op_unwind(void *ctx, const struct kp_rec_sample *s,
 		     uint64_t *pcs, int max, int *truncated)
 {
 	struct kp_resolve *r = ctx;
+	enum kp_ustack_how how = KP_USTACK_NONE;
+	int n;
 
 	if (!r->unw || !s->nr_regs)
 		return -ENOTSUP;
 	if (nr_maps > r->cap_umaps) {
-		struct kp_unwind_map *n = realloc(r->umaps, nr_maps * sizeof(*n));
+		struct kp_unwind_map *um = realloc(r->umaps, nr_maps * sizeof(*um));
 
-		if (!n)
+		if (!um)
 			return -ENOMEM;
-		r->umaps = n;
+		r->umaps = um;
 		r->cap_umaps = nr_maps;
 	}
 	for (size_t i = 0; i < nr_maps; i++) {
@@ -236,9 +238,14 @@ static int op_unwind(void *ctx, const struct kp_rec_sample *s,
 		r->umaps[i].ino = maps[i].ino;
 		r->umaps[i].path = safe_path(r, &maps[i]);
 	}
-	return kp_unwinder__unwind(r->unw, s->pid, r->umaps, nr_maps, s->regs,
-				   s->nr_regs, s->stack, s->stack_len, pcs, max,
-				   truncated);
+	n = kp_unwinder__user_stack(r->unw, s->pid, r->umaps, nr_maps, s->regs,
+				    s->nr_regs, s->stack, s->stack_len,
+				    s->uframes, s->uframes ? s->nr_uframes : 0,
+				    pcs, max, truncated, &how, NULL);
+	/* the frame-pointer stack as it came: let the model keep its own */
+	if (n >= 0 && how != KP_USTACK_DWARF && how != KP_USTACK_FP_LEAF)
+		return -ENODATA;
+	return n;
 }
 
 static void op_process_gone(void *ctx, uint32_t pid, uint64_t start_ns)

@@ -2,6 +2,11 @@
  * frame names from src/symbols/symbols.h and DWARF unwinding from
  * src/symbols/unwind.h.
  *
+ * Unwinding: kp_unwinder__user_stack picks the best user stack (CFI
+ * unwound, or the frame-pointer one with a frameless leaf's caller put
+ * back); when it keeps the frame-pointer stack unchanged the op returns
+ * -ENODATA so that the model keeps (and counts) the sample's own stack.
+ *
  * Owns: the strings it hands the model (interned: each distinct string is
  * kept once, valid until kp_resolve__free), and a cache of safe paths
  * (/proc/PID/map_files/...) for the unwinder. Borrows the kp_symbols and

@@ -206,7 +206,8 @@ static int add_one_sym(Elf *elf, size_t strndx, const GElf_Sym *s,
 		       struct kp_symtab *t)
 {
 	int type = GELF_ST_TYPE(s->st_info), exec;
-	const char *name;
+	const char *name, *at;
+	char buf[KP_SYMTAB_NAME_MAX];
 	uint64_t limit;
 
 	if (s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE ||
@@ -223,6 +224,12 @@ static int add_one_sym(Elf *elf, size_t strndx, const GElf_Sym *s,
 	name = elf_strptr(elf, strndx, s->st_name);
 	if (!name || !*name)
 		return 0;
+	at = strchr(name, '@');	/* "memcpy@@GLIBC_2.14": the version goes */
+	if (at && at != name && (size_t)(at - name) < sizeof(buf)) {
+		memcpy(buf, name, (size_t)(at - name));
+		buf[at - name] = '\0';
+		name = buf;
+	}
 	return kp_symtab__add(t, s->st_value, s->st_size, limit, name,
 			      sym_rank(s)) == 0;
 }
