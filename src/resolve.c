@@ -146,7 +146,7 @@ static int op_symbolize(void *ctx, const struct kp_map_info *map, uint64_t addr,
 		out[i].file = intern(r, f[i].file);
 		out[i].line = f[i].line;
 		out[i].inlined = f[i].inlined;
-		if (!out[i].name)
+		if (!out[i].name && f[i].name)
 			return -ENOMEM;
 	}
 	return n;

@@ -268,36 +268,41 @@ static void sym_names(struct kp_module *m, const struct kp_sym *sym,
 	f->mangled = kp_is_mangled(raw) ? raw : NULL;
 }
 
-/* Compute the frames of vaddr into out[0..max). */
+/* Compute the frames of vaddr into out[0..max): DWARF's named inlined
+ * frames, innermost first, then the containing function, named by the
+ * symbol table when it has a symbol there (what nm says), else by DWARF.
+ * The function frame keeps DWARF's location (the line, or the call site
+ * of the outermost inlined frame). */
 static int compute(struct kp_module *m, uint64_t vaddr,
 		   struct kp_sym_frame *out, int max)
 {
 	struct kp_dw_frame dw[KP_MODULE_MAX_FRAMES];
 	const struct kp_sym *sym = kp_symtab__lookup(m->syms, vaddr);
-	int n = 0;
+	struct kp_sym_frame fn = { 0 };
+	int nd = 0, n = 0, i;
 
 	if (m->dw)
-		n = kp_dwarf__frames(m->dw, vaddr, dw,
-				     max < KP_MODULE_MAX_FRAMES ? max : KP_MODULE_MAX_FRAMES);
-	for (int i = 0; i < n; i++) {
-		memset(&out[i], 0, sizeof(out[i]));
-		dw_names(m, &dw[i], &out[i]);
-		out[i].file = dw[i].file;
-		out[i].line = dw[i].line;
-		out[i].inlined = dw[i].inlined;
+		nd = kp_dwarf__frames(m->dw, vaddr, dw,
+				      max < KP_MODULE_MAX_FRAMES ? max : KP_MODULE_MAX_FRAMES);
+	for (i = 0; i < nd && dw[i].inlined && n < max - 1; i++) {
+		memset(&out[n], 0, sizeof(out[n]));
+		dw_names(m, &dw[i], &out[n]);
+		out[n].file = dw[i].file;
+		out[n].line = dw[i].line;
+		out[n].inlined = 1;
+		if (out[n].name)	/* an unnamed inlined frame is left out */
+			n++;
 	}
-	/* the containing function: the ELF symbol names it when there is one
-	 * (what nm says); DWARF alone only when it has a name */
-	if ((n > 0 && dw[n - 1].inlined && n < max) || (n == 0 && sym)) {
-		memset(&out[n], 0, sizeof(out[n]));	/* the function itself */
-		n++;
+	if (i < nd && !dw[i].inlined) {
+		dw_names(m, &dw[i], &fn);
+		fn.file = dw[i].file;
+		fn.line = dw[i].line;
 	}
-	if (n > 0 && sym) {
-		sym_names(m, sym, &out[n - 1]);
-		out[n - 1].inlined = 0;
-	}
-	if (n > 0 && !out[n - 1].name)
-		n--;		/* a containing function nobody can name */
+	if (sym)
+		sym_names(m, sym, &fn);
+	if (!fn.name)
+		return n;	/* a containing function nobody can name */
+	out[n++] = fn;
 	return n;
 }
 
@@ -359,7 +364,8 @@ static int cache_put(struct kp_module *m, uint64_t vaddr,
 	c->used = 1;
 	c->n = (uint8_t)n;
 	c->off = (uint32_t)m->nr_frames;
-	memcpy(&m->frames[m->nr_frames], f, (size_t)n * sizeof(*f));
+	if (n > 0)
+		memcpy(&m->frames[m->nr_frames], f, (size_t)n * sizeof(*f));
 	m->nr_frames += (size_t)n;
 	m->nr_cached++;
 	return 0;
@@ -377,7 +383,8 @@ int kp_module__lookup(struct kp_module *m, uint64_t vaddr,
 	c = slot_of(m, vaddr);
 	if (c->used) {
 		n = c->n < max ? c->n : max;
-		memcpy(out, &m->frames[c->off], (size_t)n * sizeof(*out));
+		if (n > 0)
+			memcpy(out, &m->frames[c->off], (size_t)n * sizeof(*out));
 		return n;
 	}
 	cache_make_room(m);

@@ -144,7 +144,8 @@ int kp_symtab__finish(struct kp_symtab *t)
 {
 	size_t out = 0;
 
-	qsort_r(t->syms, t->nr, sizeof(*t->syms), sym_cmp, t->arena);
+	if (t->nr)
+		qsort_r(t->syms, t->nr, sizeof(*t->syms), sym_cmp, t->arena);
 	for (size_t i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start)
 			continue;
