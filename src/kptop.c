@@ -160,9 +160,10 @@ static int build_model(struct run *r)
 	r->syms = kp_symbols__new(NULL, &r->err);
 	if (!r->syms)
 		return -1;
-	/* Without an unwinder, user stacks keep their frame-pointer walk. */
-	if (r->o.unwind != KP_UNWIND_FP)
-		r->unw = kp_unwinder__new(&uerr);
+	/* The unwinder serves every mode: DWARF stacks (dwarf, auto), and the
+	 * caller of a frameless leaf that a frame-pointer walk skips (all).
+	 * Without one, user stacks keep their frame-pointer walk. */
+	r->unw = kp_unwinder__new(&uerr);
 	r->res = kp_resolve__new(r->syms, r->unw, &r->err);
 	if (!r->res)
 		return -1;

@@ -145,6 +145,10 @@ static const uint64_t *user_stack(struct kp_model *m, const struct kp_rec_sample
 		n = m->res.ops->unwind(m->res.ctx, s, p->maps, p->nr_maps, m->upcs,
 				       KP_MAX_FRAMES, &trunc);
 		if (n > 0) {
+			/* A walk that stopped early keeps its frames and is
+			 * counted with the losses (stage "unwind"). */
+			if (trunc)
+				m->sum.lost[KP_LOST_UNWIND]++;
 			m->sum.unwound_dwarf++;
 			*nu = (uint16_t)n;
 			return m->upcs;

@@ -10,15 +10,31 @@
 #include "symbols/unwind.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dwarf.h>
 
 #include "symbols/unwind-int.h"
 
+/* The leaf fix runs for every sample, so what the CFI says at a sampled
+ * pc is kept per (file, offset): either "the return address is not found
+ * through the stack pointer here" or "it is the word at sp + delta". A
+ * direct-mapped table; a collision just recomputes. */
+#define UW_LEAF_SLOTS 8192u
+enum { UW_LEAF_EMPTY, UW_LEAF_NONE, UW_LEAF_AT_SP };
+struct uw_leaf_ent {
+	uint64_t ino, off;
+	uint32_t dev;
+	int16_t state;
+	int32_t delta;
+};
+
 struct kp_unwinder {
 	struct uw_cache *cache;
 	struct kp_unwind_stats stats;
+	struct uw_leaf_ent *leaf;	/* UW_LEAF_SLOTS entries */
 };
 
 enum uw_step { UW_STEP_OK, UW_STEP_END };
@@ -32,8 +48,13 @@ struct kp_unwinder *kp_unwinder__new(struct kp_err *err)
 	u->cache = uw_cache__new();
 	if (!u->cache)
 		goto out_free;
+	u->leaf = calloc(UW_LEAF_SLOTS, sizeof(*u->leaf));
+	if (!u->leaf)
+		goto out_cache;
 	return u;
 
+out_cache:
+	uw_cache__free(u->cache);
 out_free:
 	free(u);
 out_nomem:
@@ -47,6 +68,7 @@ void kp_unwinder__free(struct kp_unwinder *u)
 	if (!u)
 		return;
 	uw_cache__free(u->cache);
+	free(u->leaf);
 	free(u);
 }
 
@@ -221,38 +243,95 @@ int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
 	return n;
 }
 
-/* The leaf's return address if the CFI at the sampled pc finds it through
- * the stack pointer (CFA = rsp + N): 1 and *ra, 0 if not, <0 on error. */
-static int leaf_return(struct kp_unwinder *u, const struct kp_unwind_map *maps,
-		       size_t nr_maps, const struct uw_regs *r,
-		       const struct uw_mem *mem, uint64_t *ra)
+/* Where the return address is, as an offset from the CFA, when the RA
+ * rule is "at CFA + k" (evaluated at two CFAs: the address must move with
+ * it and be an address, not a value). 0 and *k, or -1. */
+static int ra_offset(Dwarf_Frame *frame, const struct uw_regs *r,
+		     const struct uw_mem *mem, uint64_t cfa, int64_t *k)
+{
+	Dwarf_Op mem_ops[3], *ops;
+	size_t nops;
+	uint64_t v1, v2;
+	bool iv1, iv2;
+
+	if (dwarf_frame_register(frame, UW_RA, mem_ops, &ops, &nops) || nops == 0)
+		return -1;
+	if (uw_expr_eval(ops, nops, r, mem, true, cfa, &v1, &iv1) ||
+	    uw_expr_eval(ops, nops, r, mem, true, cfa + 4096, &v2, &iv2) ||
+	    iv1 || iv2 || v2 - v1 != 4096)
+		return -1;
+	*k = (int64_t)(v1 - cfa);
+	return 0;
+}
+
+/* What the CFI says at the sampled pc: UW_LEAF_NONE (CFA not from the
+ * stack pointer: the fp walk is right), UW_LEAF_AT_SP with *delta, or <0
+ * when there is no frame state for pc (not cached). */
+static int leaf_rule(struct kp_unwinder *u, const struct kp_unwind_map *maps,
+		     size_t nr_maps, const struct uw_regs *r,
+		     const struct uw_mem *mem, int32_t *delta)
 {
 	Dwarf_Frame *frame;
 	Dwarf_Op *ops;
 	size_t nops;
-	struct uw_regs next = { .valid = 0 };
 	uint64_t cfa;
-	int err;
+	int64_t k;
+	int state = UW_LEAF_NONE, err;
 
 	if ((err = frame_at(u, maps, nr_maps, r->r[UW_RA], &frame)))
 		return err;
-	err = 0;
 	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
 	    !((ops[0].atom == DW_OP_bregx && ops[0].number == UW_SP) ||
 	      ops[0].atom == DW_OP_breg0 + UW_SP))
-		goto out;	/* CFA from the frame pointer: the fp walk is right */
-	if ((err = frame_cfa(frame, r, mem, &cfa)))
 		goto out;
-	err = caller_reg(frame, UW_RA, r, mem, cfa, &next);
-	if (err == 0 && (next.valid & (1u << UW_RA))) {
-		*ra = next.r[UW_RA];
-		err = 1;
-	} else if (err == 1) {
-		err = 0;
-	}
+	if (frame_cfa(frame, r, mem, &cfa) || ra_offset(frame, r, mem, cfa, &k))
+		goto out;
+	k += (int64_t)(cfa - r->r[UW_SP]);
+	if (k < 0 || k > INT32_MAX)
+		goto out;
+	*delta = (int32_t)k;
+	state = UW_LEAF_AT_SP;
 out:
 	free(frame);
-	return err;
+	return state;
+}
+
+/* The leaf's return address if the CFI at the sampled pc finds it through
+ * the stack pointer (CFA = rsp + N): 1 and *ra, 0 if not, <0 on error.
+ * The rule is cached per (file, offset) for files with an inode. */
+static int leaf_return(struct kp_unwinder *u, const struct kp_unwind_map *maps,
+		       size_t nr_maps, const struct uw_regs *r,
+		       const struct uw_mem *mem, uint64_t *ra)
+{
+	const struct kp_unwind_map *map = find_map(maps, nr_maps, r->r[UW_RA]);
+	struct uw_leaf_ent *e = NULL;
+	uint64_t off = 0, h;
+	uint32_t dev = 0;
+	int32_t delta = 0;
+	int state;
+
+	if (map && map->ino) {
+		off = r->r[UW_RA] - map->start + map->pgoff;
+		dev = map->maj << 20 | map->min;
+		h = (off * 0x9e3779b97f4a7c15ull) ^ (map->ino * 0xc2b2ae3d27d4eb4full);
+		e = &u->leaf[(h >> 32) & (UW_LEAF_SLOTS - 1)];
+		if (e->state != UW_LEAF_EMPTY && e->off == off &&
+		    e->ino == map->ino && e->dev == dev) {
+			state = e->state;
+			delta = e->delta;
+			goto have;
+		}
+	}
+	state = leaf_rule(u, maps, nr_maps, r, mem, &delta);
+	if (state < 0)
+		return state;
+	if (e)
+		*e = (struct uw_leaf_ent){ .ino = map->ino, .off = off, .dev = dev,
+					   .state = (int16_t)state, .delta = delta };
+have:
+	if (state != UW_LEAF_AT_SP)
+		return 0;
+	return uw_mem_read(mem, r->r[UW_SP] + (uint64_t)delta, ra) ? 0 : 1;
 }
 
 int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,

@@ -64,14 +64,6 @@ tests_unwind_drive_LDADD = libkpcollect.a libkpstream.a libkpsymbols.a libkputil
 KP_UNWIND_SH_TESTS = tests/unwind-dwarf.sh tests/unwind-leaf.sh tests/unwind-libc.sh \
 	tests/unwind-deep.sh tests/unwind-auto.sh
 TESTS += $(KP_UNWIND_SH_TESTS)
-## Known broken wiring outside src/symbols/unwind*: kptop does not create
-## the unwinder in fp mode and src/resolve.c calls kp_unwinder__unwind, not
-## kp_unwinder__user_stack, so fp stacks get no leaf fix and auto mode never
-## marks a process; the model does not count truncated unwinds (the
-## report's "unwind" drop counter stays 0). Remove these once the resolver
-## uses user_stack, kptop marks the pids it reports and truncations are
-## counted (an XPASS then fails the build).
-XFAIL_TESTS += tests/unwind-leaf.sh tests/unwind-auto.sh tests/unwind-deep.sh
 EXTRA_DIST += $(KP_UNWIND_SH_TESTS) tests/unwind-lib.sh
 
 ## Fuzzing the unwinder with hostile registers and stack bytes (over the
