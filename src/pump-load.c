@@ -68,6 +68,8 @@ static int pass(struct kp_pump *p, const char *path, int symtab,
 	while (off < p->file_end) {
 		rc = kp_decoder__next(p->dec, buf + off, p->file_end - off, off,
 				      &used, &r, &derr);
+		if (rc == 0 && off + used == p->file_end)
+			break;	/* only unknown records were left: skipped */
 		if (rc == 0)
 			rc = kp_err_set(&derr, KP_ETRUNC, "the last record is cut short");
 		if (rc < 0) {

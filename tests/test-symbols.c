@@ -16,6 +16,7 @@
 #include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -429,6 +430,40 @@ static void test_module_sharing(void **state)
 	kp_symbols__free(s);
 }
 
+/* A pid that no longer exists: an exited, reaped child's. */
+static uint32_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	return (uint32_t)pid;
+}
+
+static void test_process_gone_first(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	struct kp_sym_frame f[4];
+	struct kp_sym_map m;
+	const char *bin = fx("fx-prog-nopie");
+	uint64_t a = nm_addr(bin, "kp_leaf");
+
+	/* the process exited before its first frame was named: the file at
+	 * the mapped path is used when its device and inode are the map's */
+	exec_map(bin, 0, &m);
+	m.pid = dead_pid();
+	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
+	assert_string_equal(f[0].name, "kp_leaf");
+	kp_symbols__free(s);
+	/* ... and never when they are not (another file at that path) */
+	s = new_syms(NULL);
+	m.ino++;
+	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 0);
+	kp_symbols__free(s);
+}
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -827,6 +862,7 @@ int main(void)
 		cmocka_unit_test(test_minidebuginfo),
 		cmocka_unit_test(test_shared_lib),
 		cmocka_unit_test(test_module_sharing),
+		cmocka_unit_test(test_process_gone_first),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_jit_map_untrusted),
 		cmocka_unit_test(test_kernel),

@@ -124,6 +124,13 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 	char key[96];
 	int fd = kp_proc__open_mapped(&f, &st, NULL, 0);
 
+	if (fd < 0 && f.pid && map->ino) {
+		/* The process is gone (or its root cannot be entered): the
+		 * host's file at that path is the mapped one only if its
+		 * device and inode are the mapping's (checked by the open). */
+		f.pid = 0;
+		fd = kp_proc__open_mapped(&f, &st, NULL, 0);
+	}
 	if (fd < 0) {
 		/* gone (process exited, file replaced): a module already
 		 * loaded from that very inode still names it */
