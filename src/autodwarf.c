@@ -3,12 +3,16 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symbols/symbols.h"
 #include "symbols/unwind.h"
 
 #define SLOTS 4096		/* processes tracked (open addressing) */
 #define OK_AFTER 32		/* stacks reaching the entry: stop checking */
+#define SETTLE_NS 50000000ull	/* a process's first 50 ms are not judged */
+#define SHORT_TO_MARK 4		/* stacks stopping short before a mark ... */
+				/* ... and more of them than reaching stacks */
 #define PATH_SLOTS 256		/* safe paths of leaf mappings (direct-mapped) */
 
 struct path_ent {
@@ -20,6 +24,8 @@ struct path_ent {
 struct pid_state {
 	uint32_t pid;		/* 0: free */
 	uint16_t ok;		/* stacks seen reaching the entry */
+	uint16_t short_;	/* stacks seen stopping short of it */
+	uint64_t first_ns;	/* time of its first sample */
 	uint8_t marked;
 };
 
@@ -29,6 +35,7 @@ struct kp_autodwarf {
 	struct kp_unwinder *u;		/* for the leaf fix; may be NULL */
 	struct kp_symbols *syms;
 	uint64_t marked, leaf_fixed;
+	uint32_t self;			/* kptop's own pid: never marked */
 	struct pid_state pids[SLOTS];
 	struct path_ent paths[PATH_SLOTS];
 };
@@ -50,8 +57,11 @@ static struct pid_state *state_of(struct kp_autodwarf *a, uint32_t pid)
 
 static int is_entry(const char *name)
 {
+	/* _dl_start*, _dl_sysdep_start: the dynamic loader's own start,
+	 * before the program's _start (no frame pointers there). */
 	static const char *const prefixes[] = { "__libc_start_main", "clone",
-						"__clone" };
+						"__clone", "_dl_start",
+						"_dl_sysdep_start" };
 
 	if (!name)
 		return 0;
@@ -97,16 +107,32 @@ static void check_mark(struct kp_autodwarf *a, const struct kp_rec_sample *s,
 {
 	struct pid_state *st;
 
-	if (!a->c || !s->pid || !s->uframes || s->nr_uframes == 0 ||
-	    !a->inner.ops->symbolize)
+	/* kptop itself is built without frame pointers: marking it would
+	 * make every sample of its own threads copy and unwind kilobytes of
+	 * stack, a cost that feeds on itself. */
+	if (!a->c || !s->pid || s->pid == a->self || !s->uframes ||
+	    s->nr_uframes == 0 || !a->inner.ops->symbolize)
 		return;
 	st = state_of(a, s->pid);
 	if (!st || st->marked || st->ok >= OK_AFTER)
+		return;
+	/* Right after exec the stacks are the dynamic loader's, or walk
+	 * through mappings not yet known: they say nothing of the program. */
+	if (!st->first_ns)
+		st->first_ns = s->time_ns ? s->time_ns : 1;
+	if (s->time_ns < st->first_ns + SETTLE_NS)
 		return;
 	if (reaches_entry(a, s, maps, nr_maps)) {
 		st->ok++;
 		return;
 	}
+	/* One short stack is not enough: a process with frame pointers has
+	 * some (in the dynamic loader, in a libc function caught before it
+	 * saved %rbp); one without them has nothing else. */
+	if (st->short_ < UINT16_MAX)
+		st->short_++;
+	if (st->short_ < SHORT_TO_MARK || st->short_ <= st->ok)
+		return;
 	if (kp_collector__mark_dwarf(a->c, s->pid, 1) == 0) {
 		st->marked = 1;
 		a->marked++;
@@ -247,6 +273,7 @@ struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)
 		return NULL;
 	}
 	a->inner = inner;
+	a->self = (uint32_t)getpid();
 	return a;
 }
 

@@ -93,11 +93,14 @@ static const struct kp_resolver_ops fake_ops = {
 
 static const struct kp_map_info map = { .addr = 0, .len = 0x10000, .path = "/bin/x" };
 
+static uint64_t now_ns = 1000000000ull;	/* sample times, 10 ms apart */
+
 static int run(struct kp_resolver r, uint32_t pid, const uint64_t *uf,
 	       uint16_t nu, uint32_t stack_len)
 {
 	static const uint8_t stack[8192];
-	struct kp_rec_sample s = { .pid = pid, .tid = pid, .uframes = uf,
+	struct kp_rec_sample s = { .time_ns = now_ns += 10000000ull,
+		.pid = pid, .tid = pid, .uframes = uf,
 		.nr_uframes = nu, .flags = KP_SAMPLE_REGS, .nr_regs = 17,
 		.stack = stack, .stack_len = stack_len };
 	uint64_t pcs[KP_MAX_FRAMES];
@@ -131,6 +134,18 @@ static void test_marking(void **state)
 	}
 	assert_int_equal(nr_marked, 1);		/* pid 7, once */
 	assert_int_equal(marked[0], 7);
+	/* short stacks in a process's first 50 ms (the dynamic loader) and
+	 * a few among many that reach the entry mark nothing */
+	for (int i = 0; i < 4; i++) {
+		now_ns -= 9000000ull;	/* 1 ms apart */
+		assert_int_equal(run(r, 8, cut, 2, KP_UNWIND_LEAF_BYTES), -ENOTSUP);
+	}
+	for (int i = 0; i < 20; i++) {
+		assert_int_equal(run(r, 9, whole, 3, KP_UNWIND_LEAF_BYTES), -ENOTSUP);
+		if (i % 4 == 0)
+			assert_int_equal(run(r, 9, cut, 2, KP_UNWIND_LEAF_BYTES), -ENOTSUP);
+	}
+	assert_int_equal(nr_marked, 1);
 	assert_int_equal(kp_autodwarf__marked(a), 1);
 	assert_int_equal(inner_unwinds, 0);
 	/* a marked process's full copies are unwound with CFI */
