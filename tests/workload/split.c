@@ -50,8 +50,25 @@ NOINL uint64_t finish(uint64_t v)
 
 /* The same latency-bound chain in each hot function, different constants
  * so identical code folding cannot merge them. */
+/* Each call runs units * UNIT_ITERS iterations plus a pseudo-random
+ * up to 1/4 more (1/8 on average), drawn the same way for every hot
+ * function, so the split
+ * stays 50/30/20 on average while a round never has a fixed length: a
+ * fixed round near a multiple of the sampling period would phase-lock
+ * with the sampling timer and bias the shares by several points. */
+static uint64_t jitter(uint32_t units)
+{
+	static uint64_t x = 0x2545f4914f6cdd1dull;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return x % ((uint64_t)units * UNIT_ITERS / 4 + 1);
+}
+
 #define SPIN(K1, K2) \
-	for (uint64_t i = 0; i < (uint64_t)units * UNIT_ITERS; i++) { \
+	for (uint64_t i = 0, n_ = (uint64_t)units * UNIT_ITERS + jitter(units); \
+	     i < n_; i++) { \
 		v = (v ^ (K1)) * (K2); \
 		v ^= v >> 27; \
 	}
