@@ -8,13 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "symbols/procfs.h"
+
 static int open_trusted(const char *path, uint32_t owner, struct stat *st,
 			struct kp_jitmap_result *r)
 {
 	/* O_PATH|O_NOFOLLOW: a symlink is seen as one (and refused), and
 	 * nothing but a regular file is ever opened for reading */
-	int pfd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW), fd;
-	char self[64];
+	int pfd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
 
 	if (pfd < 0)
 		return -errno;
@@ -25,12 +26,7 @@ static int open_trusted(const char *path, uint32_t owner, struct stat *st,
 		r->refused = 1;
 		return -EPERM;
 	}
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
-	fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		fd = -errno;
-	close(pfd);
-	return fd;
+	return kp_proc__reopen_regular(pfd);
 }
 
 static int parse_line(struct kp_symtab *t, char *line)

@@ -23,9 +23,7 @@ static int same_file(const struct kp_proc_file *f, const struct stat *st)
 	return 1;
 }
 
-/* Turn an O_PATH descriptor of a regular file into a readable one. A
- * device, FIFO or socket is never opened for reading (no side effects). */
-static int reopen_regular(int pfd)
+int kp_proc__reopen_regular(int pfd)
 {
 	char self[64];
 	struct stat st;
@@ -50,7 +48,7 @@ static int open_checked(const char *path, const struct kp_proc_file *f,
 
 	if (pfd < 0)
 		return -errno;
-	fd = reopen_regular(pfd);
+	fd = kp_proc__reopen_regular(pfd);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, st) != 0 || !same_file(f, st)) {
@@ -146,7 +144,7 @@ int kp_proc__open_in_root(const char *proc_root, uint32_t pid, const char *path)
 		if (fd < 0)
 			return fd;
 	}
-	return reopen_regular(fd);
+	return kp_proc__reopen_regular(fd);
 }
 
 int kp_proc__uid(const char *proc_root, uint32_t pid, uint32_t *uid)

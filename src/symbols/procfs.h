@@ -35,6 +35,11 @@ struct kp_proc_file {
 int kp_proc__open_mapped(const struct kp_proc_file *f, struct stat *st,
 			 char *safe_path, size_t safe_len);
 
+/* Turn an O_PATH descriptor of a regular file into a readable one (pfd
+ * is closed either way). A device, FIFO or socket is never opened for
+ * reading (no side effects): -EINVAL. */
+int kp_proc__reopen_regular(int pfd);
+
 /* Open path (absolute, as seen by pid) inside the process's root, never
  * following anything out of it. pid 0: on the host. O_RDONLY|O_CLOEXEC,
  * regular files only (-EINVAL otherwise). */
