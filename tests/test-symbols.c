@@ -395,7 +395,19 @@ static void test_shared_lib(void **state)
 	kp_symbols__free(s);
 }
 
-/* Two processes map the same file: one module; freed with the last. */
+static struct kp_symbols *new_syms_keep(unsigned keep)
+{
+	static const char *const none[] = { NULL };
+	struct kp_symbols_opts o = { .debug_dirs = none, .keep_idle_modules = keep };
+	struct kp_err err = { 0 };
+	struct kp_symbols *s = kp_symbols__new(&o, &err);
+
+	assert_non_null(s);
+	return s;
+}
+
+/* Two processes map the same file: one module; unused after the last,
+ * and then kept for the next process instead of loaded again. */
 static void test_module_sharing(void **state)
 {
 	struct kp_symbols *s = new_syms(NULL);
@@ -405,6 +417,7 @@ static void test_module_sharing(void **state)
 	const char *bin = fx("fx-prog-nopie");
 	uint64_t a = nm_addr(bin, "kp_leaf");
 
+	(void)state;
 	exec_map(bin, 0, &m);
 	m.proc_start = 1;
 	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
@@ -420,13 +433,71 @@ static void test_module_sharing(void **state)
 	kp_symbols__stats(s, &st);
 	assert_int_equal(st.modules_loaded, 1);
 	assert_int_equal(st.modules_live, 1);
+	assert_int_equal(st.modules_idle, 0);
 	kp_symbols__process_gone(s, 0, 1);
+	kp_symbols__process_gone(s, 0, 2);
 	kp_symbols__stats(s, &st);
 	assert_int_equal(st.modules_live, 1);
-	kp_symbols__process_gone(s, 0, 2);
+	assert_int_equal(st.modules_idle, 1);
+	assert_int_equal(st.modules_freed, 0);
+	/* a new process maps it: no second load */
+	exec_map(bin, 0, &m);
+	m.proc_start = 4;
+	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
+	assert_string_equal(f[0].name, "kp_leaf");
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.modules_loaded, 1);
+	assert_int_equal(st.modules_idle, 0);
+	kp_symbols__free(s);
+
+	/* keep_idle_modules = 1: freed with the last process */
+	s = new_syms_keep(1);
+	m.proc_start = 1;
+	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
+	kp_symbols__process_gone(s, 0, 1);
 	kp_symbols__stats(s, &st);
 	assert_int_equal(st.modules_live, 0);
 	assert_int_equal(st.modules_freed, 1);
+	kp_symbols__free(s);
+}
+
+/* Unused modules beyond the bound: the least recently used goes first. */
+static void test_module_idle_lru(void **state)
+{
+	struct kp_symbols *s = new_syms_keep(2);	/* keep one unused */
+	const char *bin[2] = { fx("fx-prog-nopie"), fx("fx-prog-pie") };
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[4];
+	struct kp_sym_map m;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		uint64_t base = i ? 0x555555554000ull : 0;
+
+		exec_map(bin[i], base, &m);
+		m.pid = 0;
+		m.proc_start = 10 + (uint64_t)i;
+		assert_int_equal(kp_symbols__user(s, &m, base + nm_addr(bin[i], "kp_leaf"),
+						  f, 4), 1);
+	}
+	kp_symbols__process_gone(s, 0, 10);	/* nopie unused first */
+	kp_symbols__process_gone(s, 0, 11);	/* then pie: nopie freed */
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.modules_loaded, 2);
+	assert_int_equal(st.modules_live, 1);
+	assert_int_equal(st.modules_idle, 1);
+	assert_int_equal(st.modules_freed, 1);
+	/* pie is still loaded; nopie is loaded again */
+	exec_map(bin[1], 0x555555554000ull, &m);
+	m.proc_start = 12;
+	assert_int_equal(kp_symbols__user(s, &m, 0x555555554000ull +
+					  nm_addr(bin[1], "kp_leaf"), f, 4), 1);
+	exec_map(bin[0], 0, &m);
+	m.proc_start = 13;
+	assert_int_equal(kp_symbols__user(s, &m, nm_addr(bin[0], "kp_leaf"), f, 4), 1);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.modules_loaded, 3);
+	assert_int_equal(st.modules_idle, 0);
 	kp_symbols__free(s);
 }
 
@@ -862,6 +933,7 @@ int main(void)
 		cmocka_unit_test(test_minidebuginfo),
 		cmocka_unit_test(test_shared_lib),
 		cmocka_unit_test(test_module_sharing),
+		cmocka_unit_test(test_module_idle_lru),
 		cmocka_unit_test(test_process_gone_first),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_jit_map_untrusted),

@@ -17,6 +17,7 @@
 #define KP_VDSO_MAX (1u << 20)
 #define KP_DEFAULT_MAX_FILE (1ull << 30)
 #define KP_MINIDEBUG_MAX (256u << 20)
+#define KP_IDLE_MODULES 64	/* unused modules kept loaded (LRU) */
 #define KP_JIT_RECHECK_NS 1000000000ull	/* a missing/unchanged map: 1/s */
 
 enum kp_map_kind { MAP_NONE = 0, MAP_FILE, MAP_VDSO, MAP_ANON };
@@ -27,6 +28,7 @@ struct kp_modent {
 	uint64_t ino;
 	struct kp_module *mod;
 	unsigned refs;
+	uint64_t idle_seq;	/* refs == 0: when it became unused */
 	struct kp_modent *next;
 };
 
@@ -54,6 +56,8 @@ struct kp_symbols {
 	uint64_t max_file_size;
 	int demangle;
 	struct kp_modent *modules;
+	size_t nr_idle, keep_idle;	/* unused modules, and how many to keep */
+	uint64_t idle_clock;
 	struct kp_proc *procs[KP_PROC_BUCKETS];
 	struct kp_kallsyms *kallsyms;
 	int kallsyms_tried;

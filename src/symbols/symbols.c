@@ -47,6 +47,8 @@ struct kp_symbols *kp_symbols__new(const struct kp_symbols_opts *opts,
 	s->demangle = !opts->no_demangle;
 	s->max_file_size = opts->max_file_size ? opts->max_file_size :
 			   KP_DEFAULT_MAX_FILE;
+	s->keep_idle = opts->keep_idle_modules ? opts->keep_idle_modules - 1 :
+		       KP_IDLE_MODULES;
 	s->kallsyms_path = dup_or(opts->kallsyms, "/proc/kallsyms");
 	s->proc_root = dup_or(opts->proc_root, "/proc");
 	s->jit_dir = dup_or(opts->jit_dir, "/tmp");

@@ -4,8 +4,9 @@
  * (/tmp/perf-PID.map) and the kernel (/proc/kallsyms).
  *
  * Owns: a cache of modules shared by every process that maps them (key:
- * build-id, else device + inode + mtime), loaded once, freed when no
- * process uses them any more (kp_symbols__process_gone); per-process
+ * build-id, else device + inode + mtime), loaded once, kept when no
+ * process uses them any more (kp_symbols__process_gone) up to a bound,
+ * least recently used freed first; per-process
  * mapping tables and JIT tables; the kernel symbol table.
  *
  * Who calls it: src/resolve.c (the model's resolver), tests, bench, fuzz.
@@ -42,6 +43,10 @@ struct kp_symbols_opts {
 	const char *proc_root;		/* NULL: "/proc" */
 	const char *jit_dir;		/* NULL: "/tmp" (perf-PID.map) */
 	uint64_t max_file_size;		/* 0: 1 GiB; bigger files are refused */
+	/* Modules no process maps any more stay loaded for the next
+	 * process that maps them, least recently used freed first:
+	 * 0: keep 64; N: keep N - 1 (1: free them at once). */
+	unsigned keep_idle_modules;
 };
 
 /* A mapping of a process, as in an MMAP record. */
@@ -67,6 +72,7 @@ struct kp_sym_frame {
 struct kp_symbols_stats {
 	uint64_t lookups, named, unnamed;	/* user + kernel lookups */
 	uint64_t modules_loaded, modules_live, modules_freed;
+	uint64_t modules_idle;			/* live but mapped by no process */
 	uint64_t module_open_failed;		/* unreadable/refused files */
 	uint64_t debug_build_id, debug_debuglink, debug_mini;
 	uint64_t debug_rejected;		/* build-id or CRC mismatch */

@@ -60,12 +60,10 @@ static struct kp_modent *modent_add(struct kp_symbols *s, const char *key,
 	return e;
 }
 
-static void modent_unref(struct kp_symbols *s, struct kp_modent *me)
+static void modent_free(struct kp_symbols *s, struct kp_modent *me)
 {
 	struct kp_modent **pp;
 
-	if (!me || --me->refs)
-		return;
 	for (pp = &s->modules; *pp; pp = &(*pp)->next) {
 		if (*pp == me) {
 			*pp = me->next;
@@ -76,6 +74,45 @@ static void modent_unref(struct kp_symbols *s, struct kp_modent *me)
 	free(me);
 	s->st.modules_live--;
 	s->st.modules_freed++;
+}
+
+/* Free the least recently unused modules beyond `keep`. */
+static void modent_trim(struct kp_symbols *s, size_t keep)
+{
+	while (s->nr_idle > keep) {
+		struct kp_modent *old = NULL;
+
+		for (struct kp_modent *e = s->modules; e; e = e->next)
+			if (!e->refs && (!old || e->idle_seq < old->idle_seq))
+				old = e;
+		if (!old)
+			break;
+		s->nr_idle--;
+		modent_free(s, old);
+	}
+	s->st.modules_idle = s->nr_idle;
+}
+
+/* A module no process maps any more stays loaded (up to keep_idle of
+ * them, least recently used freed first): short-lived processes map the
+ * same libraries again and again, and loading libc's debug file costs
+ * tens of milliseconds each time. */
+static void modent_unref(struct kp_symbols *s, struct kp_modent *me)
+{
+	if (!me || --me->refs)
+		return;
+	me->idle_seq = ++s->idle_clock;
+	s->nr_idle++;
+	modent_trim(s, s->keep_idle);
+}
+
+static void modent_ref(struct kp_symbols *s, struct kp_modent *me)
+{
+	if (me->refs++ == 0 && me->idle_seq) {
+		me->idle_seq = 0;
+		s->nr_idle--;
+		s->st.modules_idle = s->nr_idle;
+	}
 }
 
 static void module_opts(struct kp_symbols *s, const struct kp_sym_map *map,
@@ -274,7 +311,7 @@ void kp_symbols__drop_procs(struct kp_symbols *s)
 			proc_free(s, p);
 		}
 	}
-	/* modules nobody holds (should be none) */
+	/* the unused modules kept for reuse (and any nobody holds) */
 	while (s->modules) {
 		struct kp_modent *e = s->modules;
 
@@ -282,6 +319,7 @@ void kp_symbols__drop_procs(struct kp_symbols *s)
 		kp_module__free(e->mod);
 		free(e);
 	}
+	s->nr_idle = 0;
 }
 
 static enum kp_map_kind map_kind(const char *path)
@@ -338,7 +376,7 @@ static struct kp_pmap *pmap_get(struct kp_symbols *s, struct kp_proc *p,
 	else if (pm->kind == MAP_VDSO)
 		pm->me = vdso_module(s, map);
 	if (pm->me)
-		pm->me->refs++;
+		modent_ref(s, pm->me);
 	p->last = p->nr++;
 	return pm;
 }
