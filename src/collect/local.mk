@@ -2,15 +2,20 @@
 
 ## The known-split workload (tests/workload/split.c), used by the collect,
 ## batch, TUI and unwind tests: split-fp with frame pointers, split-nofp
-## without (for DWARF unwinding).
+## without (for DWARF unwinding), split-debugframe without frame pointers
+## and with its CFI in .debug_frame only (no .eh_frame for its code).
 KP_WORKLOAD_CFLAGS = -O2 -g -fno-ipa-icf -fno-inline-small-functions
-check_PROGRAMS += tests/workload/split-fp tests/workload/split-nofp
+check_PROGRAMS += tests/workload/split-fp tests/workload/split-nofp \
+	tests/workload/split-debugframe
 tests_workload_split_fp_SOURCES = tests/workload/split.c
 tests_workload_split_fp_CFLAGS = $(AM_CFLAGS) $(KP_WORKLOAD_CFLAGS) \
 	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
 tests_workload_split_nofp_SOURCES = tests/workload/split.c
 tests_workload_split_nofp_CFLAGS = $(AM_CFLAGS) $(KP_WORKLOAD_CFLAGS) \
 	-fomit-frame-pointer
+tests_workload_split_debugframe_SOURCES = tests/workload/split.c
+tests_workload_split_debugframe_CFLAGS = $(AM_CFLAGS) $(KP_WORKLOAD_CFLAGS) \
+	-fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables
 
 ## The BPF program: kptop.bpf.c -> kptop.bpf.o (clang -target bpf) ->
 ## kptop.skel.h (bpftool gen skeleton), both written into the build dir.

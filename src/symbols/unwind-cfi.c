@@ -48,7 +48,8 @@ struct uw_module {
 	uint64_t ino;
 	char *path;
 	bool ok;
-	bool debug_tried;	/* the debug file is opened on first need */
+	bool debug_opened;	/* the debug file is opened on first need */
+	bool debug_tried;	/* ... and its .debug_frame read */
 	bool entry_read;	/* entry ranges are read on first need */
 	bool entry_dynsym;	/* ... from .dynsym only (no local symbols) */
 	const char *debug_dir;	/* the cache's */
@@ -227,20 +228,53 @@ static void open_debug(struct uw_module *m)
 		m->debug.fd = -1;
 }
 
-/* The debug file's .debug_frame and the entry function ranges are only
- * read when first needed: opening libc's debug file costs tens of ms. */
+/* Whether elf has a section called name (.debug_frame). */
+static bool has_section(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (gelf_getshdr(scn, &sh) && (n = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    strcmp(n, name) == 0)
+			return sh.sh_type != SHT_NOBITS;
+	}
+	return false;
+}
+
+/* The debug file is opened on first need (for its symbols: the entry
+ * ranges). Its DWARF is read only for a .debug_frame, and only when a pc
+ * has no .eh_frame entry: dwarf_begin_elf inflates every compressed
+ * debug section at once, about 50 ms (and 150 under load) for libc's. */
+static void module_need_debug_elf(struct uw_module *m)
+{
+	if (m->debug_opened)
+		return;
+	m->debug_opened = true;
+	open_debug(m);
+}
+
 static void module_need_debug(struct uw_module *m)
 {
 	if (m->debug_tried)
 		return;
 	m->debug_tried = true;
-	m->file.dw = dwarf_begin_elf(m->file.elf, DWARF_C_READ, NULL);	/* may be NULL */
-	if (m->file.dw)
-		m->dbg_frame = dwarf_getcfi(m->file.dw);
-	open_debug(m);
-	if (m->debug.elf)
+	if (has_section(m->file.elf, ".debug_frame")) {
+		m->file.dw = dwarf_begin_elf(m->file.elf, DWARF_C_READ, NULL);
+		if (m->file.dw)
+			m->dbg_frame = dwarf_getcfi(m->file.dw);
+	}
+	if (m->dbg_frame)
+		return;
+	module_need_debug_elf(m);
+	if (has_section(m->debug.elf, ".debug_frame"))
 		m->debug.dw = dwarf_begin_elf(m->debug.elf, DWARF_C_READ, NULL);
-	if (!m->dbg_frame && m->debug.dw)
+	if (m->debug.dw)
 		m->dbg_frame = dwarf_getcfi(m->debug.dw);
 }
 
@@ -249,7 +283,7 @@ static void module_need_entry(struct uw_module *m)
 	if (m->entry_read)
 		return;
 	m->entry_read = true;
-	module_need_debug(m);
+	module_need_debug_elf(m);
 	if (!read_entry(m, m->file.elf, SHT_SYMTAB) &&
 	    !(m->debug.elf && read_entry(m, m->debug.elf, SHT_SYMTAB)))
 		m->entry_dynsym = read_entry(m, m->file.elf, SHT_DYNSYM);
