@@ -193,6 +193,7 @@ static int fix_leaf(struct kp_autodwarf *a, const struct kp_rec_sample *s,
 	um = (struct kp_unwind_map){ .start = maps[i].addr,
 		.end = maps[i].addr + maps[i].len, .pgoff = maps[i].pgoff,
 		.maj = maps[i].maj, .min = maps[i].min, .ino = maps[i].ino,
+		.build_id = maps[i].build_id, .build_id_len = maps[i].build_id_len,
 		.path = path };
 	memcpy(pcs, s->uframes, nu * sizeof(*pcs));
 	n = kp_unwinder__fix_leaf(a->u, s->pid, &um, 1, s->regs, s->nr_regs,

@@ -236,6 +236,8 @@ static int op_unwind(void *ctx, const struct kp_rec_sample *s,
 		r->umaps[i].maj = maps[i].maj;
 		r->umaps[i].min = maps[i].min;
 		r->umaps[i].ino = maps[i].ino;
+		r->umaps[i].build_id = maps[i].build_id;
+		r->umaps[i].build_id_len = maps[i].build_id_len;
 		r->umaps[i].path = safe_path(r, &maps[i]);
 	}
 	n = kp_unwinder__user_stack(r->unw, s->pid, r->umaps, nr_maps, s->regs,

@@ -461,6 +461,43 @@ static void test_module_sharing(void **state)
 	kp_symbols__free(s);
 }
 
+/* An mmap2 event with a build-id has no device and inode: a module with
+ * that build-id names the mapping even where the path no longer opens. */
+static void test_module_build_id_key(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	const char *bin = fx("fx-prog-nopie");
+	uint64_t a = nm_addr(bin, "kp_leaf");
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[4];
+	struct kp_elf_info info;
+	struct kp_sym_map m;
+	int fd = open(bin, O_RDONLY);
+	Elf *elf;
+
+	(void)state;
+	assert_true(fd >= 0);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	assert_int_equal(kp_elf__info(elf, &info), 0);
+	assert_true(info.build_id_len > 0);
+	exec_map(bin, 0, &m);
+	m.ino = 0;
+	m.maj = m.min = 0;
+	m.build_id = info.build_id;
+	m.build_id_len = info.build_id_len;
+	m.proc_start = 1;
+	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
+	m.proc_start = 2;
+	m.path = "/nonexistent/fx-prog-nopie";
+	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
+	assert_string_equal(f[0].name, "kp_leaf");
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.modules_loaded, 1);
+	elf_end(elf);
+	close(fd);
+	kp_symbols__free(s);
+}
+
 /* Unused modules beyond the bound: the least recently used goes first. */
 static void test_module_idle_lru(void **state)
 {
@@ -934,6 +971,7 @@ int main(void)
 		cmocka_unit_test(test_shared_lib),
 		cmocka_unit_test(test_module_sharing),
 		cmocka_unit_test(test_module_idle_lru),
+		cmocka_unit_test(test_module_build_id_key),
 		cmocka_unit_test(test_process_gone_first),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_jit_map_untrusted),

@@ -655,6 +655,54 @@ static void test_garbage(void **state)
 	free_snap(sn);
 }
 
+/* Maps from mmap2 events with a build-id have no device and inode: every
+ * process's map of one file must still share one module (key: the
+ * build-id), and a file whose build-id is not the key is not used. */
+static void test_build_id_key(void **state)
+{
+	struct snap *sn = load_snap("split-nofp");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	struct kp_unwind_map m;
+	uint8_t id[64];
+	char hex[130], other[600];
+	uint64_t pcs[128];
+	size_t len;
+	int trunc, n;
+
+	(void)state;
+	assert_non_null(u);
+	assert_int_equal(file_build_id(sn->exe->path, hex, sizeof(hex)), 0);
+	len = strlen(hex) / 2;
+	for (size_t i = 0; i < len; i++)
+		assert_int_equal(sscanf(hex + 2 * i, "%2hhx", &id[i]), 1);
+	m = *sn->exe;
+	m.ino = 0;
+	m.maj = m.min = 0;
+	m.build_id = id;
+	m.build_id_len = (uint8_t)len;
+	n = kp_unwinder__unwind(u, 1, &m, 1, sn->s[0].regs, 17, sn->s[0].stack,
+				sn->s[0].len, pcs, 128, &trunc);
+	assert_true(n > 3);
+	/* another process maps it: another path, the same module */
+	snprintf(other, sizeof(other), "%s/tests/unwind-data/./split-nofp", srcdir());
+	m.path = other;
+	assert_int_equal(kp_unwinder__unwind(u, 2, &m, 1, sn->s[0].regs, 17,
+					     sn->s[0].stack, sn->s[0].len, pcs, 128,
+					     &trunc), n);
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.modules, 1);
+	/* a build-id the file does not have: opened, refused, no CFI */
+	id[0] ^= 0xff;
+	assert_int_equal(kp_unwinder__unwind(u, 3, &m, 1, sn->s[0].regs, 17,
+					     sn->s[0].stack, sn->s[0].len, pcs, 128,
+					     &trunc), 1);
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.modules, 2);
+	kp_unwinder__free(u);
+	free_snap(sn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -667,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_reaches_entry_nodebug),
 		cmocka_unit_test(test_user_stack),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_build_id_key),
 	};
 
 	elf_version(EV_CURRENT);

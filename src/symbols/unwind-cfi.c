@@ -48,6 +48,8 @@ struct uw_module {
 	uint64_t ino;
 	char *path;
 	bool ok;
+	uint8_t build_id_len;	/* the key when non-zero (checked on load) */
+	uint8_t build_id[UW_BUILD_ID_MAX];
 	bool debug_opened;	/* the debug file is opened on first need */
 	bool debug_tried;	/* ... and its .debug_frame read */
 	bool entry_read;	/* entry ranges are read on first need */
@@ -63,6 +65,7 @@ struct uw_module {
 
 struct uw_cache {
 	struct uw_module *buckets[UW_BUCKETS];
+	uint64_t loads;
 	char debug_dir[512];
 };
 
@@ -90,6 +93,11 @@ int uw_cache__set_debug_dir(struct uw_cache *c, const char *dir)
 		return -ENAMETOOLONG;
 	strcpy(c->debug_dir, dir);
 	return 0;
+}
+
+uint64_t uw_cache__loads(const struct uw_cache *c)
+{
+	return c->loads;
 }
 
 static void file_close(struct uw_file *f)
@@ -323,11 +331,20 @@ static void module_load(struct uw_module *m)
 	m->ok = m->eh || m->dbg_frame;
 }
 
+static bool has_build_id(const struct kp_unwind_map *map)
+{
+	return map->build_id && map->build_id_len && map->build_id_len <= UW_BUILD_ID_MAX;
+}
+
+/* Key: the build-id, else device + inode, else the path. */
 static unsigned hash_key(const struct kp_unwind_map *map)
 {
 	uint64_t h = 1469598103934665603ull;
 
-	if (map->ino) {
+	if (has_build_id(map)) {
+		for (unsigned i = 0; i < map->build_id_len; i++)
+			h = (h ^ map->build_id[i]) * 1099511628211ull;
+	} else if (map->ino) {
 		h = (h ^ map->ino) * 1099511628211ull;
 		h = (h ^ ((uint64_t)map->maj << 32 | map->min)) * 1099511628211ull;
 	} else {
@@ -339,15 +356,44 @@ static unsigned hash_key(const struct kp_unwind_map *map)
 
 static bool same_key(const struct uw_module *m, const struct kp_unwind_map *map)
 {
+	if (has_build_id(map))
+		return m->build_id_len == map->build_id_len &&
+		       memcmp(m->build_id, map->build_id, m->build_id_len) == 0;
+	if (m->build_id_len)
+		return false;
 	if (map->ino)
 		return m->ino == map->ino && m->maj == map->maj && m->min == map->min;
 	return !m->ino && strcmp(m->path, map->path ? map->path : "") == 0;
 }
 
+static void set_key(struct uw_module *m, const struct kp_unwind_map *map)
+{
+	m->maj = map->maj, m->min = map->min, m->ino = map->ino;
+	if (has_build_id(map)) {
+		m->build_id_len = map->build_id_len;
+		memcpy(m->build_id, map->build_id, map->build_id_len);
+	}
+}
+
+/* A file keyed by build-id must have that build-id: a path is only
+ * trusted to name the file the key says. */
+static void check_build_id(struct uw_module *m)
+{
+	const void *id;
+	ssize_t len;
+
+	if (!m->ok || !m->build_id_len || !m->file.elf)
+		return;
+	len = dwelf_elf_gnu_build_id(m->file.elf, &id);
+	if (len != m->build_id_len || memcmp(id, m->build_id, (size_t)len) != 0)
+		m->ok = false;
+}
+
 /* A module that could not be read is tried again when the same file
  * (device + inode) shows up under another path: a path such as
  * /proc/PID/map_files/... dies with its process, the file does not. */
-static struct uw_module *module_retry(struct uw_module *m, const struct kp_unwind_map *map)
+static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
+				      const struct kp_unwind_map *map)
 {
 	const char *path = map->path ? map->path : "";
 	struct uw_module *next = m->next;
@@ -361,10 +407,12 @@ static struct uw_module *module_retry(struct uw_module *m, const struct kp_unwin
 	file_close(&m->debug);
 	file_close(&m->file);
 	free(m->path);
-	*m = (struct uw_module){ .next = next, .maj = map->maj, .min = map->min,
-				 .ino = map->ino, .path = p, .debug_dir = dir };
+	*m = (struct uw_module){ .next = next, .path = p, .debug_dir = dir };
+	set_key(m, map);
 	m->file.fd = m->debug.fd = -1;
 	module_load(m);
+	check_build_id(m);
+	c->loads++;
 	return m->ok ? m : NULL;
 }
 
@@ -375,17 +423,19 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 
 	for (m = c->buckets[h]; m; m = m->next)
 		if (same_key(m, map))
-			return module_retry(m, map);
+			return module_retry(c, m, map);
 	if (!(m = calloc(1, sizeof(*m))))
 		return NULL;
 	m->file.fd = m->debug.fd = -1;
-	m->maj = map->maj, m->min = map->min, m->ino = map->ino;
+	set_key(m, map);
 	m->debug_dir = c->debug_dir;
 	if (!(m->path = strdup(map->path ? map->path : ""))) {
 		free(m);
 		return NULL;
 	}
 	module_load(m);
+	check_build_id(m);
+	c->loads++;
 	m->next = c->buckets[h];
 	c->buckets[h] = m;
 	return m->ok ? m : NULL;

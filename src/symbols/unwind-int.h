@@ -57,6 +57,8 @@ void uw_cache__free(struct uw_cache *c);
 /* Where debug files are looked up by build-id (DIR/xx/yyyy.debug);
  * affects modules loaded afterwards. */
 int uw_cache__set_debug_dir(struct uw_cache *c, const char *dir);
+/* Files opened and read so far (a cache hit opens nothing). */
+uint64_t uw_cache__loads(const struct uw_cache *c);
 
 /* The module of map (loaded on first use); NULL when its file cannot be
  * opened or read (remembered: not retried). */

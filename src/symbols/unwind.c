@@ -473,6 +473,8 @@ int kp_unwinder__set_debug_dir(struct kp_unwinder *u, const char *dir)
 void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (u)
+	if (u) {
 		*out = u->stats;
+		out->modules = uw_cache__loads(u->cache);
+	}
 }

@@ -30,6 +30,11 @@ struct kp_unwind_map {
 	uint64_t start, end, pgoff;
 	uint32_t maj, min;
 	uint64_t ino;
+	/* The file's GNU build-id when the kernel gave one (mmap2 events
+	 * with a build-id carry no device and inode): with it, every
+	 * process mapping the file shares one cached module. */
+	const uint8_t *build_id;
+	uint8_t build_id_len;
 	const char *path;	/* file to read CFI from (already made safe) */
 };
 
@@ -40,6 +45,8 @@ struct kp_unwind_stats {
 	uint64_t bad_address;	/* stopped: pc outside every mapping */
 	uint64_t leaf_fixed;	/* frame-pointer stacks given back a leaf's caller */
 	uint64_t too_deep;	/* stopped: max frames filled before the outermost */
+	uint64_t modules;	/* files opened for their CFI (cached by build-id,
+				 * else device + inode, else path) */
 };
 
 struct kp_unwinder;

@@ -159,8 +159,20 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 	struct kp_module *m;
 	struct stat st;
 	char key[96];
-	int fd = kp_proc__open_mapped(&f, &st, NULL, 0);
+	int fd;
 
+	/* The kernel read the build-id from the mapped file: a module with
+	 * that build-id names it, without opening anything. */
+	if (map->build_id_len) {
+		int n = snprintf(key, sizeof(key), "b:");
+
+		for (unsigned i = 0; i < map->build_id_len && i < 20; i++)
+			n += snprintf(key + n, sizeof(key) - (size_t)n, "%02x",
+				      map->build_id[i]);
+		if ((e = modent_find(s, key)) != NULL)
+			return e;
+	}
+	fd = kp_proc__open_mapped(&f, &st, NULL, 0);
 	if (fd < 0 && f.pid && map->ino) {
 		/* The process is gone (or its root cannot be entered): the
 		 * host's file at that path is the mapped one only if its
@@ -175,13 +187,7 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 			return e;
 		goto out_fail;
 	}
-	if (map->build_id_len) {
-		int n = snprintf(key, sizeof(key), "b:");
-
-		for (unsigned i = 0; i < map->build_id_len && i < 20; i++)
-			n += snprintf(key + n, sizeof(key) - (size_t)n, "%02x",
-				      map->build_id[i]);
-	} else {
+	if (!map->build_id_len) {
 		snprintf(key, sizeof(key), "f:%" PRIx64 ":%" PRIu64 ":%lld.%ld:%lld",
 			 (uint64_t)st.st_dev, (uint64_t)st.st_ino,
 			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
