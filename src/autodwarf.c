@@ -13,13 +13,6 @@
 #define SETTLE_NS 50000000ull	/* a process's first 50 ms are not judged */
 #define SHORT_TO_MARK 4		/* stacks stopping short before a mark ... */
 				/* ... and more of them than reaching stacks */
-#define PATH_SLOTS 256		/* safe paths of leaf mappings (direct-mapped) */
-
-struct path_ent {
-	uint32_t pid;
-	uint64_t proc_start, start, ino;
-	char *path;		/* NULL: empty slot */
-};
 
 struct pid_state {
 	uint32_t pid;		/* 0: free */
@@ -33,11 +26,9 @@ struct kp_autodwarf {
 	struct kp_resolver inner;
 	struct kp_collector *c;
 	struct kp_unwinder *u;		/* for the leaf fix; may be NULL */
-	struct kp_symbols *syms;
 	uint64_t marked, leaf_fixed;
 	uint32_t self;			/* kptop's own pid: never marked */
 	struct pid_state pids[SLOTS];
-	struct path_ent paths[PATH_SLOTS];
 };
 
 static struct pid_state *state_of(struct kp_autodwarf *a, uint32_t pid)
@@ -139,34 +130,6 @@ static void check_mark(struct kp_autodwarf *a, const struct kp_rec_sample *s,
 	}
 }
 
-/* The safe path of map (cached), or NULL when it has none. */
-static const char *safe_path(struct kp_autodwarf *a, const struct kp_map_info *m)
-{
-	uint64_t h = (m->pid * 0x9e3779b97f4a7c15ull) ^ (m->addr * 0xc2b2ae3d27d4eb4full) ^
-		     m->proc_start_ns ^ m->ino;
-	struct path_ent *e = &a->paths[(h >> 40) & (PATH_SLOTS - 1)];
-	struct kp_sym_map sm = { .pid = m->pid, .proc_start = m->proc_start_ns,
-		.start = m->addr, .end = m->addr + m->len, .pgoff = m->pgoff,
-		.maj = m->maj, .min = m->min, .ino = m->ino, .path = m->path };
-	char buf[4200];
-
-	if (e->path && e->pid == m->pid && e->proc_start == m->proc_start_ns &&
-	    e->start == m->addr && e->ino == m->ino)
-		return e->path[0] ? e->path : NULL;
-	if (!m->path || m->path[0] != '/' ||
-	    kp_symbols__safe_path(a->syms, &sm, buf, sizeof(buf)) != 0)
-		buf[0] = '\0';
-	free(e->path);
-	e->path = strdup(buf);
-	if (!e->path)
-		return NULL;
-	e->pid = m->pid;
-	e->proc_start = m->proc_start_ns;
-	e->start = m->addr;
-	e->ino = m->ino;
-	return e->path[0] ? e->path : NULL;
-}
-
 /* The frame-pointer stack with the caller of a frameless leaf (or of a
  * leaf caught in its prologue) put back: the walk skips it, the leaf's CFI
  * finds it in the words at the stack pointer. Only the leaf's own module
@@ -178,23 +141,22 @@ static int fix_leaf(struct kp_autodwarf *a, const struct kp_rec_sample *s,
 {
 	uint16_t nu = s->nr_uframes;
 	struct kp_unwind_map um;
-	const char *path;
 	size_t i;
 	int n;
 
-	if (!a->u || !a->syms || !s->uframes || nu == 0 || nu > max)
+	if (!a->u || !s->uframes || nu == 0 || nu > max)
 		return -ENOTSUP;
 	for (i = 0; i < nr_maps; i++)
 		if (s->uframes[0] >= maps[i].addr &&
 		    s->uframes[0] < maps[i].addr + maps[i].len)
 			break;
-	if (i == nr_maps || !(path = safe_path(a, &maps[i])))
+	if (i == nr_maps || !maps[i].path || maps[i].path[0] != '/')
 		return -ENOTSUP;
 	um = (struct kp_unwind_map){ .start = maps[i].addr,
 		.end = maps[i].addr + maps[i].len, .pgoff = maps[i].pgoff,
 		.maj = maps[i].maj, .min = maps[i].min, .ino = maps[i].ino,
 		.build_id = maps[i].build_id, .build_id_len = maps[i].build_id_len,
-		.path = path };
+		.src = &maps[i] };	/* its path is asked of the resolver if needed */
 	memcpy(pcs, s->uframes, nu * sizeof(*pcs));
 	n = kp_unwinder__fix_leaf(a->u, s->pid, &um, 1, s->regs, s->nr_regs,
 				  s->stack, s->stack_len, pcs, nu, max);
@@ -282,16 +244,12 @@ void kp_autodwarf__free(struct kp_autodwarf *a)
 {
 	if (!a)
 		return;
-	for (int i = 0; i < PATH_SLOTS; i++)
-		free(a->paths[i].path);
 	free(a);
 }
 
-void kp_autodwarf__set_unwinder(struct kp_autodwarf *a, struct kp_unwinder *u,
-				struct kp_symbols *syms)
+void kp_autodwarf__set_unwinder(struct kp_autodwarf *a, struct kp_unwinder *u)
 {
 	a->u = u;
-	a->syms = syms;
 }
 
 void kp_autodwarf__set_collector(struct kp_autodwarf *a, struct kp_collector *c)

@@ -5,8 +5,9 @@
  * process exits go straight through. For user stacks it (1) keeps the
  * frame-pointer stack when a sample carries only the few stack words every
  * sample has (the unwinder refuses to unwind those), with the caller of a
- * frameless leaf put back (kp_unwinder__fix_leaf, when an unwinder and the
- * symbols are given), and
+ * frameless leaf put back (kp_unwinder__fix_leaf, when an unwinder is
+ * given; the unwinder asks its path function, src/resolve.c's, for the
+ * leaf mapping's safe path only when it has no module for it yet), and
  * (2) marks a process for DWARF stack copies (kp_collector__mark_dwarf)
  * once its frame-pointer stacks are seen not to reach the process entry
  * (_start, __libc_start_main*, __libc_start_call_main, start_thread,
@@ -22,7 +23,6 @@
 
 #include "collect/collect.h"
 #include "model/model.h"
-#include "symbols/symbols.h"
 #include "symbols/unwind.h"
 
 struct kp_autodwarf;
@@ -30,9 +30,8 @@ struct kp_autodwarf;
 struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner);
 void kp_autodwarf__free(struct kp_autodwarf *a);
 void kp_autodwarf__set_collector(struct kp_autodwarf *a, struct kp_collector *c);
-/* Borrowed, for the frameless-leaf fix (both NULL: no fix). */
-void kp_autodwarf__set_unwinder(struct kp_autodwarf *a, struct kp_unwinder *u,
-				struct kp_symbols *syms);
+/* Borrowed, for the frameless-leaf fix (NULL: no fix). */
+void kp_autodwarf__set_unwinder(struct kp_autodwarf *a, struct kp_unwinder *u);
 /* The wrapping resolver; valid while a lives. */
 struct kp_resolver kp_autodwarf__resolver(struct kp_autodwarf *a);
 /* Processes marked so far; fp stacks given back a leaf's caller. */

@@ -174,7 +174,7 @@ static int build_model(struct run *r)
 			kp_err_set(&r->err, -errno, "out of memory");
 			return -1;
 		}
-		kp_autodwarf__set_unwinder(r->ad, r->unw, r->syms);
+		kp_autodwarf__set_unwinder(r->ad, r->unw);
 		mo.resolver = kp_autodwarf__resolver(r->ad);
 	}
 	r->m = kp_model__new(&mo);

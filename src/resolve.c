@@ -211,6 +211,19 @@ static const char *safe_path(struct kp_resolve *r, const struct kp_map_info *m)
 	return e->path;
 }
 
+/* The unwinder's path function: maps it is given come from the model
+ * (src is a struct kp_map_info), without a path until it needs one. */
+static const char *unwind_path(void *ctx, const struct kp_unwind_map *map)
+{
+	const struct kp_map_info *m = map->src;
+	const char *p;
+
+	if (!m)
+		return NULL;
+	p = safe_path(ctx, m);
+	return p && p[0] ? p : NULL;
+}
+
 static int op_unwind(void *ctx, const struct kp_rec_sample *s,
 		     const struct kp_map_info *maps, size_t nr_maps,
 		     uint64_t *pcs, int max, int *truncated)
@@ -238,7 +251,8 @@ static int op_unwind(void *ctx, const struct kp_rec_sample *s,
 		r->umaps[i].ino = maps[i].ino;
 		r->umaps[i].build_id = maps[i].build_id;
 		r->umaps[i].build_id_len = maps[i].build_id_len;
-		r->umaps[i].path = safe_path(r, &maps[i]);
+		r->umaps[i].path = NULL;	/* asked for if needed */
+		r->umaps[i].src = &maps[i];
 	}
 	n = kp_unwinder__user_stack(r->unw, s->pid, r->umaps, nr_maps, s->regs,
 				    s->nr_regs, s->stack, s->stack_len,
@@ -283,6 +297,8 @@ struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,
 	}
 	r->syms = syms;
 	r->unw = unw;
+	if (unw)
+		kp_unwinder__set_path_fn(unw, unwind_path, r);
 	return r;
 }
 

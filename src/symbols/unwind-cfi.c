@@ -66,6 +66,8 @@ struct uw_module {
 struct uw_cache {
 	struct uw_module *buckets[UW_BUCKETS];
 	uint64_t loads;
+	kp_unwind_path_fn *path_fn;
+	void *path_ctx;
 	char debug_dir[512];
 };
 
@@ -93,6 +95,22 @@ int uw_cache__set_debug_dir(struct uw_cache *c, const char *dir)
 		return -ENAMETOOLONG;
 	strcpy(c->debug_dir, dir);
 	return 0;
+}
+
+void uw_cache__set_path_fn(struct uw_cache *c, kp_unwind_path_fn *fn, void *ctx)
+{
+	c->path_fn = fn;
+	c->path_ctx = ctx;
+}
+
+/* map's path, asked of the path function when the map came without. */
+static const char *map_path(struct uw_cache *c, const struct kp_unwind_map *map)
+{
+	const char *p = map->path;
+
+	if (!p && c->path_fn)
+		p = c->path_fn(c->path_ctx, map);
+	return p ? p : "";
 }
 
 uint64_t uw_cache__loads(const struct uw_cache *c)
@@ -337,7 +355,7 @@ static bool has_build_id(const struct kp_unwind_map *map)
 }
 
 /* Key: the build-id, else device + inode, else the path. */
-static unsigned hash_key(const struct kp_unwind_map *map)
+static unsigned hash_key(const struct kp_unwind_map *map, const char *path)
 {
 	uint64_t h = 1469598103934665603ull;
 
@@ -348,13 +366,14 @@ static unsigned hash_key(const struct kp_unwind_map *map)
 		h = (h ^ map->ino) * 1099511628211ull;
 		h = (h ^ ((uint64_t)map->maj << 32 | map->min)) * 1099511628211ull;
 	} else {
-		for (const char *p = map->path ? map->path : ""; *p; p++)
+		for (const char *p = path; *p; p++)
 			h = (h ^ (unsigned char)*p) * 1099511628211ull;
 	}
 	return (unsigned)(h % UW_BUCKETS);
 }
 
-static bool same_key(const struct uw_module *m, const struct kp_unwind_map *map)
+static bool same_key(const struct uw_module *m, const struct kp_unwind_map *map,
+		     const char *path)
 {
 	if (has_build_id(map))
 		return m->build_id_len == map->build_id_len &&
@@ -363,7 +382,7 @@ static bool same_key(const struct uw_module *m, const struct kp_unwind_map *map)
 		return false;
 	if (map->ino)
 		return m->ino == map->ino && m->maj == map->maj && m->min == map->min;
-	return !m->ino && strcmp(m->path, map->path ? map->path : "") == 0;
+	return !m->ino && strcmp(m->path, path) == 0;
 }
 
 static void set_key(struct uw_module *m, const struct kp_unwind_map *map)
@@ -395,13 +414,16 @@ static void check_build_id(struct uw_module *m)
 static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
 				      const struct kp_unwind_map *map)
 {
-	const char *path = map->path ? map->path : "";
+	const char *path;
 	struct uw_module *next = m->next;
 	const char *dir = m->debug_dir;
 	char *p;
 
-	if (m->ok || !strcmp(m->path, path) || !(p = strdup(path)))
-		return m->ok ? m : NULL;
+	if (m->ok)
+		return m;
+	path = map_path(c, map);
+	if (!strcmp(m->path, path) || !(p = strdup(path)))
+		return NULL;
 	if (m->eh)
 		dwarf_cfi_end(m->eh);
 	file_close(&m->debug);
@@ -418,18 +440,21 @@ static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
 
 struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_map *map)
 {
-	unsigned h = hash_key(map);
+	/* the path is part of the key only for a file with no build-id,
+	 * device or inode */
+	const char *key_path = has_build_id(map) || map->ino ? "" : map_path(c, map);
+	unsigned h = hash_key(map, key_path);
 	struct uw_module *m;
 
 	for (m = c->buckets[h]; m; m = m->next)
-		if (same_key(m, map))
+		if (same_key(m, map, key_path))
 			return module_retry(c, m, map);
 	if (!(m = calloc(1, sizeof(*m))))
 		return NULL;
 	m->file.fd = m->debug.fd = -1;
 	set_key(m, map);
 	m->debug_dir = c->debug_dir;
-	if (!(m->path = strdup(map->path ? map->path : ""))) {
+	if (!(m->path = strdup(map_path(c, map)))) {
 		free(m);
 		return NULL;
 	}

@@ -57,6 +57,7 @@ void uw_cache__free(struct uw_cache *c);
 /* Where debug files are looked up by build-id (DIR/xx/yyyy.debug);
  * affects modules loaded afterwards. */
 int uw_cache__set_debug_dir(struct uw_cache *c, const char *dir);
+void uw_cache__set_path_fn(struct uw_cache *c, kp_unwind_path_fn *fn, void *ctx);
 /* Files opened and read so far (a cache hit opens nothing). */
 uint64_t uw_cache__loads(const struct uw_cache *c);
 

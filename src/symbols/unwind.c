@@ -72,6 +72,11 @@ void kp_unwinder__free(struct kp_unwinder *u)
 	free(u);
 }
 
+void kp_unwinder__set_path_fn(struct kp_unwinder *u, kp_unwind_path_fn *fn, void *ctx)
+{
+	uw_cache__set_path_fn(u->cache, fn, ctx);
+}
+
 static const struct kp_unwind_map *find_map(const struct kp_unwind_map *maps,
 					    size_t nr_maps, uint64_t pc)
 {

@@ -35,7 +35,11 @@ struct kp_unwind_map {
 	 * process mapping the file shares one cached module. */
 	const uint8_t *build_id;
 	uint8_t build_id_len;
-	const char *path;	/* file to read CFI from (already made safe) */
+	/* The file to read CFI from (already made safe). NULL: asked of
+	 * the path function (kp_unwinder__set_path_fn) when the file must
+	 * be opened, i.e. on a cache miss; src is the caller's, for it. */
+	const char *path;
+	const void *src;
 };
 
 struct kp_unwind_stats {
@@ -127,5 +131,12 @@ void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out
  * /usr/lib/debug/.build-id): DIR/xx/yyyy.debug. Applies to modules first
  * seen after the call. 0 or -ENAMETOOLONG. */
 int kp_unwinder__set_debug_dir(struct kp_unwinder *u, const char *dir);
+
+/* For maps given without a path: fn(ctx, map) returns the safe path of
+ * map's file (or NULL), called only when the file is not cached. Making
+ * a path safe opens /proc files: a new process's every map would cost
+ * that on each of its first samples otherwise. */
+typedef const char *kp_unwind_path_fn(void *ctx, const struct kp_unwind_map *map);
+void kp_unwinder__set_path_fn(struct kp_unwinder *u, kp_unwind_path_fn *fn, void *ctx);
 
 #endif /* KP_SYMBOLS_UNWIND_H */
