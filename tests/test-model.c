@@ -575,6 +575,56 @@ static void test_node_limit(void **state)
 	kp_model__free(m);
 }
 
+/* A node with hundreds of children (frame-pointer stacks ending in junk
+ * give a process root that many) finds each of them again, also after a
+ * fold renumbered the nodes. */
+static void test_wide_node(void **state)
+{
+	for (int limited = 0; limited < 2; limited++) {
+		struct fake f = { 0 };
+		struct kp_model *m = fake_model(&f, limited ? 400 : 0);
+		struct kp_model_summary sum, sum2;
+		struct kp_view *v;
+		double self = 0;
+		int j, pass;
+
+		assert_non_null(m);
+		feed_process(m, 100, 1, "app");
+		feed_mmap(m, 100, APP, 0x1000000, 0, "/bin/app", 1);
+		for (pass = 0; pass < 3; pass++) {
+			for (j = 0; j < 300; j++) {
+				const int fns[] = { 10 + j, 5000 + j };
+
+				ustack(m, 100, 100 + (uint32_t)pass, S(1), 2, fns);
+			}
+			if (pass == 0)
+				kp_model__summary(m, &sum);
+		}
+		kp_model__summary(m, &sum2);
+		assert_int_equal(sum2.samples, 900);
+		if (!limited) {	/* the same nodes, found again */
+			assert_true(sum.nodes >= 601);
+			assert_int_equal(sum2.nodes, sum.nodes);
+		} else {
+			assert_true(sum2.nodes <= 400);
+		}
+		v = view(m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+		for (size_t i = 0; i < v->nr_rows; i++)
+			self += v->rows[i].self;
+		assert_true(self == 900);
+		if (!limited)
+			assert_true(must(v, "fn_1403", 0)->self == 3);	/* 5123 */
+		kp_view__free(v);
+		v = view(m, KP_VIEW_TOPDOWN, KP_SORT_TOTAL, 0);
+		assert_true(must(v, "app", 0)->total == 900);
+		if (!limited)
+			assert_true(must(v, "fn_7b", 1)->total == 3);	/* 123 */
+		kp_view__free(v);
+		kp_model__free(m);
+	}
+	(void)state;
+}
+
 /* Folding keeps the baseline and the window's buckets with their stacks. */
 static void test_fold_base_window(void **state)
 {
@@ -1150,6 +1200,7 @@ int main(void)
 		T(test_threads_cgroups), T(test_exec_pid_reuse), T(test_decay),
 		T(test_window), T(test_zero), T(test_baseline), T(test_delta_sort),
 		T(test_filters), T(test_focus), cmocka_unit_test(test_node_limit),
+		cmocka_unit_test(test_wide_node),
 		T(test_hiding), T(test_unknown_pid), T(test_symtab_and_unknown),
 		T(test_late_symtab), T(test_return_address), T(test_shared_frames),
 		T(test_inlined), T(test_unwind), T(test_foreach),

@@ -11,7 +11,9 @@
  * a fixed-size record (struct kp_stk). The pcs themselves are not kept: a
  * new stack is mapped to frames once and hung in the call trie (one trie
  * per process identity; a node's children are a list, searched only when
- * a new stack is hung in), and its record
+ * a new stack is hung in; a node with many children, such as the root of a
+ * process whose frame-pointer stacks end in junk, has them indexed in a
+ * hash table as well), and its record
  * keeps its leaf node. Two different raw stacks with the same 64-bit hash
  * (and identity, tid) would share a record: about 1 in 10^7 for a million
  * stacks, accepted for the memory (the pcs are most of a stack's size).
@@ -199,6 +201,8 @@ struct kp_node {
 };
 #define KP_NODE_DUP 1u		/* an ancestor has the same function */
 #define KP_NODE_OTHER 2u	/* an [other] node */
+#define KP_NODE_WIDE 4u		/* its children are in m->wide_tab too */
+#define KP_WIDE_AT 16		/* children searched in a list before that */
 
 /* ---- distinct stacks (feed.c) ---- */
 
@@ -321,6 +325,7 @@ struct kp_model {
 	size_t nr_nodes, cap_nodes, cap_nflags;
 	size_t nr_other;
 	size_t fold_at;			/* fold when nr_nodes exceeds it */
+	struct kp_htab wide_tab;	/* (parent, frame) -> child, for WIDE parents */
 
 	struct kp_stk *stks;
 	size_t nr_stk, cap_stk;

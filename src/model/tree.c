@@ -16,6 +16,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+static uint32_t wide_hash(uint32_t parent, uint32_t frame)
+{
+	return (uint32_t)kp_hash2(parent, frame);
+}
+
+/* Index the children of parent, which has too many for its list. On
+ * -ENOMEM it stays a list (slower, still right). */
+static void make_wide(struct kp_model *m, uint32_t parent)
+{
+	for (uint32_t c = m->nodes[parent].child; c != KP_NONE; c = m->nodes[c].next)
+		if (kp_htab__insert(&m->wide_tab, wide_hash(parent, m->nodes[c].frame), c))
+			return;
+	m->nflags[parent] |= KP_NODE_WIDE;
+}
+
 static uint32_t add_node(struct kp_model *m, uint32_t parent, uint32_t frame,
 			 uint32_t proc, uint8_t flags)
 {
@@ -33,6 +48,9 @@ static uint32_t add_node(struct kp_model *m, uint32_t parent, uint32_t frame,
 		m->nodes[parent].child = idx;
 	m->nflags[idx] = flags;
 	m->nr_nodes++;
+	if (parent != KP_NONE && (m->nflags[parent] & KP_NODE_WIDE) &&
+	    kp_htab__insert(&m->wide_tab, wide_hash(parent, frame), idx))
+		m->nflags[parent] &= (uint8_t)~KP_NODE_WIDE;	/* a list again */
 	return idx;
 }
 
@@ -59,18 +77,31 @@ uint32_t kp_tree__child(struct kp_model *m, uint32_t parent, uint32_t frame)
 uint32_t kp_tree__child_dup(struct kp_model *m, uint32_t parent, uint32_t frame,
 			    int dup)
 {
-	uint32_t c, prev = KP_NONE, idx;
+	uint32_t c, prev = KP_NONE, idx, len = 0;
 	uint8_t flags = 0;
 
-	for (c = m->nodes[parent].child; c != KP_NONE; prev = c, c = m->nodes[c].next) {
-		if (m->nodes[c].frame != frame)
-			continue;
-		if (prev != KP_NONE) {	/* move to front: paths repeat */
-			m->nodes[prev].next = m->nodes[c].next;
-			m->nodes[c].next = m->nodes[parent].child;
-			m->nodes[parent].child = c;
+	if (m->nflags[parent] & KP_NODE_WIDE) {
+		uint64_t *found;
+
+		KP_HTAB_FIND(&m->wide_tab, wide_hash(parent, frame), c,
+			     m->nodes[c].parent == parent && m->nodes[c].frame == frame,
+			     found);
+		if (found)
+			return c;
+	} else {
+		for (c = m->nodes[parent].child; c != KP_NONE;
+		     prev = c, c = m->nodes[c].next, len++) {
+			if (m->nodes[c].frame != frame)
+				continue;
+			if (prev != KP_NONE) {	/* move to front: paths repeat */
+				m->nodes[prev].next = m->nodes[c].next;
+				m->nodes[c].next = m->nodes[parent].child;
+				m->nodes[parent].child = c;
+			}
+			return c;
 		}
-		return c;
+		if (len >= KP_WIDE_AT)
+			make_wide(m, parent);
 	}
 	if (frame == KP_FRAME_OTHER)
 		flags = KP_NODE_OTHER;
@@ -99,6 +130,7 @@ void kp_tree__redup(struct kp_model *m)
 
 void kp_tree__fini(struct kp_model *m)
 {
+	kp_htab__fini(&m->wide_tab);
 	free(m->nodes);
 	free(m->nflags);
 
@@ -249,13 +281,14 @@ static int compact_nodes(struct kp_model *m, const uint8_t *cut, size_t old_nr,
 		}
 		nidx[i] = (uint32_t)j;
 		m->nodes[j] = m->nodes[i];
-		m->nflags[j] = m->nflags[i];
+		m->nflags[j] = m->nflags[i] & (uint8_t)~KP_NODE_WIDE;
 		if (m->nodes[j].parent != KP_NONE)
 			m->nodes[j].parent = nidx[m->nodes[j].parent];
 		j++;
 	}
 	m->nr_nodes = j;
 	m->nr_other = 0;
+	kp_htab__clear(&m->wide_tab);	/* indices changed: wide again later */
 	for (i = 0; i < m->nr_nodes; i++)
 		m->nodes[i].child = m->nodes[i].next = KP_NONE;
 	for (i = 0; i < m->nr_nodes; i++) {	/* relink: parents come first */
