@@ -16,6 +16,7 @@
 
 #define SB_DATA_PAGES 64	/* per CPU ring, power of 2 */
 #define SB_ID_LEN 24		/* sample_id trailer: TID, TIME, CPU */
+#define SB_TASKS 4096		/* comm and uid of recent tasks (direct-mapped) */
 
 struct sb_ring {
 	int fd;
@@ -30,8 +31,19 @@ struct sb_ent {
 	int ring;		/* index of the CPU ring it came from */
 };
 
+/* A task's comm and uid as the side-band last saw them: a child starts
+ * with its parent thread's (the kernel copies both at fork), so a fork
+ * needs no /proc read when the parent is known. COMM events keep it
+ * current. */
+struct sb_known {
+	uint32_t tid;		/* 0: empty */
+	uint32_t uid;
+	char comm[KP_COMM_LEN];
+};
+
 struct kp_sideband {
 	int nr;
+	struct sb_known *known;	/* SB_TASKS */
 	size_t page;
 	struct sb_ring *rings;
 	char *exe;		/* KP_PATH_MAX scratch */
@@ -88,7 +100,8 @@ struct kp_sideband *kp_sideband__new(const int *cpus, int nr, struct kp_err *err
 	sb->stage_cap = (size_t)nr * SB_DATA_PAGES * sb->page;
 	sb->stage = malloc(sb->stage_cap);
 	sb->exe = malloc(KP_PATH_MAX);
-	if (!sb->rings || !sb->stage || !sb->exe)
+	sb->known = calloc(SB_TASKS, sizeof(*sb->known));
+	if (!sb->rings || !sb->stage || !sb->exe || !sb->known)
 		goto out_free;
 	for (int i = 0; i < nr; i++, sb->nr++) {
 		struct sb_ring *r = &sb->rings[i];
@@ -131,6 +144,7 @@ void kp_sideband__free(struct kp_sideband *sb)
 		close(sb->rings[i].fd);
 	}
 	free(sb->rings);
+	free(sb->known);
 	free(sb->stage);
 	free(sb->ents);
 	free(sb->exe);
@@ -161,16 +175,44 @@ static const char *rec_str(const struct perf_event_header *h, size_t off)
 
 struct sb_task { uint32_t pid, ppid, tid, ptid; uint64_t time; };
 
+static struct sb_known *known_slot(struct kp_sideband *sb, uint32_t tid)
+{
+	return &sb->known[(tid * 2654435761u) % SB_TASKS];
+}
+
+static void know(struct kp_sideband *sb, uint32_t tid, const char *comm,
+		 const uint32_t *uid)
+{
+	struct sb_known *k = known_slot(sb, tid);
+
+	if (k->tid != tid) {
+		if (!uid)
+			return;	/* a comm alone: no uid to keep with it */
+		k->tid = tid;
+	}
+	if (uid)
+		k->uid = *uid;
+	snprintf(k->comm, sizeof(k->comm), "%s", comm);
+}
+
 static void on_fork(struct kp_sideband *sb, struct kp_emit *e,
 		    const struct sb_task *t)
 {
+	const struct sb_known *parent = known_slot(sb, t->ptid);
 	struct kp_record r;
 	char comm[KP_COMM_LEN];
 	uint32_t uid;
 
-	/* comm and uid as the child has them now; the exe is the parent's
-	 * (an exec follows as its own record), not worth a readlink here. */
-	kp_snapshot__proc_info(t->pid, t->tid, comm, NULL, &uid);
+	/* comm and uid as the parent thread had them (the child's copies),
+	 * else as the child has them now; the exe is the parent's (an exec
+	 * follows as its own record), not worth a readlink here. */
+	if (t->ptid && parent->tid == t->ptid) {
+		memcpy(comm, parent->comm, sizeof(comm));
+		uid = parent->uid;
+	} else {
+		kp_snapshot__proc_info(t->pid, t->tid, comm, NULL, &uid);
+	}
+	know(sb, t->tid, comm, &uid);
 	sb->exe[0] = '\0';
 	if (t->pid != t->tid) {
 		r.type = KP_REC_THREAD;
@@ -197,6 +239,7 @@ static void on_comm(struct kp_sideband *sb, struct kp_emit *e,
 	if (!comm || h->size < sizeof(*h) + 8)
 		return;
 	memcpy(ids, h + 1, sizeof(ids));
+	know(sb, ids[1], comm, NULL);
 	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
 		snprintf(path, sizeof(path), "/proc/%u/exe", ids[0]);
 		n = readlink(path, sb->exe, KP_PATH_MAX - 1);
@@ -267,6 +310,8 @@ static void on_record(struct kp_sideband *sb, struct kp_emit *e,
 			on_fork(sb, e, &t);
 			return;
 		}
+		if (known_slot(sb, t.tid)->tid == t.tid)
+			known_slot(sb, t.tid)->tid = 0;	/* its tid may be reused */
 		r.type = KP_REC_EXIT;
 		r.exit = (struct kp_rec_exit){ .time_ns = t.time, .pid = t.pid,
 					       .tid = t.tid };
