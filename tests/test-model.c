@@ -729,6 +729,70 @@ static void test_mmap_overlap(void **state)
 	assert_int_equal(sum.mappings, 3);
 }
 
+/* Random mappings over one another: every page is named in the module of
+ * the last mapping that covered it, at its offset in that file (checked
+ * against an array of pages). */
+static void test_mmap_random(void **state)
+{
+	enum { PAGES = 48, MAPS = 150 };
+	const uint64_t base = 0x10000000;
+	struct fake f = { 0 };
+	struct kp_model *m = fake_model(&f, 0);
+	uint64_t start[MAPS], pgoff[MAPS], seed = 12345;
+	struct kp_model_summary sum;
+	struct kp_view *v;
+	int owner[PAGES], i, p, nr = 0;
+	char path[32], name[32];
+
+	(void)state;
+	assert_non_null(m);
+	feed_process(m, 200, 1, "mm");
+	for (p = 0; p < PAGES; p++)
+		owner[p] = -1;
+	for (i = 0; i < MAPS; i++) {
+		int p0, len;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		p0 = (int)((seed >> 33) % PAGES);
+		len = 1 + (int)((seed >> 45) % 8);
+		if (p0 + len > PAGES)
+			len = PAGES - p0;
+		start[i] = base + (uint64_t)p0 * 0x1000;
+		pgoff[i] = (uint64_t)i << 20;
+		snprintf(path, sizeof(path), "/lib/m%d.so", i);
+		assert_int_equal(feed_mmap(m, 200, start[i], (uint64_t)len * 0x1000,
+					   pgoff[i], path, 1000 + (uint64_t)i), 0);
+		for (p = p0; p < p0 + len; p++)
+			owner[p] = i;
+	}
+	for (p = 0; p < PAGES; p++) {
+		uint64_t pc = base + (uint64_t)p * 0x1000 + 0x10;
+
+		assert_int_equal(feed_sample(m, 200, 200, S(1), 0, 0, NULL, 0, &pc, 1), 0);
+	}
+	v = view(m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	for (p = 0; p < PAGES; p++) {
+		const struct kp_row *r;
+		uint64_t off;
+		int o = owner[p];
+
+		if (o < 0)
+			continue;
+		off = base + (uint64_t)p * 0x1000 + 0x10 - start[o] + pgoff[o];
+		snprintf(name, sizeof(name), "fn_%llx", (unsigned long long)(off / 0x100));
+		snprintf(path, sizeof(path), "m%d.so", o);
+		r = must(v, name, 0);
+		assert_string_equal(r->module, path);
+		assert_true(r->self == 1);
+		nr++;
+	}
+	assert_true(nr > PAGES / 2);
+	kp_view__free(v);
+	kp_model__summary(m, &sum);
+	assert_true(sum.mappings >= 1 && sum.mappings <= PAGES);
+	kp_model__free(m);
+}
+
 static void test_sort_name_max_rows(void **state)
 {
 	struct ctx *c = *state;
@@ -1208,7 +1272,7 @@ int main(void)
 		T(test_expanded), T(test_module_view),
 		cmocka_unit_test(test_fold_base_window),
 		cmocka_unit_test(test_fold_window_remap), T(test_sort_name_max_rows),
-		T(test_mmap_overlap),
+		T(test_mmap_overlap), cmocka_unit_test(test_mmap_random),
 		T(test_placeholder_adopted), T(test_foreach_filtered),
 	};
 

@@ -248,68 +248,73 @@ const struct kp_map_info *kp_proc__find_map(const struct kp_proc *p,
 }
 
 /* Append a mapping (or the part of an old one outside [a, e)). */
-static int put_map(struct kp_proc *p, const struct kp_map_info *mi, uint32_t mod)
+/* Room for n mappings in p->maps and p->map_mod. */
+static int maps_room(struct kp_proc *p, size_t n)
 {
-	if (kp_grow(&p->maps, &p->cap_maps, p->nr_maps + 1, sizeof(*p->maps)))
+	size_t cap = p->cap_maps;
+	uint32_t *mm;
+
+	if (n <= cap)
+		return 0;
+	if (kp_grow(&p->maps, &cap, n, sizeof(*p->maps)))
 		return -ENOMEM;
-	p->map_mod = realloc(p->map_mod, p->cap_maps * sizeof(*p->map_mod));
-	if (!p->map_mod)
-		return -ENOMEM;
-	p->maps[p->nr_maps] = *mi;
-	p->map_mod[p->nr_maps++] = mod;
+	mm = realloc(p->map_mod, cap * sizeof(*mm));
+	if (!mm)
+		return -ENOMEM;	/* maps grew, cap_maps did not: no harm */
+	p->map_mod = mm;
+	p->cap_maps = cap;
 	return 0;
 }
 
-/* Insert mi in sorted order, cutting the parts of old mappings it covers. */
+/* Insert mi in sorted order, cutting the parts of old mappings it covers:
+ * the old mappings [lo, hi) that overlap it are replaced, in place, by
+ * what is left of the first one before it, mi, and what is left of the
+ * last one after it. */
 static int insert_map(struct kp_model *m, struct kp_proc *p,
 		      const struct kp_map_info *mi, uint32_t mod)
 {
-	struct kp_proc old = *p;
 	uint64_t a = mi->addr, e = mi->addr + mi->len;
-	size_t i;
-	int err = 0, done = 0;
+	struct kp_map_info piece[3];
+	uint32_t pmod[3];
+	size_t lo = 0, hi = p->nr_maps, n = p->nr_maps, k = 0, newn;
 
-	p->maps = NULL;
-	p->map_mod = NULL;
-	p->nr_maps = p->cap_maps = 0;
-	for (i = 0; i < old.nr_maps && !err; i++) {
-		struct kp_map_info o = old.maps[i];
-		uint64_t oe = o.addr + o.len;
+	while (lo < hi) {	/* the first mapping ending after a */
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (!done && o.addr >= a) {
-			err = put_map(p, mi, mod);
-			done = 1;
-		}
-		if (err || oe <= a || o.addr >= e) {
-			err = err ? err : put_map(p, &o, old.map_mod[i]);
-			continue;
-		}
-		m->sum.mappings--;
-		if (o.addr < a) {
-			struct kp_map_info l = o;
-
-			l.len = a - o.addr;
-			err = put_map(p, &l, old.map_mod[i]);
-			m->sum.mappings++;
-			if (!done && !err) {
-				err = put_map(p, mi, mod);
-				done = 1;
-			}
-		}
-		if (!err && oe > e) {
-			o.pgoff += e - o.addr;
-			o.len = oe - e;
-			o.addr = e;
-			err = put_map(p, &o, old.map_mod[i]);
-			m->sum.mappings++;
-		}
+		if (p->maps[mid].addr + p->maps[mid].len <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	if (!err && !done)
-		err = put_map(p, mi, mod);
-	m->sum.mappings++;
-	free(old.maps);
-	free(old.map_mod);
-	return err;
+	for (hi = lo; hi < n && p->maps[hi].addr < e; hi++)
+		;
+	if (lo < hi && p->maps[lo].addr < a) {
+		piece[k] = p->maps[lo];
+		piece[k].len = a - piece[k].addr;
+		pmod[k++] = p->map_mod[lo];
+	}
+	piece[k] = *mi;
+	pmod[k++] = mod;
+	if (lo < hi && p->maps[hi - 1].addr + p->maps[hi - 1].len > e) {
+		const struct kp_map_info *o = &p->maps[hi - 1];
+
+		piece[k] = *o;
+		piece[k].pgoff += e - o->addr;
+		piece[k].len = o->addr + o->len - e;
+		piece[k].addr = e;
+		pmod[k++] = p->map_mod[hi - 1];
+	}
+	newn = n - (hi - lo) + k;
+	if (maps_room(p, newn))
+		return -ENOMEM;
+	memmove(&p->maps[lo + k], &p->maps[hi], (n - hi) * sizeof(*p->maps));
+	memmove(&p->map_mod[lo + k], &p->map_mod[hi], (n - hi) * sizeof(*p->map_mod));
+	memcpy(&p->maps[lo], piece, k * sizeof(*piece));
+	memcpy(&p->map_mod[lo], pmod, k * sizeof(*pmod));
+	p->nr_maps = newn;
+	m->sum.mappings += newn;
+	m->sum.mappings -= n;
+	return 0;
 }
 
 static int on_mmap(struct kp_model *m, const struct kp_rec_mmap *r)
