@@ -9,6 +9,8 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,24 +283,40 @@ static int drain(struct run *r)
 	return n;
 }
 
-/* Sample until the deadline (0: none) or a signal. */
+/* Sample until the deadline (0: none) or a signal. The wait sleeps until
+ * the collector queues records, the deadline or SIGINT/SIGTERM: those are
+ * blocked but inside ppoll, so one cannot slip in between the check and
+ * the wait (the collector's thread blocks every signal). */
 static int sample(struct run *r, uint64_t deadline)
 {
-	int n, wait_ms;
+	struct pollfd p = { .fd = kp_collector__fd(r->c), .events = POLLIN };
+	sigset_t block, orig;
+	int n = 0;
 
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &orig);
 	while (!stop_requested) {
 		uint64_t now = clock_ns(CLOCK_MONOTONIC);
+		struct timespec ts;
 
 		if (deadline && now >= deadline)
 			break;
-		wait_ms = 100;
-		if (deadline && (deadline - now) / 1000000 < 100)
-			wait_ms = (int)((deadline - now) / 1000000) + 1;
-		n = kp_pump__run(r->p, wait_ms, &r->err);
+		if (deadline) {
+			ts.tv_sec = (time_t)((deadline - now) / 1000000000u);
+			ts.tv_nsec = (long)((deadline - now) % 1000000000u);
+		}
+		if (ppoll(&p, 1, deadline ? &ts : NULL, &orig) < 0 && errno != EINTR) {
+			n = kp_err_set(&r->err, -errno, "poll: %s", strerror(errno));
+			break;
+		}
+		n = kp_pump__run(r->p, 0, &r->err);
 		if (n < 0)
-			return n;
+			break;
 	}
-	return 0;
+	pthread_sigmask(SIG_SETMASK, &orig, NULL);
+	return n < 0 ? n : 0;
 }
 
 static int one_report(struct run *r, unsigned idx)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -204,6 +205,8 @@ static void set_rodata(struct kp_collector *c)
 	s->rodata->take_user = !c->o.kernel_only;
 	s->rodata->unwind_mode = (uint32_t)c->o.unwind;
 	s->rodata->stack_bytes = c->o.stack_bytes;
+	/* a quarter full: the collector is woken to drain (kptop.bpf.c) */
+	s->rodata->wake_bytes = c->o.cpu_buffer_bytes / 4;
 	s->rodata->max_frames = max_stack > 0 && max_stack < KP_MAX_FRAMES ?
 				(uint32_t)max_stack : KP_MAX_FRAMES;
 }
@@ -248,6 +251,7 @@ static int make_ring_buffers(struct kp_collector *c,
 	for (int i = 0; i < c->nr_cpus; i++)
 		c->rb_fds[i] = -1;
 	for (int i = 0; i < c->nr_cpus; i++) {
+		struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.fd = i };
 		uint32_t cpu = (uint32_t)c->cpus[i];
 
 		c->rb_fds[i] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "kp_cpu_buf", 0, 0,
@@ -264,6 +268,12 @@ static int make_ring_buffers(struct kp_collector *c,
 			return kp_err_set(err, ret, "cannot watch ring buffer %d", i);
 		if (!c->rb)
 			return kp_err_set(err, -errno, "cannot map ring buffer 0: %s",
+					  strerror(errno));
+		/* Edge-triggered: the consumer's poll hears the BPF program's
+		 * wakeups, not every record already in the buffer (see
+		 * collect.c: consumer). */
+		if (epoll_ctl(ring_buffer__epoll_fd(c->rb), EPOLL_CTL_MOD, c->rb_fds[i], &ev))
+			return kp_err_set(err, -errno, "cannot watch ring buffer %d: %s", i,
 					  strerror(errno));
 	}
 	return 0;

@@ -1,7 +1,8 @@
 /* collect.c — the live collector (see collect.h): loads the BPF program,
  * opens the sampling and side-band perf events on every online CPU, and
  * runs the consumer thread that drains the per-CPU ring buffers into the
- * central queue on a timer that adapts to the sample rate.
+ * central queue when one of them is a quarter full, or on a timer that
+ * adapts to the sample rate.
  */
 #include "collect/collect.h"
 
@@ -10,10 +11,12 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -37,9 +40,11 @@
  * wakeup of this thread and of the reader (~100 us each in a paravirt
  * guest), so it runs as seldom as the per-CPU buffers allow: it aims to
  * find each buffer at most 1/KP_FILL_DIV full, between KP_DRAIN_MIN_MS and
- * KP_DRAIN_MAX_MS. stop and flush drain at once. */
+ * KP_DRAIN_MAX_MS. A burst does not wait for the timer: the BPF program
+ * wakes the consumer when a sample buffer passes a quarter full, and so
+ * does the kernel for a side-band ring. stop and flush drain at once. */
 #define KP_DRAIN_MIN_MS 10
-#define KP_DRAIN_MAX_MS 200
+#define KP_DRAIN_MAX_MS 1000
 #define KP_DRAIN_START_MS 50
 #define KP_FILL_DIV 8
 
@@ -80,13 +85,35 @@ static int next_interval(struct kp_collector *c, int ms)
 	return next > KP_DRAIN_MAX_MS ? KP_DRAIN_MAX_MS : (int)next;
 }
 
+#define KP_POLL_MAX 258	/* stop, the sample rings' epoll fd, side-band rings */
+
 static void *consumer(void *arg)
 {
 	struct kp_collector *c = arg;
-	struct pollfd p = { .fd = c->stop_fd, .events = POLLIN };
-	int ms = KP_DRAIN_START_MS;
+	struct pollfd p[KP_POLL_MAX];
+	int fds[KP_POLL_MAX - 2], n, ms = KP_DRAIN_START_MS;
+	sigset_t all;
 
-	while (poll(&p, 1, ms) == 0) {
+	/* Signals are for the thread that reads the queue (kptop's main):
+	 * one taken here would not wake it. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	p[0] = (struct pollfd){ .fd = c->stop_fd, .events = POLLIN };
+	p[1] = (struct pollfd){ .fd = ring_buffer__epoll_fd(c->rb), .events = POLLIN };
+	n = kp_sideband__fds(c->sb, fds, KP_POLL_MAX - 2);
+	for (int i = 0; i < n; i++)
+		p[2 + i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	for (;;) {
+		if (poll(p, (nfds_t)(2 + n), ms) < 0 && errno != EINTR)
+			break;
+		if (p[0].revents)
+			break;
+		if (p[1].revents) {	/* take the wakeups, so poll sleeps again */
+			struct epoll_event ev[8];
+
+			while (epoll_wait(p[1].fd, ev, 8, 0) == 8)
+				;
+		}
 		pthread_mutex_lock(&c->lock);
 		drain(c);
 		ms = next_interval(c, ms);

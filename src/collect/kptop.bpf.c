@@ -2,8 +2,9 @@
 /* kptop.bpf.c — the sampling program: runs on every cpu-clock tick of
  * every CPU, applies the -p / --cgroup filters, takes the kernel and user
  * stacks, the user registers and a copy of the user stack, and writes one
- * variable-size sample into that CPU's ring buffer without a wakeup (the
- * collector drains the buffers on a timer). Every way a sample can fail to
+ * variable-size sample into that CPU's ring buffer without a wakeup, but
+ * for the sample that takes the buffer past wake_bytes (the collector
+ * drains the buffers then, or on a timer). Every way a sample can fail to
  * be recorded is counted in the per-CPU counters map.
  */
 #include <linux/bpf.h>
@@ -32,6 +33,7 @@ const volatile __u32 take_kernel = 1, take_user = 1;
 const volatile __u32 unwind_mode = 0;	/* enum kp_unwind_mode */
 const volatile __u32 stack_bytes = 8192;
 const volatile __u32 max_frames = KP_BPF_MAX_FRAMES;	/* perf_event_max_stack */
+const volatile __u64 wake_bytes = 0;	/* wake the collector past it; 0: never */
 
 struct ringbuf_inner {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -213,7 +215,7 @@ int kp_sample(struct bpf_perf_event_data *ctx)
 	struct kp_bpf_counters *cnt;
 	struct kp_bpf_sample *s;
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
-	__u64 id = bpf_get_current_pid_tgid(), len;
+	__u64 id = bpf_get_current_pid_tgid(), len, flags;
 	void *rb;
 
 	cnt = bpf_map_lookup_elem(&counters, &zero);
@@ -252,7 +254,15 @@ int kp_sample(struct bpf_perf_event_data *ctx)
 	      s->stack_len;
 	if (len > sizeof(*s))
 		len = sizeof(*s);
-	if (bpf_ringbuf_output(rb, s, len, BPF_RB_NO_WAKEUP))
+	flags = BPF_RB_NO_WAKEUP;
+	if (wake_bytes) {
+		/* one wakeup as the fill crosses the mark, not one per sample */
+		__u64 avail = bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA);
+
+		if (avail < wake_bytes && avail + len + 8 >= wake_bytes)
+			flags = BPF_RB_FORCE_WAKEUP;
+	}
+	if (bpf_ringbuf_output(rb, s, len, flags))
 		count(cnt, KP_CNT_BPF_FULL);
 	return 0;
 }

@@ -70,6 +70,9 @@ static int open_event(int cpu, int level)
 	a.task = 1;
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
+	/* the fd polls readable once a quarter of the ring is filled */
+	a.watermark = 1;
+	a.wakeup_watermark = SB_DATA_PAGES * (uint32_t)sysconf(_SC_PAGESIZE) / 4;
 	a.cgroup = level >= 1;
 	a.build_id = level >= 2;
 	return (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -133,6 +136,15 @@ out_err:
 		kp_err_set(err, -ENOMEM, "out of memory for the side-band reader");
 	errno = e;
 	return NULL;
+}
+
+int kp_sideband__fds(const struct kp_sideband *sb, int *fds, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < sb->nr && n < max; i++)
+		fds[n++] = sb->rings[i].fd;
+	return n;
 }
 
 void kp_sideband__free(struct kp_sideband *sb)

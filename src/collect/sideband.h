@@ -25,6 +25,9 @@ struct kp_sideband;
 /* cpus[0..nr) are the CPU numbers to open events on. */
 struct kp_sideband *kp_sideband__new(const int *cpus, int nr, struct kp_err *err);
 void kp_sideband__free(struct kp_sideband *sb);
+/* The per-CPU event fds (up to max), for poll(2): readable once a ring is
+ * a quarter full. Returns how many. */
+int kp_sideband__fds(const struct kp_sideband *sb, int *fds, int max);
 
 int kp_sideband__drain(struct kp_sideband *sb, struct kp_emit *e, uint64_t *lost);
 

@@ -113,6 +113,10 @@ static int turn(struct kp_tui *t, struct kp_sig *sig, uint64_t *next_refresh,
 	if (act < 0)
 		return act;
 	if (act < KP_ACT_REFRESH && now_ms() >= *next_refresh) {
+		/* the collector drains on its own only when a buffer fills
+		 * or its timer (up to 1 s) runs out: take everything now */
+		if (t->cfg.collector)
+			kp_collector__flush(t->cfg.collector);
 		pump(t);
 		kp_crt__check_resize(t->crt);
 		act = t->cfg.collector ? KP_ACT_REFRESH : KP_ACT_REDRAW;
