@@ -13,8 +13,9 @@
  * 2 s of 999 Hz on 2 CPUs; a quarter of them on random functions, mostly
  * new stacks) are fed, untimed, before each frame. The first frame (when
  * the view opens and the counts are summed from every stack) is timed on
- * its own; then each view, then the flat view in the window and the
- * decaying time modes. In --ui mode the collector and pump are the fakes
+ * its own; then each view, then the flat view after a new filter at each
+ * frame (every stack summed again), and in the window and the decaying
+ * time modes. In --ui mode the collector and pump are the fakes
  * below: the view sees a live profile whose hot functions are hot_a 50%,
  * hot_b 30%, hot_c 20%.
  */
@@ -215,9 +216,10 @@ static double ms_since(const struct timespec *a)
 	return (b.tv_sec - a->tv_sec) * 1e3 + (b.tv_nsec - a->tv_nsec) / 1e6;
 }
 
-/* Time `frames` frames of the current view, each after `per` new samples. */
+/* Time `frames` frames of the current view, each after `per` new samples;
+ * refilter: each after a new filter too (the show_idle flag flipped). */
 static int time_frames(struct fake *f, struct kp_tui *t, int frames, unsigned per,
-		       const char *what, int verbose)
+		       const char *what, int verbose, int refilter)
 {
 	double best = 1e9, sum = 0, draw = 0;
 	struct timespec a, b;
@@ -227,7 +229,11 @@ static int time_frames(struct fake *f, struct kp_tui *t, int frames, unsigned pe
 		if (feed_many(f, per, 4) < 0)
 			return -ENOMEM;
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		rc = kp_tui__refresh(t);
+		if (refilter) {	/* as a key would, just before the frame */
+			t->filter.show_idle = !t->filter.show_idle;
+			rc = kp_tui__set_filter(t);
+		}
+		rc = rc ? rc : kp_tui__refresh(t);
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		kp_tui__draw(t);
 		double ms = ms_since(&a);
@@ -275,16 +281,18 @@ static int bench_frames(struct fake *f, struct kp_tui_config *cfg, int frames,
 		/* Callers of the hottest function, as Enter on it shows them. */
 		t->vopts.root_fn = k == KP_VIEW_BOTTOMUP ? hot_fn : 0;
 		t->vopts.kind = (enum kp_view_kind)k;
-		rc = time_frames(f, t, frames, per, "", verbose);
+		rc = time_frames(f, t, frames, per, "", verbose, 0);
 		if (k == KP_VIEW_FLAT && t->view && t->view->nr_rows)
 			hot_fn = t->view->rows[0].fn;
 	}
 	t->vopts.kind = KP_VIEW_FLAT;
 	t->vopts.root_fn = 0;
+	if (rc == 0)
+		rc = time_frames(f, t, frames, per, "  [new filter each frame]", verbose, 1);
 	for (int i = 0; i < 2 && rc == 0; i++) {
 		t->mode = modes[i];
 		kp_model__set_time_mode(cfg->model, t->mode, cfg->window_s);
-		rc = time_frames(f, t, frames, per, mode_names[i], verbose);
+		rc = time_frames(f, t, frames, per, mode_names[i], verbose, 0);
 	}
 	kp_tui__free(t);
 	fclose(co.out);

@@ -15,7 +15,8 @@
  * keeps its leaf node. Two different raw stacks with the same 64-bit hash
  * (and identity, tid) would share a record: about 1 in 10^7 for a million
  * stacks, accepted for the memory (the pcs are most of a stack's size).
- * Node counts are derived at view time from the per-stack counts.
+ * Node counts are derived from the per-stack counts for the views, and
+ * kept between views (view-cache.c).
  *
  * Errors: 0 or -errno (-ENOMEM). Not thread-safe.
  */

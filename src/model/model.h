@@ -216,6 +216,11 @@ struct kp_view {
 	size_t cap_rows;	/* rows allocated */
 };
 
+/* The counts behind the views (up to about 80 bytes per trie node, 56
+ * per function) are kept from one view to the next and updated from the
+ * stacks counted since, so a view after new samples costs what changed
+ * plus its rows; a new filter, time mode, zero, baseline or decay step
+ * has the next view sum every stack again. */
 int kp_model__view(struct kp_model *m, const struct kp_view_opts *o,
 		   struct kp_view **out);
 /* The same, reusing the memory of old (a view the caller is done with, or
