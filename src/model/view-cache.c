@@ -13,7 +13,7 @@
  * Exactness: the counts are redone from every stack (a rebuild) when
  * something else changed: the time mode, a decay step, zero, the
  * baseline, the filter (kp_vcache__invalidate), a process's comm under a
- * comm filter, or when most stacks changed. Updates are used only while
+ * comm filter, or when many stacks changed. Updates are used only while
  * every count is a whole number (never in the decaying mode, nor with a
  * fractional baseline): sums of whole doubles are exact in any order, so
  * an updated cache equals a rebuilt one bit for bit (test-view-cache.c
@@ -359,13 +359,17 @@ static int apply(struct kp_model *m, const struct kp_prep *p)
 
 	for (i = 0; i < c->nr_log; i++) {
 		const struct kp_vdirty *d = &c->log[i];
-		struct kp_stk *s = &m->stks[d->stk];
-		double b = m->has_base ? m->base[d->stk] : 0, dc;
+		struct kp_stk *s;
+		double b, dc;
 		uint64_t ds;
 
+		if (d->stk >= m->nr_stk)	/* cannot happen: folds drop the log */
+			return rebuild(m, p);
+		s = &m->stks[d->stk];
 		s->flags &= ~KP_STK_DIRTY;
 		if (!whole(s->cur))
 			return rebuild(m, p);
+		b = m->has_base ? m->base[d->stk] : 0;
 		if (!kp_filter__stack(m, p, s))
 			continue;
 		dc = s->cur - d->cur;
@@ -387,6 +391,8 @@ int kp_vcache__update(struct kp_model *m, struct kp_prep *p, struct kp_agg *a)
 	int err;
 
 	memset(a, 0, sizeof(*a));
+	if (c->nr_nodes > m->nr_nodes || c->nr_fns > m->nr_fns)
+		kp_vcache__invalidate(m, KP_VC_NODES);	/* renumbered: start again */
 	err = extend(m);
 	err = err ? err : kp_filter__prep_kept(m, p);
 	if (!err && m->has_base && c->counts_ok)
