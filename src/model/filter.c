@@ -1,14 +1,15 @@
-/* filter.c — the filter, and its per-node preparation for one view.
+/* filter.c — the filter, and its per-node preparation for the views and
+ * stack walks.
  *
  * Stack filters (pid, comm, cgroup, idle) look at a stack's header. Frame
  * filters (name, module, focus) hold for a stack when a visible frame on
- * its path matches: computed once per node per view, parents first. Frames
+ * its path matches: computed once per node, parents first. Frames
  * hidden by hide_kernel / hide_user are skipped: a node's "effective" node
  * is its nearest visible ancestor-or-self. A node's preparation never
  * changes while the filter stays, so the views keep it (in m->vc) and
- * only prepare the nodes added since; a new filter starts it again, and
- * so does, under a comm filter, a process's new comm (its stacks' verdict
- * changes).
+ * only prepare the nodes added since; a new filter starts it again.
+ * Under a comm filter, a process's new comm changes its stacks' verdict:
+ * the views then sum their counts again (kp_filter__comm_changed).
  */
 #include "model/model-int.h"
 
