@@ -137,7 +137,7 @@ static void prep_nodes(struct kp_model *m, struct kp_prep *p, size_t from)
 {
 	size_t n;
 
-	for (n = from; n < m->nr_nodes; n++) {
+	for (n = p->eff || p->pm ? from : m->nr_nodes; n < m->nr_nodes; n++) {
 		uint32_t par = m->nodes[n].parent, fr = m->nodes[n].frame;
 		int vis = 1;
 
