@@ -1,14 +1,23 @@
 /* tui-bench.c — time to build and draw one frame of the live view with
  * 100k functions in the model, and a development driver for the view.
  *
- *   bench/tui-bench [-n FUNCS] [-r FRAMES]   time frames on /dev/null
+ *   bench/tui-bench [-n FUNCS] [-r FRAMES] [-s SAMPLES] [-v]
+ *                                            time frames on /dev/null
+ *                                            (-v: each frame's time)
  *   bench/tui-bench --ui [-n FUNCS]          run the view on this terminal
  *                                            with a synthetic live feed
  *
  * It builds a real model (libkpmodel.a) from synthetic records with a fake
- * resolver, and draws into a newterm() on /dev/null (200x50). In --ui mode
- * the collector and pump are the fakes below: the view sees a live
- * profile whose hot functions are hot_a 50%, hot_b 30%, hot_c 20%.
+ * resolver, and draws into a newterm() on /dev/null (200x50). As in the
+ * live view, every timed frame follows new data: SAMPLES samples (2000:
+ * 2 s of 999 Hz on 2 CPUs; a quarter of them on random functions, mostly
+ * new stacks) are fed, untimed, before each frame. The first frame (when
+ * the view opens and the counts are summed from every stack) is timed on
+ * its own; then each view, then the flat view after a new filter at each
+ * frame (every stack summed again), and in the window and the decaying
+ * time modes. In --ui mode the collector and pump are the fakes
+ * below: the view sees a live profile whose hot functions are hot_a 50%,
+ * hot_b 30%, hot_c 20%.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -145,8 +154,11 @@ static unsigned hot_leaf(uint64_t seq)
 static int feed_many(struct fake *f, unsigned n, int spread)
 {
 	for (unsigned i = 0; i < n; i++) {
-		unsigned leaf = spread ? (unsigned)((f->seq * 2654435761u) % f->nfn)
-				       : hot_leaf(f->seq);
+		/* spread: 1 on a random function, else on the hot ones; every
+		 * other value: one in `spread` samples on a random function */
+		int rnd = spread == 1 || (spread > 1 && f->seq % (unsigned)spread == 0);
+		unsigned leaf = rnd ? (unsigned)((f->seq * 2654435761u) % f->nfn)
+				    : hot_leaf(f->seq);
 
 		if (feed_sample(f, leaf, 100 + (uint32_t)(f->seq % NPROC)) < 0)
 			return -ENOMEM;
@@ -204,11 +216,50 @@ static double ms_since(const struct timespec *a)
 	return (b.tv_sec - a->tv_sec) * 1e3 + (b.tv_nsec - a->tv_nsec) / 1e6;
 }
 
-static int bench_frames(struct kp_tui_config *cfg, int frames)
+/* Time `frames` frames of the current view, each after `per` new samples;
+ * refilter: each after a new filter too (the show_idle flag flipped). */
+static int time_frames(struct fake *f, struct kp_tui *t, int frames, unsigned per,
+		       const char *what, int verbose, int refilter)
 {
+	double best = 1e9, sum = 0, draw = 0;
+	struct timespec a, b;
+	int rc = 0;
+
+	for (int i = 0; i < frames && rc == 0; i++) {
+		if (feed_many(f, per, 4) < 0)
+			return -ENOMEM;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if (refilter) {	/* as a key would, just before the frame */
+			t->filter.show_idle = !t->filter.show_idle;
+			rc = kp_tui__set_filter(t);
+		}
+		rc = rc ? rc : kp_tui__refresh(t);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		kp_tui__draw(t);
+		double ms = ms_since(&a);
+		draw += ms_since(&b);
+		sum += ms;
+		best = ms < best ? ms : best;
+		if (verbose)
+			fprintf(stderr, "%s%.2f", i ? " " : "  ", ms);
+	}
+	if (verbose)
+		fprintf(stderr, " ms\n");
+	printf("frame %-10s rows %7zu  mean %7.2f ms (draw %5.2f)  best %7.2f ms%s\n",
+	       kp_view_name(t->vopts.kind), t->view ? t->view->nr_rows : 0,
+	       sum / frames, draw / frames, best, what);
+	return rc;
+}
+
+static int bench_frames(struct fake *f, struct kp_tui_config *cfg, int frames,
+			unsigned per, int verbose)
+{
+	static const enum kp_time_mode modes[] = { KP_TIME_WINDOW, KP_TIME_DECAY };
+	static const char *const mode_names[] = { "  [window 10 s]", "  [decaying]" };
 	struct kp_crt_opts co = { .term = "xterm-256color" };
 	struct kp_err err = { 0 };
 	struct kp_tui *t;
+	struct timespec a;
 	uint64_t hot_fn = 0;
 	int rc = 0;
 
@@ -221,28 +272,27 @@ static int bench_frames(struct kp_tui_config *cfg, int frames)
 		fprintf(stderr, "tui-bench: %s\n", err.msg[0] ? err.msg : strerror(errno));
 		return 1;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	rc = kp_tui__refresh(t);
+	kp_tui__draw(t);
+	printf("first frame (%s, counts summed from every stack): %.2f ms\n",
+	       kp_view_name(t->vopts.kind), ms_since(&a));
 	for (int k = 0; k < KP_VIEW_KIND_MAX && rc == 0; k++) {
-		double best = 1e9, sum = 0, draw = 0;
-		struct timespec a, b;
-
 		/* Callers of the hottest function, as Enter on it shows them. */
 		t->vopts.root_fn = k == KP_VIEW_BOTTOMUP ? hot_fn : 0;
 		t->vopts.kind = (enum kp_view_kind)k;
-		for (int i = 0; i < frames && rc == 0; i++) {
-			clock_gettime(CLOCK_MONOTONIC, &a);
-			rc = kp_tui__refresh(t);
-			clock_gettime(CLOCK_MONOTONIC, &b);
-			kp_tui__draw(t);
-			double ms = ms_since(&a);
-			draw += ms_since(&b);
-			sum += ms;
-			best = ms < best ? ms : best;
-		}
+		rc = time_frames(f, t, frames, per, "", verbose, 0);
 		if (k == KP_VIEW_FLAT && t->view && t->view->nr_rows)
 			hot_fn = t->view->rows[0].fn;
-		printf("frame %-10s rows %7zu  mean %7.2f ms (draw %5.2f)  best %7.2f ms\n",
-		       kp_view_name(t->vopts.kind), t->view ? t->view->nr_rows : 0,
-		       sum / frames, draw / frames, best);
+	}
+	t->vopts.kind = KP_VIEW_FLAT;
+	t->vopts.root_fn = 0;
+	if (rc == 0)
+		rc = time_frames(f, t, frames, per, "  [new filter each frame]", verbose, 1);
+	for (int i = 0; i < 2 && rc == 0; i++) {
+		t->mode = modes[i];
+		kp_model__set_time_mode(cfg->model, t->mode, cfg->window_s);
+		rc = time_frames(f, t, frames, per, mode_names[i], verbose, 0);
 	}
 	kp_tui__free(t);
 	fclose(co.out);
@@ -255,8 +305,9 @@ int main(int argc, char **argv)
 	struct fake f = { .t_ns = 1000000000ULL, .sampling = 1 };
 	struct kp_model_opts mo = { .resolver = { &fake_ops, &f } };
 	struct kp_tui_config cfg = { .delay_ms = 1000, .freq_hz = 999, .window_s = 10 };
-	unsigned nfn = 100000;
-	int ui = 0, frames = 5, rc;
+	struct kp_model_summary sum;
+	unsigned nfn = 100000, per = 2000;
+	int ui = 0, frames = 5, verbose = 0, rc;
 	struct timespec a;
 
 	for (int i = 1; i < argc; i++) {
@@ -266,6 +317,10 @@ int main(int argc, char **argv)
 			nfn = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-r") && i + 1 < argc)
 			frames = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-v"))
+			verbose = 1;
+		else if (!strcmp(argv[i], "-s") && i + 1 < argc)
+			per = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-d") && i + 1 < argc)
 			cfg.delay_ms = (unsigned)(atof(argv[++i]) * 1000);
 	}
@@ -297,10 +352,12 @@ int main(int argc, char **argv)
 		free_names(&f);
 		return rc < 0;
 	}
-	printf("model: %u functions, %llu samples fed in %.0f ms\n", f.nfn,
-	       (unsigned long long)f.seq, ms_since(&a));
+	kp_model__summary(f.model, &sum);
+	printf("model: %u functions, %llu samples fed in %.0f ms: %llu nodes; "
+	       "%u new samples before each frame\n", f.nfn, (unsigned long long)f.seq,
+	       ms_since(&a), (unsigned long long)sum.nodes, per);
 	cfg.input_path = "(synthetic)";
-	rc = bench_frames(&cfg, frames);
+	rc = bench_frames(&f, &cfg, frames < 1 ? 1 : frames, per, verbose);
 	kp_model__free(f.model);
 	free_names(&f);
 	close(f.efd);

@@ -1,6 +1,7 @@
 ## bench/ — tui benchmarks (not run by make check).
 ## bench/tui-bench: one frame (model refresh, view, draw) with 100k
-## functions; also a development driver (bench/tui-bench --ui).
+## functions, each after new samples; also a development driver
+## (bench/tui-bench --ui).
 ## bench/tui-idle.sh: kptop's own CPU while idle-refreshing vs top.
 EXTRA_PROGRAMS += bench/tui-bench
 bench_tui_bench_SOURCES = bench/tui-bench.c

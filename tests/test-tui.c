@@ -80,6 +80,12 @@ void kp_view__free(struct kp_view *v)
 		free(v->rows);
 	free(v);
 }
+int kp_model__view_reuse(struct kp_model *m, const struct kp_view_opts *o,
+			 struct kp_view *old, struct kp_view **out)
+{
+	kp_view__free(old);	/* consumed, as the model's */
+	return kp_model__view(m, o, out);
+}
 void kp_model__refresh(struct kp_model *m, uint64_t now_ns) {}
 void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
 			     unsigned window_s) { m->mode = (int)mode; }

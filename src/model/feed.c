@@ -207,6 +207,7 @@ int kp_feed__flush(struct kp_model *m)
 	for (i = 0; i < b->n; i++) {
 		if (b->id[i] == KP_NONE)
 			continue;
+		kp_vcache__touch(m, b->id[i]);
 		counted = m->mode == KP_TIME_WINDOW ? kp_time__add(m, b->id[i], b->time[i]) : 1;
 		if (counted < 0)
 			err = counted;
@@ -216,7 +217,10 @@ int kp_feed__flush(struct kp_model *m)
 	}
 	b->n = b->npcs = 0;
 	if (m->nr_nodes > m->fold_at) {
-		int e = kp_tree__fold(m);
+		int e;
+
+		kp_vcache__invalidate(m, KP_VC_NODES);
+		e = kp_tree__fold(m);
 
 		err = err ? err : e;
 	}
@@ -304,6 +308,7 @@ int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 			m->sum.lost[0] += r->lost.count;
 		return 0;
 	case KP_REC_SYMTAB:
+		kp_vcache__invalidate(m, KP_VC_NODES);	/* names may change */
 		err = kp_intern__symtab(m, &r->symtab);
 		if (err > 0)
 			kp_tree__redup(m);

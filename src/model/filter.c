@@ -1,10 +1,15 @@
-/* filter.c — the filter, and its per-node preparation for one view.
+/* filter.c — the filter, and its per-node preparation for the views and
+ * stack walks.
  *
  * Stack filters (pid, comm, cgroup, idle) look at a stack's header. Frame
  * filters (name, module, focus) hold for a stack when a visible frame on
- * its path matches: computed once per node per view, parents first. Frames
+ * its path matches: computed once per node, parents first. Frames
  * hidden by hide_kernel / hide_user are skipped: a node's "effective" node
- * is its nearest visible ancestor-or-self.
+ * is its nearest visible ancestor-or-self. A node's preparation never
+ * changes while the filter stays, so the views keep it (in m->vc) and
+ * only prepare the nodes added since; a new filter starts it again.
+ * Under a comm filter, a process's new comm changes its stacks' verdict:
+ * the views then sum their counts again (kp_filter__comm_changed).
  */
 #include "model/model-int.h"
 
@@ -69,6 +74,7 @@ int kp_model__set_filter(struct kp_model *m, const struct kp_filter *f)
 	n.nr_fn_match = 0;
 	filt_clear(&m->filt);
 	m->filt = n;
+	kp_vcache__invalidate(m, KP_VC_FILTER);
 	return 0;
 }
 
@@ -117,25 +123,21 @@ static uint8_t frame_bits(struct kp_model *m, uint32_t frame, uint8_t need)
 	return bits;
 }
 
-int kp_filter__prep(struct kp_model *m, struct kp_prep *p)
+static int prep_need(const struct kp_model *m, struct kp_prep *p)
 {
 	const struct kp_filter *f = &m->filt.f;
-	size_t n, nr = m->nr_nodes ? m->nr_nodes : 1;
-	int hide = f->hide_kernel || f->hide_user;
 
-	memset(p, 0, sizeof(*p));
 	p->need = (f->name ? KP_PM_NAME : 0) | (f->module ? KP_PM_MODULE : 0) |
 		  (f->focus_fn ? KP_PM_FOCUS : 0);
-	p->nr = m->nr_nodes;
-	if (!hide && !p->need)
-		return 0;
-	if (hide)
-		p->eff = kp_scratch(m, KP_SC_EFF, nr * sizeof(*p->eff), 0);
-	if (p->need)
-		p->pm = kp_scratch(m, KP_SC_PM, nr, 0);
-	if ((hide && !p->eff) || (p->need && !p->pm))
-		return -ENOMEM;
-	for (n = 0; n < m->nr_nodes; n++) {
+	return f->hide_kernel || f->hide_user;
+}
+
+/* Fill p->eff and p->pm (those not NULL) for nodes [from, m->nr_nodes). */
+static void prep_nodes(struct kp_model *m, struct kp_prep *p, size_t from)
+{
+	size_t n;
+
+	for (n = p->eff || p->pm ? from : m->nr_nodes; n < m->nr_nodes; n++) {
 		uint32_t par = m->nodes[n].parent, fr = m->nodes[n].frame;
 		int vis = 1;
 
@@ -156,6 +158,74 @@ int kp_filter__prep(struct kp_model *m, struct kp_prep *p)
 		if (p->pm)
 			p->pm[n] = p->pm[par] | (vis ? frame_bits(m, fr, p->need) : 0);
 	}
+	p->nr = m->nr_nodes;
+}
+
+int kp_filter__prep(struct kp_model *m, struct kp_prep *p)
+{
+	size_t nr = m->nr_nodes ? m->nr_nodes : 1;
+	int hide;
+
+	memset(p, 0, sizeof(*p));
+	hide = prep_need(m, p);
+	p->nr = m->nr_nodes;
+	if (!hide && !p->need)
+		return 0;
+	if (hide)
+		p->eff = kp_scratch(m, KP_SC_EFF, nr * sizeof(*p->eff), 0);
+	if (p->need)
+		p->pm = kp_scratch(m, KP_SC_PM, nr, 0);
+	if ((hide && !p->eff) || (p->need && !p->pm))
+		return -ENOMEM;
+	prep_nodes(m, p, 0);
+	return 0;
+}
+
+int kp_filter__prep_kept(struct kp_model *m, struct kp_prep *p)
+{
+	struct kp_vcache *c = &m->vc;
+	size_t nr = m->nr_nodes ? m->nr_nodes : 1;
+	int hide;
+
+	memset(p, 0, sizeof(*p));
+	hide = prep_need(m, p);
+	if ((hide && kp_grow(&c->eff, &c->cap_eff, nr, sizeof(*c->eff))) ||
+	    (p->need && kp_grow(&c->pm, &c->cap_pm, nr, sizeof(*c->pm))))
+		return -ENOMEM;
+	p->eff = hide ? c->eff : NULL;
+	p->pm = p->need ? c->pm : NULL;
+	if (c->nr_prep > m->nr_nodes)
+		c->nr_prep = 0;
+	prep_nodes(m, p, c->nr_prep);
+	c->nr_prep = m->nr_nodes;
+	return 0;
+}
+
+/* Process comms are interned: compared by address. */
+int kp_filter__comm_changed(const struct kp_model *m)
+{
+	const struct kp_vcache *c = &m->vc;
+	size_t i;
+
+	if (!m->filt.f.comm)
+		return 0;
+	for (i = 0; i < c->nr_comm && i < m->nr_procs; i++)
+		if (c->comm[i] != m->procs[i].comm)
+			return 1;
+	return 0;
+}
+
+int kp_filter__comm_keep(struct kp_model *m)
+{
+	struct kp_vcache *c = &m->vc;
+	size_t i;
+
+	if (kp_grow(&c->comm, &c->cap_comm, m->nr_procs ? m->nr_procs : 1,
+		    sizeof(*c->comm)))
+		return -ENOMEM;
+	for (i = 0; i < m->nr_procs; i++)
+		c->comm[i] = m->procs[i].comm;
+	c->nr_comm = m->nr_procs;
 	return 0;
 }
 

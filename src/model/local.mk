@@ -3,7 +3,8 @@ noinst_LIBRARIES += libkpmodel.a
 libkpmodel_a_SOURCES = src/model/model.h src/model/model-int.h \
 	src/model/util.c src/model/intern.c src/model/proc.c src/model/feed.c \
 	src/model/tree.c src/model/time.c src/model/filter.c src/model/view.c \
-	src/model/view-group.c src/model/view-tree.c src/model/stacks.c src/model/model.c
+	src/model/view-cache.c src/model/view-group.c src/model/view-tree.c \
+	src/model/stacks.c src/model/model.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-model
@@ -11,4 +12,9 @@ TESTS += tests/test-model
 tests_test_model_SOURCES = tests/test-model.c tests/model-fake.h
 tests_test_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_model_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)
+check_PROGRAMS += tests/test-view-cache
+TESTS += tests/test-view-cache
+tests_test_view_cache_SOURCES = tests/test-view-cache.c tests/model-fake.h
+tests_test_view_cache_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_view_cache_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)
 endif

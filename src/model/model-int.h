@@ -17,7 +17,8 @@
  * keeps its leaf node. Two different raw stacks with the same 64-bit hash
  * (and identity, tid) would share a record: about 1 in 10^7 for a million
  * stacks, accepted for the memory (the pcs are most of a stack's size).
- * Node counts are derived at view time from the per-stack counts.
+ * Node counts are derived from the per-stack counts for the views, and
+ * kept between views (view-cache.c).
  *
  * Errors: 0 or -errno (-ENOMEM). Not thread-safe.
  */
@@ -218,6 +219,7 @@ struct kp_stk {
 #define KP_STK_IDLE 1u
 #define KP_STK_FOLDED 2u	/* its leaf is an [other] node */
 #define KP_STK_MERGED 4u	/* cold folded stacks merged: never sampled */
+#define KP_STK_DIRTY 8u		/* changed since the last view (view-cache.c) */
 
 /* ---- time (time.c) ---- */
 
@@ -252,10 +254,8 @@ struct kp_filt {
 /* ---- scratch buffers, reused by every view (util.c) ---- */
 
 enum kp_sc {
-	KP_SC_EFF, KP_SC_PM, KP_SC_SELF, KP_SC_TOTAL, KP_SC_SAMP, KP_SC_SSELF,
-	KP_SC_BSELF, KP_SC_BTOTAL, KP_SC_FSELF, KP_SC_FTOTAL, KP_SC_FSAMP,
-	KP_SC_FBSELF, KP_SC_FBTOTAL, KP_SC_FPROCS, KP_SC_FLAST, KP_SC_USED,
-	KP_SC_START, KP_SC_FNS, KP_SC_KEYS, KP_SC_KEYS2, KP_SC_MAX,
+	KP_SC_EFF, KP_SC_PM, KP_SC_VMAP, KP_SC_MARK, KP_SC_KEYS, KP_SC_KEYS2,
+	KP_SC_MAX,
 };
 
 struct kp_scratch {
@@ -286,6 +286,50 @@ static inline uint64_t kp_desc_key(double d)
 	__builtin_memcpy(&b, &d, sizeof(b));
 	return ~b;
 }
+
+/* ---- counts kept between views (view-cache.c) ---- */
+
+struct kp_vnode {		/* per trie node, for the filter and time mode */
+	double self, total;	/* counts ending at / through the node */
+	uint64_t samp, sself;	/* raw samples through / ending at the node */
+	uint32_t pair;		/* its (function, process) pair; KP_NONE: a root */
+	uint32_t fn_next;	/* next node of the same function */
+};
+
+struct kp_vfn {			/* per function: the flat view's row */
+	double self, total, bself, btotal;
+	uint64_t samp;
+	uint64_t psum;		/* sum of the processes it runs in ... */
+	uint32_t nprocs;	/* ... and their number */
+	uint32_t head;		/* its first node (list by fn_next) */
+};
+
+struct kp_vdirty {		/* a stack's counts as of the last view */
+	uint32_t stk;
+	double cur;
+	uint64_t samples;
+};
+
+struct kp_vcache {
+	size_t nr_nodes, nr_fns;	/* covered by the arrays below */
+	struct kp_vnode *n;
+	double *bself, *btotal;		/* per node, with a baseline */
+	struct kp_vfn *f;
+	size_t cap_n, cap_b, cap_f;
+	struct kp_htab pair_tab;	/* (fn << 32 | proc) -> pair */
+	uint64_t *pair_key;
+	uint32_t *pair_live;	/* live first-call nodes of the pair */
+	size_t nr_pairs, cap_pairs, cap_live;
+	uint32_t *eff;		/* the filter's preparation (filter.c) */
+	uint8_t *pm;
+	size_t nr_prep, cap_eff, cap_pm;
+	const char **comm;	/* process comms the counts were taken with */
+	size_t nr_comm, cap_comm;
+	double vtotal, vbase;
+	int counts_ok;		/* the counts match the model: log changes */
+	struct kp_vdirty *log;	/* stacks changed since (KP_STK_DIRTY) */
+	size_t nr_log, cap_log;
+};
 
 /* ---- the model ---- */
 
@@ -339,6 +383,7 @@ struct kp_model {
 	struct kp_window win;
 
 	struct kp_filt filt;
+	struct kp_vcache vc;
 
 	struct kp_batch *batch;		/* samples not yet counted (feed.c) */
 	struct kp_scratch sc[KP_SC_MAX];
@@ -424,22 +469,46 @@ static inline uint32_t kp_eff(const struct kp_prep *p, uint32_t n)
 	return p->eff ? p->eff[n] : n;
 }
 int kp_filter__prep(struct kp_model *m, struct kp_prep *p);
+/* The preparation the views keep (m->vc), extended to the nodes added
+ * since; p points into it. */
+int kp_filter__prep_kept(struct kp_model *m, struct kp_prep *p);
+/* Has a process's comm changed, under a comm filter, since the comms
+ * were kept (kp_filter__comm_keep)? */
+int kp_filter__comm_changed(const struct kp_model *m);
+int kp_filter__comm_keep(struct kp_model *m);
 void kp_filter__prep_free(struct kp_prep *p);
 int kp_filter__stack(const struct kp_model *m, const struct kp_prep *p,
 		     const struct kp_stk *s);
 int kp_filter__visible(const struct kp_model *m, uint32_t frame);
 void kp_filter__fini(struct kp_model *m);
 
-/* view.c / view-tree.c */
-struct kp_agg {			/* per trie node counts for one view */
-	double *self, *total, *bself, *btotal;
-	uint64_t *samp;		/* raw samples through the node */
-	uint64_t *sself;	/* raw samples ending at the node */
+/* view-cache.c: the per-node and per-function counts of the views, kept
+ * between views and updated from the stacks changed since. */
+enum kp_vc_what {
+	KP_VC_COUNTS,	/* counts changed wholesale (time mode, zero, baseline) */
+	KP_VC_FILTER,	/* ... and the filter */
+	KP_VC_NODES,	/* ... and nodes or functions renumbered or renamed */
+};
+void kp_vcache__invalidate(struct kp_model *m, enum kp_vc_what what);
+int kp_vcache__log(struct kp_model *m, uint32_t stk);
+/* Call before changing a stack's cur or samples. */
+static inline void kp_vcache__touch(struct kp_model *m, uint32_t stk)
+{
+	if (m->vc.counts_ok && !(m->stks[stk].flags & KP_STK_DIRTY))
+		(void)kp_vcache__log(m, stk);	/* on -ENOMEM the counts are redone */
+}
+struct kp_agg {			/* the counts for one view (the cache's) */
+	const struct kp_vnode *n;	/* per trie node */
+	const double *bself, *btotal;	/* per node; NULL without a baseline */
+	const struct kp_vfn *f;		/* per function */
 	double vtotal, vbase;
 };
-int kp_view__agg(struct kp_model *m, const struct kp_prep *p, struct kp_agg *a,
-		 int want_sself);
-void kp_view__agg_free(struct kp_agg *a);
+/* Bring the counts up to date with the model; p gets the filter's
+ * preparation (owned by the cache). */
+int kp_vcache__update(struct kp_model *m, struct kp_prep *p, struct kp_agg *a);
+void kp_vcache__fini(struct kp_model *m);
+
+/* view.c / view-tree.c */
 int kp_view__sort_rows(struct kp_model *m, struct kp_row *rows, size_t nr,
 		       enum kp_sort sort, double vtotal, double vbase);
 int kp_view__process(struct kp_model *m, const struct kp_agg *a, struct kp_view *v);

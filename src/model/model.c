@@ -36,6 +36,7 @@ void kp_model__free(struct kp_model *m)
 		return;
 	kp_time__fini(m);
 	kp_filter__fini(m);
+	kp_vcache__fini(m);
 	kp_stk__fini(m);
 	kp_tree__fini(m);
 	kp_proc__fini(m);

@@ -6,6 +6,8 @@
  * one-second buckets of (stack, count) and subtracts a bucket from cur
  * once all of it is older than now - window_s. The window is exact to
  * one second; its memory is the distinct (stack, second) pairs in it.
+ * A stack's change is told to the views' cache first (kp_vcache__touch);
+ * wholesale changes (decay, mode, zero, baseline) drop its counts.
  */
 #include "model/model-int.h"
 
@@ -23,6 +25,7 @@ static void expire(struct kp_model *m, struct kp_wbucket *b)
 	for (i = 0; i < b->nr; i++) {
 		struct kp_stk *s = kp_stk(m, b->e[i][0]);
 
+		kp_vcache__touch(m, b->e[i][0]);
 		s->cur -= b->e[i][1];
 		if (s->cur < 0)
 			s->cur = 0;
@@ -140,6 +143,7 @@ void kp_model__refresh(struct kp_model *m, uint64_t now_ns)
 
 	(void)kp_feed__flush(m);	/* void: a failed batch is lost */
 	if (m->mode == KP_TIME_DECAY) {
+		kp_vcache__invalidate(m, KP_VC_COUNTS);
 		for (i = 0; i < m->nr_stk; i++) {
 			struct kp_stk *s = kp_stk(m, (uint32_t)i);
 
@@ -171,6 +175,7 @@ void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
 	if (mode == m->mode && (mode != KP_TIME_WINDOW || window_s == m->window_s))
 		return;
 	kp_time__fini(m);
+	kp_vcache__invalidate(m, KP_VC_COUNTS);
 	m->mode = mode;
 	if (mode == KP_TIME_WINDOW)
 		m->window_s = window_s;
@@ -188,6 +193,7 @@ static void clear_counts(struct kp_model *m)
 {
 	size_t i;
 
+	kp_vcache__invalidate(m, KP_VC_COUNTS);
 	for (i = 0; i < m->nr_stk; i++) {
 		kp_stk(m, (uint32_t)i)->cur = 0;
 		kp_stk(m, (uint32_t)i)->samples = 0;
@@ -226,6 +232,7 @@ void kp_model__baseline_mark(struct kp_model *m)
 void kp_model__baseline_clear(struct kp_model *m)
 {
 	(void)kp_feed__flush(m);
+	kp_vcache__invalidate(m, KP_VC_COUNTS);
 	free(m->base);
 	m->base = NULL;
 	m->cap_base = 0;

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int grow_rows(struct kp_view *v, size_t *cap)
+static int grow_rows(struct kp_view *v)
 {
-	if (kp_grow(&v->rows, cap, v->nr_rows + 1, sizeof(*v->rows)))
+	if (kp_grow(&v->rows, &v->cap_rows, v->nr_rows + 1, sizeof(*v->rows)))
 		return -ENOMEM;
 	memset(&v->rows[v->nr_rows], 0, sizeof(*v->rows));
 	return 0;
@@ -21,22 +21,22 @@ static int grow_rows(struct kp_view *v, size_t *cap)
 
 int kp_view__process(struct kp_model *m, const struct kp_agg *a, struct kp_view *v)
 {
-	size_t i, cap = 0;
+	size_t i;
 
 	for (i = 0; i < m->nr_procs; i++) {
 		const struct kp_proc *pr = &m->procs[i];
 		uint32_t r = pr->root;
 		struct kp_row *row;
 
-		if (a->total[r] == 0 && (!a->btotal || a->btotal[r] == 0))
+		if (a->n[r].total == 0 && (!a->btotal || a->btotal[r] == 0))
 			continue;
-		if (grow_rows(v, &cap))
+		if (grow_rows(v))
 			return -ENOMEM;
 		row = &v->rows[v->nr_rows++];
 		row->id = kp_hash2(pr->pid, i) | 1;
-		row->self = row->total = a->total[r];
+		row->self = row->total = a->n[r].total;
 		row->base_self = row->base_total = a->btotal ? a->btotal[r] : 0;
-		row->samples = a->samp[r];
+		row->samples = a->n[r].samp;
 		row->name = row->comm = pr->comm;
 		row->pid = pr->pid;
 	}
@@ -47,7 +47,7 @@ int kp_view__process(struct kp_model *m, const struct kp_agg *a, struct kp_view 
 struct keyed {
 	struct kp_htab tab;
 	uint64_t *keys;
-	size_t cap_keys, cap_rows;
+	size_t cap_keys;
 };
 
 static struct kp_row *keyed_row(struct keyed *k, struct kp_view *v, uint64_t key,
@@ -60,7 +60,7 @@ static struct kp_row *keyed_row(struct keyed *k, struct kp_view *v, uint64_t key
 	KP_HTAB_FIND(&k->tab, h, i, k->keys[i] == key, found);
 	if (found)
 		return &v->rows[i];
-	if (grow_rows(v, &k->cap_rows) ||
+	if (grow_rows(v) ||
 	    kp_grow(&k->keys, &k->cap_keys, v->nr_rows + 1, sizeof(*k->keys)) ||
 	    kp_htab__insert(&k->tab, h, (uint32_t)v->nr_rows))
 		return NULL;

@@ -3,13 +3,16 @@
  * Top-down: the trie nodes with counts are merged by function under one
  * row per process (depth 0): trie nodes differ by call site, rows by
  * function. Hidden frames fold into their parent row. Row ids hash the
- * path of function ids from the process, so they are stable.
+ * path of function ids from the process, so they are stable. A row's
+ * source line is that of its first call site (lowest node).
  *
  * Bottom-up: built from the top-down rows. With root_fn == 0 every
  * function with self samples is at depth 0 and its callers below; with
  * root_fn == f, f is the only depth-0 row and each stack through it is
  * counted once, from its outermost f, with the callers of that call.
- * The process is the last caller.
+ * The process is the last caller. For root_fn == f only the paths from
+ * the nodes of f (their list in the cache) to their roots are built, so
+ * a caller's source line is that of its first call site leading to f.
  */
 #include "model/model-int.h"
 
@@ -40,7 +43,6 @@ struct emit {
 	const struct kp_view_opts *o;
 	const struct vt *t;
 	struct kp_view *v;
-	size_t cap;
 	double vtotal, vbase;
 };
 
@@ -77,15 +79,19 @@ static uint32_t vt_child(struct vt *t, uint32_t parent, uint32_t fn, uint32_t pr
 
 static void vn_add(struct vn *n, const struct kp_agg *a, uint32_t i)
 {
-	n->self += a->self[i];
-	n->total += a->total[i];
-	n->samp += a->samp[i];
-	if (a->sself)
-		n->sself += a->sself[i];
+	n->self += a->n[i].self;
+	n->total += a->n[i].total;
+	n->samp += a->n[i].samp;
+	n->sself += a->n[i].sself;
 	if (a->bself) {
 		n->bself += a->bself[i];
 		n->btotal += a->btotal[i];
 	}
+}
+
+static int node_live(const struct kp_agg *a, uint32_t n)
+{
+	return a->n[n].total != 0 || (a->btotal && a->btotal[n] != 0);
 }
 
 static uint64_t proc_id(const struct kp_model *m, uint32_t proc)
@@ -99,16 +105,17 @@ static void vn_open(struct vt *t, uint32_t i, const struct kp_view_opts *o)
 	t->v[i].open = !o || !o->expanded || o->expanded(o->expanded_ctx, t->v[i].id);
 }
 
-/* Map trie nodes (with counts) to rows; vmap[node] = row. With o (the
- * top-down view), rows below a collapsed row are not built: the row only
- * learns that it has children. */
+/* Map trie nodes (with counts) to rows; vmap[node] = row. The nodes are
+ * all of them, or those marked in only (each with its parent). With o
+ * (the top-down view), rows below a collapsed row are not built: the row
+ * only learns that it has children. */
 static int build_topdown(struct kp_model *m, const struct kp_prep *p,
 			 const struct kp_agg *a, struct vt *t,
-			 const struct kp_view_opts *o)
+			 const struct kp_view_opts *o, const uint8_t *only)
 {
-	uint32_t *vmap = kp_scratch(m, KP_SC_FNS, (m->nr_nodes ? m->nr_nodes : 1) *
+	uint32_t *vmap = kp_scratch(m, KP_SC_VMAP, (m->nr_nodes ? m->nr_nodes : 1) *
 				    sizeof(*vmap), 0);
-	size_t n;
+	uint32_t n;
 
 	if (!vmap)
 		return -ENOMEM;
@@ -117,7 +124,7 @@ static int build_topdown(struct kp_model *m, const struct kp_prep *p,
 		uint32_t pv = nd->parent == KP_NONE ? KP_NONE : vmap[nd->parent];
 
 		vmap[n] = KP_NONE;
-		if (a->total[n] == 0 && (!a->btotal || a->btotal[n] == 0))
+		if ((only && !only[n]) || !node_live(a, n))
 			continue;
 		if (nd->parent != KP_NONE && pv == KP_NONE)
 			continue;
@@ -133,7 +140,7 @@ static int build_topdown(struct kp_model *m, const struct kp_prep *p,
 			vmap[n] = vt_child(t, KP_NONE, KP_VN_PROC | nd->proc, nd->proc,
 					   proc_id(m, nd->proc));
 		else
-			vmap[n] = vt_child(t, pv, kp_node_fn(m, (uint32_t)n), nd->proc, 0);
+			vmap[n] = vt_child(t, pv, kp_node_fn(m, n), nd->proc, 0);
 		if (vmap[n] == KP_NONE)
 			return -ENOMEM;
 		if (nd->parent == KP_NONE)
@@ -142,9 +149,27 @@ static int build_topdown(struct kp_model *m, const struct kp_prep *p,
 			vn_open(t, vmap[n], o);
 		if (t->v[vmap[n]].frame == KP_NONE)
 			t->v[vmap[n]].frame = nd->frame;
-		vn_add(&t->v[vmap[n]], a, (uint32_t)n);
+		vn_add(&t->v[vmap[n]], a, n);
 	}
 	return 0;
+}
+
+/* Mark the visible live nodes of function fn and all their ancestors:
+ * the only nodes the callers of fn are built from. 0 if none. */
+static size_t fn_paths(struct kp_model *m, const struct kp_prep *p,
+		       const struct kp_agg *a, uint32_t fn, uint8_t *mark)
+{
+	uint32_t s, n;
+	size_t nr = 0;
+
+	for (s = fn < m->nr_fns ? a->f[fn].head : KP_NONE; s != KP_NONE;
+	     s = a->n[s].fn_next) {
+		if (kp_eff(p, s) != s || !node_live(a, s))
+			continue;
+		for (n = s; n != KP_NONE && !mark[n]; n = m->nodes[n].parent, nr++)
+			mark[n] = 1;
+	}
+	return nr;
 }
 
 static void link_children(struct vt *t)
@@ -216,7 +241,7 @@ static int emit_row(struct emit *e, uint32_t i, int depth)
 	struct kp_row *r;
 	uint32_t c;
 
-	if (kp_grow(&e->v->rows, &e->cap, e->v->nr_rows + 1, sizeof(*r)))
+	if (kp_grow(&e->v->rows, &e->v->cap_rows, e->v->nr_rows + 1, sizeof(*r)))
 		return -ENOMEM;
 	r = &e->v->rows[e->v->nr_rows++];
 	memset(r, 0, sizeof(*r));
@@ -380,9 +405,19 @@ int kp_view__tree(struct kp_model *m, const struct kp_view_opts *o,
 {
 	struct vt t = { 0 }, b = { 0 };
 	struct emit e = { .m = m, .o = o, .v = v, .vtotal = a->vtotal, .vbase = a->vbase };
-	int err = build_topdown(m, p, a, &t,
-				o->kind == KP_VIEW_TOPDOWN ? o : NULL);
+	uint8_t *only = NULL;
+	int err = 0;
 
+	if (o->kind == KP_VIEW_BOTTOMUP && o->root_fn) {
+		only = kp_scratch(m, KP_SC_MARK, m->nr_nodes ? m->nr_nodes : 1, 1);
+		if (!only)
+			return -ENOMEM;
+		if (fn_paths(m, p, a, (uint32_t)(o->root_fn - 1), only))
+			err = build_topdown(m, p, a, &t, NULL, only);
+	} else {
+		err = build_topdown(m, p, a, &t, o->kind == KP_VIEW_TOPDOWN ? o : NULL,
+				    NULL);
+	}
 	if (err)
 		goto out;
 	if (o->kind == KP_VIEW_TOPDOWN) {

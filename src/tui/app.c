@@ -133,13 +133,13 @@ static void keep_selection(struct kp_tui *t)
 int kp_tui__review(struct kp_tui *t)
 {
 	struct kp_view *v = NULL;
-	int rc = kp_model__view(t->cfg.model, &t->vopts, &v);
+	/* the old view's rows are reused: no fresh pages at every refresh */
+	int rc = kp_model__view_reuse(t->cfg.model, &t->vopts, t->view, &v);
 
+	t->view = v;
 	if (rc < 0)
 		return kp_err_set(&t->err, rc, "cannot build the %s view: %s",
 				  kp_view_name(t->vopts.kind), kp_strerror(rc));
-	kp_view__free(t->view);
-	t->view = v;
 	keep_selection(t);
 	if (t->expand_first && v->nr_rows && v->rows[0].has_children &&
 	    t->vopts.expanded && !kp_expand__has(t->expand, v->rows[0].id)) {

@@ -1,0 +1,422 @@
+/* view-cache.c — the counts behind the views, kept from one view to the
+ * next.
+ *
+ * Every view needs, per trie node, the counts ending at and passing
+ * through it (after the filter and the time mode); the flat view needs
+ * them per function, with the number of processes each runs in. Rather
+ * than summing every stack and every node at each view, the cache keeps
+ * these counts and, at the next view, applies only the stacks whose
+ * counts changed since: feed.c and time.c call kp_vcache__touch() before
+ * they change a stack, which logs its old counts once (KP_STK_DIRTY). A
+ * changed stack walks its path up to its root.
+ *
+ * Exactness: the counts are redone from every stack (a rebuild) when
+ * something else changed: the time mode, a decay step, zero, the
+ * baseline, the filter (kp_vcache__invalidate), a process's comm under a
+ * comm filter, or when many stacks changed. Updates are used only while
+ * every count is a whole number (never in the decaying mode, nor with a
+ * fractional baseline): sums of whole doubles are exact in any order, so
+ * an updated cache equals a rebuilt one bit for bit (test-view-cache.c
+ * checks it over random streams).
+ *
+ * Structure: each node's (function, process) pair and a list of each
+ * function's nodes (for the callers of one function) are extended as
+ * nodes are added, and redone after a fold or a SYMTAB (KP_VC_NODES).
+ */
+#include "model/model-int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KP_VC_WHOLE_MAX 9007199254740992.0	/* 2^53 */
+
+static int whole(double x)
+{
+	return x >= 0 && x < KP_VC_WHOLE_MAX && x == (double)(uint64_t)x;
+}
+
+/* Forget the changed stacks logged so far (their ids are still valid). */
+static void drop_log(struct kp_model *m)
+{
+	struct kp_vcache *c = &m->vc;
+	size_t i;
+
+	for (i = 0; i < c->nr_log; i++)
+		if (c->log[i].stk < m->nr_stk)
+			m->stks[c->log[i].stk].flags &= ~KP_STK_DIRTY;
+	c->nr_log = 0;
+}
+
+void kp_vcache__invalidate(struct kp_model *m, enum kp_vc_what what)
+{
+	struct kp_vcache *c = &m->vc;
+
+	drop_log(m);
+	c->counts_ok = 0;
+	if (what >= KP_VC_FILTER)
+		c->nr_prep = 0;
+	if (what >= KP_VC_NODES) {
+		c->nr_nodes = c->nr_fns = c->nr_pairs = 0;
+		kp_htab__clear(&c->pair_tab);
+	}
+}
+
+int kp_vcache__log(struct kp_model *m, uint32_t stk)
+{
+	struct kp_vcache *c = &m->vc;
+	struct kp_stk *s = &m->stks[stk];
+
+	if (kp_grow(&c->log, &c->cap_log, c->nr_log + 1, sizeof(*c->log))) {
+		kp_vcache__invalidate(m, KP_VC_COUNTS);
+		return -ENOMEM;
+	}
+	c->log[c->nr_log].stk = stk;
+	c->log[c->nr_log].cur = s->cur;
+	c->log[c->nr_log].samples = s->samples;
+	c->nr_log++;
+	s->flags |= KP_STK_DIRTY;
+	return 0;
+}
+
+void kp_vcache__fini(struct kp_model *m)
+{
+	struct kp_vcache *c = &m->vc;
+
+	free(c->n);
+	free(c->bself);
+	free(c->btotal);
+	free(c->f);
+	kp_htab__fini(&c->pair_tab);
+	free(c->pair_key);
+	free(c->pair_live);
+	free(c->eff);
+	free(c->pm);
+	free(c->comm);
+	free(c->log);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- structure ---- */
+
+/* The pair (fn, proc), made on first use; KP_NONE on -ENOMEM. */
+static uint32_t pair_of(struct kp_vcache *c, uint32_t fn, uint32_t proc)
+{
+	uint64_t key = (uint64_t)fn << 32 | proc, *found;
+	uint32_t h = (uint32_t)kp_mix64(key), i = 0;
+
+	KP_HTAB_FIND(&c->pair_tab, h, i, c->pair_key[i] == key, found);
+	if (found)
+		return i;
+	if (kp_grow(&c->pair_key, &c->cap_pairs, c->nr_pairs + 1, sizeof(*c->pair_key)) ||
+	    kp_grow(&c->pair_live, &c->cap_live, c->nr_pairs + 1, sizeof(*c->pair_live)) ||
+	    kp_htab__insert(&c->pair_tab, h, (uint32_t)c->nr_pairs))
+		return KP_NONE;
+	c->pair_key[c->nr_pairs] = key;
+	c->pair_live[c->nr_pairs] = 0;
+	return (uint32_t)c->nr_pairs++;
+}
+
+/* Room for `more` pairs, the table sized once rather than doubled (and
+ * every slot rehashed) again and again on a first view. */
+static int pairs_reserve(struct kp_vcache *c, size_t more)
+{
+	size_t need = c->nr_pairs + more, slots = 64, i;
+	struct kp_htab t = { 0 };
+
+	if (kp_grow(&c->pair_key, &c->cap_pairs, need, sizeof(*c->pair_key)) ||
+	    kp_grow(&c->pair_live, &c->cap_live, need, sizeof(*c->pair_live)))
+		return -ENOMEM;
+	if (need * 2 <= c->pair_tab.mask + 1)
+		return 0;
+	while (slots < need * 2)
+		slots *= 2;
+	t.slots = calloc(slots, sizeof(*t.slots));
+	if (!t.slots)
+		return -ENOMEM;
+	t.mask = slots - 1;
+	for (i = 0; i < c->nr_pairs; i++)	/* cannot fail: no resize */
+		(void)kp_htab__insert(&t, (uint32_t)kp_mix64(c->pair_key[i]), (uint32_t)i);
+	kp_htab__fini(&c->pair_tab);
+	c->pair_tab = t;
+	return 0;
+}
+
+/* Cover the functions and nodes added since: zero counts, their pairs,
+ * and each node at the head of its function's list. */
+static int extend(struct kp_model *m)
+{
+	struct kp_vcache *c = &m->vc;
+	size_t i;
+
+	if (kp_grow(&c->f, &c->cap_f, m->nr_fns ? m->nr_fns : 1, sizeof(*c->f)) ||
+	    kp_grow(&c->n, &c->cap_n, m->nr_nodes ? m->nr_nodes : 1, sizeof(*c->n)) ||
+	    pairs_reserve(c, m->nr_nodes - c->nr_nodes))
+		return -ENOMEM;
+	for (; c->nr_fns < m->nr_fns; c->nr_fns++) {
+		memset(&c->f[c->nr_fns], 0, sizeof(*c->f));
+		c->f[c->nr_fns].head = KP_NONE;
+	}
+	for (i = c->nr_nodes; i < m->nr_nodes; i++) {
+		struct kp_vnode *v = &c->n[i];
+		uint32_t fn;
+
+		memset(v, 0, sizeof(*v));
+		v->pair = v->fn_next = KP_NONE;
+		if (m->nodes[i].parent == KP_NONE)
+			continue;
+		fn = kp_node_fn(m, (uint32_t)i);
+		v->pair = pair_of(c, fn, m->nodes[i].proc);
+		if (v->pair == KP_NONE) {
+			c->nr_nodes = i;
+			return -ENOMEM;
+		}
+		v->fn_next = c->f[fn].head;
+		c->f[fn].head = (uint32_t)i;
+	}
+	c->nr_nodes = m->nr_nodes;
+	return 0;
+}
+
+/* The baseline per node: zero from node `from` on. */
+static int base_ready(struct kp_model *m, size_t from)
+{
+	struct kp_vcache *c = &m->vc;
+	size_t nr = m->nr_nodes ? m->nr_nodes : 1, cap = c->cap_b;
+
+	if (kp_grow(&c->bself, &cap, nr, sizeof(*c->bself)))
+		return -ENOMEM;
+	cap = c->cap_b;
+	if (kp_grow(&c->btotal, &cap, nr, sizeof(*c->btotal)))
+		return -ENOMEM;
+	c->cap_b = cap;
+	if (from < m->nr_nodes) {
+		memset(c->bself + from, 0, (m->nr_nodes - from) * sizeof(*c->bself));
+		memset(c->btotal + from, 0, (m->nr_nodes - from) * sizeof(*c->btotal));
+	}
+	return 0;
+}
+
+/* ---- counts ---- */
+
+static int live(const struct kp_model *m, uint32_t n)
+{
+	return m->vc.n[n].total != 0 || (m->has_base && m->vc.btotal[n] != 0);
+}
+
+static void pair_up(struct kp_vcache *c, uint32_t pair)
+{
+	struct kp_vfn *f = &c->f[c->pair_key[pair] >> 32];
+
+	if (c->pair_live[pair]++ == 0) {
+		f->nprocs++;
+		f->psum += (uint32_t)c->pair_key[pair];
+	}
+}
+
+static void pair_down(struct kp_vcache *c, uint32_t pair)
+{
+	struct kp_vfn *f = &c->f[c->pair_key[pair] >> 32];
+
+	if (--c->pair_live[pair] == 0) {
+		f->nprocs--;
+		f->psum -= (uint32_t)c->pair_key[pair];
+	}
+}
+
+/* A live node's share of its function (its counts are final): self from
+ * every visible node, total only from the outermost call on its path. */
+static void fold_node(struct kp_model *m, const struct kp_prep *p, uint32_t i)
+{
+	struct kp_vcache *c = &m->vc;
+	const struct kp_vnode *v = &c->n[i];
+	struct kp_vfn *f;
+
+	if (v->pair == KP_NONE || kp_eff(p, i) != i)
+		return;
+	f = &c->f[c->pair_key[v->pair] >> 32];
+	f->self += v->self;
+	if (m->has_base)
+		f->bself += c->bself[i];
+	if (m->nflags[i] & KP_NODE_DUP)
+		return;
+	f->total += v->total;
+	f->samp += v->samp;
+	if (m->has_base)
+		f->btotal += c->btotal[i];
+	pair_up(c, v->pair);
+}
+
+/* Every passing stack adds to its effective leaf; one backward pass over
+ * the nodes (children after parents) sums the totals and folds each node,
+ * once final, into its function. */
+static int rebuild(struct kp_model *m, const struct kp_prep *p)
+{
+	struct kp_vcache *c = &m->vc;
+	int exact = m->mode != KP_TIME_DECAY;
+	size_t i;
+
+	drop_log(m);
+	if (m->has_base && base_ready(m, 0))
+		return -ENOMEM;
+	for (i = 0; i < m->nr_nodes; i++) {
+		c->n[i].self = c->n[i].total = 0;
+		c->n[i].samp = c->n[i].sself = 0;
+	}
+	for (i = 0; i < m->nr_fns; i++) {
+		uint32_t head = c->f[i].head;
+
+		memset(&c->f[i], 0, sizeof(c->f[i]));
+		c->f[i].head = head;
+	}
+	if (c->nr_pairs)
+		memset(c->pair_live, 0, c->nr_pairs * sizeof(*c->pair_live));
+	c->vtotal = c->vbase = 0;
+	for (i = 0; i < m->nr_stk; i++) {
+		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
+		double b = m->has_base ? m->base[i] : 0;
+		uint32_t e;
+
+		if ((s->cur == 0 && b == 0) || !kp_filter__stack(m, p, s))
+			continue;
+		exact &= whole(s->cur) && whole(b);
+		e = kp_eff(p, s->leaf);
+		c->n[e].self += s->cur;
+		c->n[e].samp += s->samples;
+		c->n[e].sself += s->samples;
+		c->vtotal += s->cur;
+		if (m->has_base) {
+			c->bself[e] += b;
+			c->vbase += b;
+		}
+	}
+	for (i = m->nr_nodes; i-- > 0;) {
+		struct kp_vnode *v = &c->n[i];
+		uint32_t par;
+
+		v->total += v->self;
+		if (m->has_base)
+			c->btotal[i] += c->bself[i];
+		if (!live(m, (uint32_t)i))
+			continue;	/* no stack counts below: nothing to add */
+		fold_node(m, p, (uint32_t)i);
+		par = m->nodes[i].parent;
+		if (par == KP_NONE)
+			continue;
+		c->n[par].total += v->total;
+		c->n[par].samp += v->samp;
+		if (m->has_base)
+			c->btotal[par] += c->btotal[i];
+	}
+	c->counts_ok = exact;
+	return 0;
+}
+
+/* Add a stack's change (dc counted, ds raw samples) along its path from
+ * its effective leaf e, keeping each function's counts and processes. */
+static void walk(struct kp_model *m, const struct kp_prep *p, uint32_t e,
+		 double dc, uint64_t ds)
+{
+	struct kp_vcache *c = &m->vc;
+	uint32_t n, par;
+
+	c->n[e].self += dc;
+	c->n[e].sself += ds;
+	for (n = e; n != KP_NONE; n = par) {
+		struct kp_vnode *v = &c->n[n];
+		int was = live(m, n), now;
+		struct kp_vfn *f;
+
+		par = m->nodes[n].parent;
+		v->total += dc;
+		v->samp += ds;
+		now = live(m, n);
+		if (v->pair == KP_NONE || kp_eff(p, n) != n)
+			continue;
+		f = &c->f[c->pair_key[v->pair] >> 32];
+		if (n == e)
+			f->self += dc;
+		if (m->nflags[n] & KP_NODE_DUP)
+			continue;
+		f->total += dc;
+		if (now)
+			f->samp += was ? ds : v->samp;
+		else if (was)
+			f->samp -= v->samp - ds;
+		if (now && !was)
+			pair_up(c, v->pair);
+		else if (was && !now)
+			pair_down(c, v->pair);
+	}
+}
+
+/* Apply the logged stacks; a stack counts (samples included) only while
+ * its count or baseline is not zero, as in a rebuild. */
+static int apply(struct kp_model *m, const struct kp_prep *p)
+{
+	struct kp_vcache *c = &m->vc;
+	size_t i;
+
+	for (i = 0; i < c->nr_log; i++) {
+		const struct kp_vdirty *d = &c->log[i];
+		struct kp_stk *s;
+		double b, dc;
+		uint64_t ds;
+
+		if (d->stk >= m->nr_stk)	/* cannot happen: folds drop the log */
+			return rebuild(m, p);
+		s = &m->stks[d->stk];
+		s->flags &= ~KP_STK_DIRTY;
+		if (!whole(s->cur))
+			return rebuild(m, p);
+		b = m->has_base ? m->base[d->stk] : 0;
+		if (!kp_filter__stack(m, p, s))
+			continue;
+		dc = s->cur - d->cur;
+		ds = (s->cur != 0 || b != 0 ? s->samples : 0) -
+		     (d->cur != 0 || b != 0 ? d->samples : 0);
+		if (dc == 0 && ds == 0)
+			continue;
+		walk(m, p, kp_eff(p, s->leaf), dc, ds);
+		c->vtotal += dc;
+	}
+	c->nr_log = 0;
+	return 0;
+}
+
+int kp_vcache__update(struct kp_model *m, struct kp_prep *p, struct kp_agg *a)
+{
+	struct kp_vcache *c = &m->vc;
+	size_t nr_b = c->nr_nodes;
+	int err;
+
+	memset(a, 0, sizeof(*a));
+	if (c->nr_nodes > m->nr_nodes || c->nr_fns > m->nr_fns)
+		kp_vcache__invalidate(m, KP_VC_NODES);	/* renumbered: start again */
+	err = extend(m);
+	err = err ? err : kp_filter__prep_kept(m, p);
+	if (!err && m->has_base && c->counts_ok)
+		err = base_ready(m, nr_b);
+	if (err) {
+		kp_vcache__invalidate(m, KP_VC_COUNTS);
+		return err;
+	}
+	/* many changed stacks: summing them all again is no slower */
+	if (!c->counts_ok || kp_filter__comm_changed(m) ||
+	    (c->nr_log > 4096 && c->nr_log * 4 > m->nr_stk))
+		err = rebuild(m, p);
+	else
+		err = apply(m, p);
+	err = err ? err : kp_filter__comm_keep(m);
+	if (err) {
+		kp_vcache__invalidate(m, KP_VC_COUNTS);
+		return err;
+	}
+	a->n = c->n;
+	a->f = c->f;
+	a->bself = m->has_base ? c->bself : NULL;
+	a->btotal = m->has_base ? c->btotal : NULL;
+	a->vtotal = c->vtotal;
+	a->vbase = c->vbase;
+	return 0;
+}
