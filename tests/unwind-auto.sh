@@ -11,11 +11,11 @@ tmp=$(mktemp -d) || fail mktemp
 nofp_pid= fp_pid=
 trap 'kill $nofp_pid $fp_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
-start_workload "$top_builddir/tests/workload/split-nofp" 6
+start_workload "$top_builddir/tests/workload/split-nofp" 8
 nofp_pid=$wl_pid
-start_workload "$top_builddir/tests/workload/unwind-leaf" 6
+start_workload "$top_builddir/tests/workload/unwind-leaf" 8
 fp_pid=$wl_pid
-run_profiler "$tmp/f" auto "$nofp_pid,$fp_pid" 4
+run_profiler "$tmp/f" auto "$nofp_pid,$fp_pid" 6
 kill $nofp_pid $fp_pid 2>/dev/null
 frames_of "$tmp/f" | awk '
 	{
