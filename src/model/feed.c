@@ -172,6 +172,11 @@ struct kp_batch {
 	size_t n, npcs;
 };
 
+size_t kp_feed__batch_bytes(const struct kp_model *m)
+{
+	return m->batch ? sizeof(*m->batch) : 0;
+}
+
 static uint32_t lookup(struct kp_model *m, struct kp_batch *b, size_t i)
 {
 	const struct kp_stk *h = &b->hdr[i];

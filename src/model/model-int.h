@@ -396,6 +396,7 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s);
 /* Count the batched samples; every reader and every other record calls
  * it first. */
 int kp_feed__flush(struct kp_model *m);
+size_t kp_feed__batch_bytes(const struct kp_model *m);
 uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s);
 int kp_stk__rehash(struct kp_model *m);
 void kp_stk__fini(struct kp_model *m);

@@ -235,3 +235,102 @@ int kp_sort_keys(struct kp_model *m, struct kp_skey *a, size_t n)
 		memcpy(a, src, n * sizeof(*a));
 	return 0;
 }
+
+/* ---- memory by structure (kp_model__mem) ---- */
+
+struct mem_acc {
+	struct kp_model_mem *out;
+	size_t max, n;
+};
+
+static void mem_put(struct mem_acc *a, const char *name, size_t bytes, size_t used)
+{
+	if (a->n < a->max) {
+		a->out[a->n].name = name;
+		a->out[a->n].bytes = bytes;
+		a->out[a->n].used = used;
+	}
+	a->n++;
+}
+
+static size_t htab_bytes(const struct kp_htab *h)
+{
+	return h->mask ? (h->mask + 1) * sizeof(*h->slots) : 0;
+}
+
+static size_t htab_used(const struct kp_htab *h)
+{
+	return h->nr * sizeof(*h->slots);
+}
+
+#define MEM_ARR(a, name, p, nr, cap) \
+	mem_put(a, name, (cap) * sizeof(*(p)), (nr) * sizeof(*(p)))
+#define MEM_TAB(a, name, h) mem_put(a, name, htab_bytes(h), htab_used(h))
+
+size_t kp_model__mem(const struct kp_model *m, struct kp_model_mem *out, size_t max)
+{
+	struct mem_acc a = { .out = out, .max = max };
+	const struct kp_window *w = &m->win;
+	size_t i, b = 0, u = 0;
+
+	MEM_ARR(&a, "trie nodes", m->nodes, m->nr_nodes, m->cap_nodes);
+	MEM_ARR(&a, "node flags", m->nflags, m->nr_nodes, m->cap_nflags);
+	MEM_ARR(&a, "stacks", m->stks, m->nr_stk, m->cap_stk);
+	MEM_TAB(&a, "stack table", &m->stk_tab);
+	MEM_ARR(&a, "baseline", m->base, m->has_base ? m->nr_stk : 0, m->cap_base);
+	MEM_ARR(&a, "frames", m->frames, m->nr_frames, m->cap_frames);
+	MEM_ARR(&a, "pc keys", m->pcks, m->nr_pcks, m->cap_pcks);
+	MEM_TAB(&a, "pc key table", &m->pck_tab);
+	MEM_ARR(&a, "functions", m->fns, m->nr_fns, m->cap_fns);
+	MEM_TAB(&a, "function table", &m->fn_tab);
+
+	b = m->cap_mods * sizeof(*m->mods) + htab_bytes(&m->mod_tab) +
+	    m->cap_symtabs * sizeof(*m->symtabs);
+	u = m->nr_mods * sizeof(*m->mods) + htab_used(&m->mod_tab) +
+	    m->nr_symtabs * sizeof(*m->symtabs);
+	for (i = 0; i < m->nr_symtabs; i++) {
+		b += (m->symtabs[i].nr ? m->symtabs[i].nr : 1) * sizeof(struct kp_symbol);
+		u += m->symtabs[i].nr * sizeof(struct kp_symbol);
+	}
+	mem_put(&a, "modules, symtabs", b, u);
+	MEM_ARR(&a, "frame refs", m->refs, m->nr_refs, m->cap_refs);
+
+	mem_put(&a, "string bytes", m->strs.bytes + m->strs.cap_chunks * sizeof(char *),
+		m->strs.bytes - m->strs.left + m->strs.nr_chunks * sizeof(char *));
+	MEM_ARR(&a, "string index", m->strs.strs, m->strs.nr, m->strs.cap);
+	MEM_TAB(&a, "string table", &m->strs.tab);
+
+	b = m->cap_procs * sizeof(*m->procs) + htab_bytes(&m->pid_tab);
+	u = m->nr_procs * sizeof(*m->procs) + htab_used(&m->pid_tab);
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct kp_proc *p = &m->procs[i];
+
+		b += p->cap_maps * (sizeof(*p->maps) + sizeof(*p->map_mod));
+		u += p->nr_maps * (sizeof(*p->maps) + sizeof(*p->map_mod));
+	}
+	mem_put(&a, "processes, mappings", b, u);
+	mem_put(&a, "threads, cgroups",
+		m->cap_threads * sizeof(*m->threads) + htab_bytes(&m->thr_tab) +
+		m->cap_cgroups * sizeof(*m->cgroups) + htab_bytes(&m->cg_tab),
+		m->nr_threads * sizeof(*m->threads) + htab_used(&m->thr_tab) +
+		m->nr_cgroups * sizeof(*m->cgroups) + htab_used(&m->cg_tab));
+
+	b = u = 0;
+	for (i = 0; w->b && i < w->nb; i++) {
+		b += sizeof(w->b[i]) + w->b[i].cap * sizeof(*w->b[i].e);
+		u += sizeof(w->b[i]) + w->b[i].nr * sizeof(*w->b[i].e);
+	}
+	mem_put(&a, "window buckets", b, u);
+	mem_put(&a, "window per stack", w->cap * (sizeof(*w->last) + sizeof(*w->slot)),
+		(w->last ? m->nr_stk : 0) * (sizeof(*w->last) + sizeof(*w->slot)));
+
+	b = 0;
+	for (i = 0; i < KP_SC_MAX; i++)
+		b += m->sc[i].cap;
+	mem_put(&a, "view scratch", b, b);
+	mem_put(&a, "filter cache", m->filt.cap_fn_match, m->filt.nr_fn_match);
+	b = kp_feed__batch_bytes(m);
+	mem_put(&a, "sample batch", b, b);
+	mem_put(&a, "model struct", sizeof(*m), sizeof(*m));
+	return a.n;
+}
