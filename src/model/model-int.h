@@ -8,13 +8,15 @@
  *
  * Distinct stacks: a hash table keyed by a 64-bit hash of the raw sample
  * (process identity, tid, cgroup, flags, kernel pcs, user pcs) points to
- * a fixed-size record (struct kp_stk). The pcs themselves are not kept: a
- * new stack is mapped to frames once and hung in the call trie (one trie
- * per process identity; a node's children are a list, searched only when
- * a new stack is hung in), and its record
- * keeps its leaf node. Two different raw stacks with the same 64-bit hash
- * (and identity, tid) would share a record: about 1 in 10^7 for a million
- * stacks, accepted for the memory (the pcs are most of a stack's size).
+ * a fixed-size record (struct kp_stk, 32 bytes; the table keeps the low
+ * half of the hash, the record the high half). The pcs themselves are not
+ * kept: a new stack is mapped to frames once and hung in the call trie
+ * (one trie per process identity; a node's children are a list, searched
+ * only when a new stack is hung in), and its record keeps its leaf node,
+ * its thread (identity and tid) and its interned cgroup. Two different
+ * raw stacks with the same 64-bit hash would share a record: about 1 in
+ * 10^7 for a million stacks, accepted for the memory (the pcs are most
+ * of a stack's size).
  * Node counts are derived at view time from the per-stack counts.
  *
  * Errors: 0 or -errno (-ENOMEM). Not thread-safe.
@@ -186,7 +188,7 @@ struct kp_thread {
 
 struct kp_cgroup {
 	uint64_t id;
-	const char *name;	/* path, or the id in decimal */
+	const char *name;	/* path; NULL until a CGROUP record names it */
 };
 
 /* ---- the call trie (tree.c) ---- */
@@ -202,18 +204,22 @@ struct kp_node {
 
 /* ---- distinct stacks (feed.c) ---- */
 
+/* 32 bytes. The 64-bit hash of the raw sample is split: its low half is
+ * the record's hash in stk_tab, its high half is kept here. The process
+ * identity and tid are the thread's; the cgroup id is interned. */
 struct kp_stk {
-	uint64_t key;		/* 64-bit hash of the raw sample */
-	uint64_t cgroup;
-	uint32_t proc, tid;
+	uint32_t key;		/* high half of the raw sample's hash */
+	uint32_t thr;		/* m->threads: process identity and tid */
 	uint32_t leaf;		/* trie node */
-	uint32_t flags;		/* KP_STK_* */
+	uint32_t cgroup : 28;	/* m->cgroups */
+	uint32_t flags : 4;	/* KP_STK_* */
 	double cur;		/* count in the time mode */
 	uint64_t samples;	/* raw samples since the zero or the mark */
 };
 #define KP_STK_IDLE 1u
 #define KP_STK_FOLDED 2u	/* its leaf is an [other] node */
 #define KP_STK_MERGED 4u	/* cold folded stacks merged: never sampled */
+#define KP_CGROUP_MAX (1u << 28)	/* interned cgroups */
 
 /* ---- time (time.c) ---- */
 
@@ -346,6 +352,21 @@ static inline struct kp_stk *kp_stk(const struct kp_model *m, uint32_t i)
 	return &m->stks[i];
 }
 
+static inline uint32_t kp_stk_proc(const struct kp_model *m, const struct kp_stk *s)
+{
+	return m->threads[s->thr].proc;
+}
+
+static inline uint32_t kp_stk_tid(const struct kp_model *m, const struct kp_stk *s)
+{
+	return m->threads[s->thr].tid;
+}
+
+static inline uint64_t kp_stk_cgroup(const struct kp_model *m, const struct kp_stk *s)
+{
+	return m->cgroups[s->cgroup].id;
+}
+
 static inline uint32_t kp_node_fn(const struct kp_model *m, uint32_t n)
 {
 	return m->frames[m->nodes[n].frame].fn;
@@ -374,8 +395,11 @@ void kp_proc__fini(struct kp_model *m);
 uint32_t kp_proc__for_pid(struct kp_model *m, uint32_t pid, const char *comm,
 			  int *created);
 uint32_t kp_proc__thread(const struct kp_model *m, uint32_t proc, uint32_t tid);
-int kp_proc__seen_thread(struct kp_model *m, uint32_t proc, uint32_t tid,
-			 const char *comm);
+/* The thread (proc, tid), named comm if new; KP_NONE on -ENOMEM. */
+uint32_t kp_proc__seen_thread(struct kp_model *m, uint32_t proc, uint32_t tid,
+			      const char *comm);
+/* The index of cgroup id (interned, unnamed if new); KP_NONE on -ENOMEM. */
+uint32_t kp_proc__cgroup(struct kp_model *m, uint64_t id);
 const char *kp_proc__cgroup_name(struct kp_model *m, uint64_t id);
 int kp_proc__feed(struct kp_model *m, const struct kp_record *r);
 const struct kp_map_info *kp_proc__find_map(const struct kp_proc *p,
@@ -397,8 +421,8 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s);
  * it first. */
 int kp_feed__flush(struct kp_model *m);
 size_t kp_feed__batch_bytes(const struct kp_model *m);
-uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s);
-int kp_stk__rehash(struct kp_model *m);
+/* A new stack record, hash: the low half of its 64-bit hash. */
+uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s, uint32_t hash);
 void kp_stk__fini(struct kp_model *m);
 
 /* time.c */

@@ -98,10 +98,10 @@ int kp_model__foreach_stack(struct kp_model *m,
 		err = stack_path(m, &p, kp_eff(&p, s->leaf), &path, &cap, &v.depth);
 		if (err)
 			break;
-		v.comm = m->procs[s->proc].comm;
-		v.pid = m->procs[s->proc].pid;
-		v.tid = s->tid;
-		v.cgroup_id = s->cgroup;
+		v.comm = m->procs[kp_stk_proc(m, s)].comm;
+		v.pid = m->procs[kp_stk_proc(m, s)].pid;
+		v.tid = kp_stk_tid(m, s);
+		v.cgroup_id = kp_stk_cgroup(m, s);
 		v.frames = path;
 		v.count = s->cur;
 		v.samples = s->samples;
