@@ -77,22 +77,24 @@ void kp_intern__fini(struct kp_model *m)
 	kp_htab__fini(&m->pck_tab);
 }
 
-/* Functions are interned by (module, interned name). */
+/* Functions are interned by (module, name); their names are only stored
+ * in the pool (the string table would be a second table as big as
+ * fn_tab). */
 uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name)
 {
-	const char *s = kp_strpool__intern(&m->strs, name);
-	uint32_t h, v = 0;
+	size_t len = strlen(name);
+	uint32_t h = (uint32_t)kp_hash2(module, kp_hash_bytes(name, len, 0x5bd1e995)), v = 0;
 	uint64_t *found;
+	const char *s;
 
-	if (!s)
-		return KP_NONE;
-	h = (uint32_t)kp_hash2(module, (uintptr_t)s);
 	KP_HTAB_FIND(&m->fn_tab, h, v,
-		     m->fns[v].module == module && m->fns[v].name == s, found);
+		     m->fns[v].module == module && !strcmp(m->fns[v].name, name), found);
 	if (found)
 		return v;
-	if (kp_grow(&m->fns, &m->cap_fns, m->nr_fns + 1, sizeof(*m->fns)) ||
-	    kp_htab__insert(&m->fn_tab, h, (uint32_t)m->nr_fns))
+	if (kp_grow(&m->fns, &m->cap_fns, m->nr_fns + 1, sizeof(*m->fns)))
+		return KP_NONE;
+	s = kp_strpool__store(&m->strs, name, len);
+	if (!s || kp_htab__insert(&m->fn_tab, h, (uint32_t)m->nr_fns))
 		return KP_NONE;
 	m->fns[m->nr_fns].name = s;
 	m->fns[m->nr_fns].module = module;

@@ -97,7 +97,9 @@ void kp_htab__fini(struct kp_htab *h);
 		}							\
 	} while (0)
 
-/* String pool: interned, NUL-terminated, never freed before the model. */
+/* String pool: NUL-terminated, never freed before the model; interned
+ * (one copy, found by a table) or only stored (function names: their
+ * table is the model's fn_tab). */
 struct kp_strpool {
 	char **chunks;
 	size_t nr_chunks, cap_chunks;
@@ -110,6 +112,7 @@ struct kp_strpool {
 };
 
 const char *kp_strpool__intern(struct kp_strpool *p, const char *s);
+const char *kp_strpool__store(struct kp_strpool *p, const char *s, size_t len);
 const char *kp_strpool__printf(struct kp_strpool *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void kp_strpool__fini(struct kp_strpool *p);

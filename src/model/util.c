@@ -148,6 +148,17 @@ const char *kp_strpool__intern(struct kp_strpool *p, const char *s)
 	return c;
 }
 
+const char *kp_strpool__store(struct kp_strpool *p, const char *s, size_t len)
+{
+	char *c = pool_alloc(p, len + 1);
+
+	if (!c)
+		return NULL;
+	memcpy(c, s, len);
+	c[len] = 0;
+	return c;
+}
+
 const char *kp_strpool__printf(struct kp_strpool *p, const char *fmt, ...)
 {
 	char buf[KP_PATH_MAX + 64];
