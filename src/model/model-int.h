@@ -112,6 +112,8 @@ struct kp_strpool {
 };
 
 const char *kp_strpool__intern(struct kp_strpool *p, const char *s);
+/* The index of interned s in p->strs, or KP_NONE (-ENOMEM). */
+uint32_t kp_strpool__intern_idx(struct kp_strpool *p, const char *s);
 const char *kp_strpool__store(struct kp_strpool *p, const char *s, size_t len);
 const char *kp_strpool__printf(struct kp_strpool *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -144,20 +146,22 @@ struct kp_func {
 
 /* A distinct code address: (module, offset). Its names are frames
  * frames[first .. first + n): inlined ones first, the containing
- * function last. */
+ * function last. 16 bytes. */
 struct kp_pck {
 	uint64_t off;		/* user: file offset; kernel: address */
-	uint32_t module;
+	uint32_t module : 28;
+	uint32_t n : 4;		/* <= KP_MAX_INLINE */
 	uint32_t first;
-	uint16_t n;
 };
+#define KP_MODULE_MAX (1u << 28)
 
+/* 16 bytes. */
 struct kp_frame {
-	const char *file;
 	uint32_t fn;
 	uint32_t pck;		/* KP_NONE for the root and [other] frames */
-	uint32_t line;
-	uint8_t inlined;
+	uint32_t file;		/* source file: its index in m->strs + 1; 0: none */
+	uint32_t line : 31;
+	uint32_t inlined : 1;
 };
 
 #define KP_FRAME_ROOT 0
@@ -373,6 +377,12 @@ static inline uint64_t kp_stk_cgroup(const struct kp_model *m, const struct kp_s
 static inline uint32_t kp_node_fn(const struct kp_model *m, uint32_t n)
 {
 	return m->frames[m->nodes[n].frame].fn;
+}
+
+static inline const char *kp_frame_file(const struct kp_model *m,
+					const struct kp_frame *f)
+{
+	return f->file ? m->strs.strs[f->file - 1] : NULL;
 }
 
 static inline int kp_frame_kernel(const struct kp_model *m, uint32_t f)

@@ -16,7 +16,7 @@ static void make_ref(const struct kp_model *m, uint32_t f, struct kp_frame_ref *
 	memset(r, 0, sizeof(*r));
 	r->name = fn->name;
 	r->module = mod->name;
-	r->file = fr->file;
+	r->file = kp_frame_file(m, fr);
 	r->line = fr->line;
 	r->inlined = fr->inlined;
 	r->kernel = mod->kernel;

@@ -125,7 +125,7 @@ static char *pool_alloc(struct kp_strpool *p, size_t len)
 	return c;
 }
 
-const char *kp_strpool__intern(struct kp_strpool *p, const char *s)
+uint32_t kp_strpool__intern_idx(struct kp_strpool *p, const char *s)
 {
 	size_t len = strlen(s);
 	uint32_t h = (uint32_t)kp_hash_bytes(s, len, 0x5bd1e995);
@@ -135,17 +135,25 @@ const char *kp_strpool__intern(struct kp_strpool *p, const char *s)
 
 	KP_HTAB_FIND(&p->tab, h, v, strcmp(p->strs[v], s) == 0, found);
 	if (found)
-		return p->strs[v];
-	if (kp_grow(&p->strs, &p->cap, p->nr + 1, sizeof(*p->strs)))
-		return NULL;
+		return v;
+	if (p->nr >= KP_NONE ||
+	    kp_grow(&p->strs, &p->cap, p->nr + 1, sizeof(*p->strs)))
+		return KP_NONE;
 	c = pool_alloc(p, len + 1);
 	if (!c)
-		return NULL;
+		return KP_NONE;
 	memcpy(c, s, len + 1);
 	if (kp_htab__insert(&p->tab, h, (uint32_t)p->nr))
-		return NULL;
-	p->strs[p->nr++] = c;
-	return c;
+		return KP_NONE;
+	p->strs[p->nr] = c;
+	return (uint32_t)p->nr++;
+}
+
+const char *kp_strpool__intern(struct kp_strpool *p, const char *s)
+{
+	uint32_t i = kp_strpool__intern_idx(p, s);
+
+	return i == KP_NONE ? NULL : p->strs[i];
 }
 
 const char *kp_strpool__store(struct kp_strpool *p, const char *s, size_t len)
