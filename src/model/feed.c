@@ -273,8 +273,8 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 	hdr->key = kp_hash2((uint64_t)hdr->proc << 32 | hdr->tid,
 			    hdr->cgroup ^ ((uint64_t)hdr->flags << 48 | (uint64_t)nk << 16 | nu));
 	hdr->key = kp_mix64(hash_pcs(hash_pcs(hdr->key, k, nk), u, nu));
-	if (m->stk_tab.mask)
-		__builtin_prefetch(&m->stk_tab.slots[(uint32_t)hdr->key & m->stk_tab.mask]);
+	if (m->stk_tab.n)
+		__builtin_prefetch(&m->stk_tab.slots[kp_htab_pos(&m->stk_tab, (uint32_t)hdr->key)]);
 	batch_push(b, s, k, nk, u, nu);
 
 	m->sum.samples++;

@@ -63,12 +63,20 @@ int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz);
 
 
 /* Open addressing, linear probing. A slot holds (hash << 32 | val + 1);
- * 0 is empty. The table never deletes: callers rebuild it. */
+ * 0 is empty. A hash starts probing at hash * n / 2^32, so the table can
+ * have any size: it grows by 1.25x past a load of 3/4 (16.5 bytes per
+ * entry at worst, 10.7 at best). The table never deletes: callers
+ * rebuild it. */
 struct kp_htab {
 	uint64_t *slots;
-	size_t mask;	/* slots - 1, or 0 when empty */
+	size_t n;	/* slots, 0 when empty */
 	size_t nr;
 };
+
+static inline size_t kp_htab_pos(const struct kp_htab *h, uint32_t hash)
+{
+	return (size_t)(((uint64_t)hash * h->n) >> 32);
+}
 
 int kp_htab__insert(struct kp_htab *h, uint32_t hash, uint32_t val);
 void kp_htab__clear(struct kp_htab *h);
@@ -79,9 +87,9 @@ void kp_htab__fini(struct kp_htab *h);
 #define KP_HTAB_FIND(h, hash32, val, cond, found)			\
 	do {								\
 		(found) = NULL;						\
-		if ((h)->mask == 0)					\
+		if ((h)->n == 0)					\
 			break;						\
-		size_t i_ = (hash32) & (h)->mask;			\
+		size_t i_ = kp_htab_pos((h), (hash32));			\
 		for (;;) {						\
 			uint64_t s_ = (h)->slots[i_];			\
 			if (s_ == 0)					\
@@ -93,7 +101,8 @@ void kp_htab__fini(struct kp_htab *h);
 					break;				\
 				}					\
 			}						\
-			i_ = (i_ + 1) & (h)->mask;			\
+			if (++i_ == (h)->n)				\
+				i_ = 0;					\
 		}							\
 	} while (0)
 

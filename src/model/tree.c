@@ -196,7 +196,7 @@ static uint32_t *stack_hashes(const struct kp_model *m)
 
 	if (!lo)
 		return NULL;
-	for (i = 0; m->stk_tab.mask && i <= m->stk_tab.mask; i++) {
+	for (i = 0; i < m->stk_tab.n; i++) {
 		uint64_t s = m->stk_tab.slots[i];
 
 		if (s)

@@ -53,28 +53,33 @@ int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz)
 	return 0;
 }
 
-static void htab_put(uint64_t *slots, size_t mask, uint64_t s)
+static void htab_put(struct kp_htab *h, uint64_t s)
 {
-	size_t i = (uint32_t)(s >> 32) & mask;
+	size_t i = kp_htab_pos(h, (uint32_t)(s >> 32));
 
-	while (slots[i])
-		i = (i + 1) & mask;
-	slots[i] = s;
+	while (h->slots[i])
+		if (++i == h->n)
+			i = 0;
+	h->slots[i] = s;
 }
 
 static int htab_resize(struct kp_htab *h, size_t nslots)
 {
-	uint64_t *ns = calloc(nslots, sizeof(*ns));
+	struct kp_htab old = *h;
 	size_t i;
 
-	if (!ns)
+	if (nslots > UINT32_MAX)
 		return -ENOMEM;
-	for (i = 0; h->mask && i <= h->mask; i++)
-		if (h->slots[i])
-			htab_put(ns, nslots - 1, h->slots[i]);
-	free(h->slots);
-	h->slots = ns;
-	h->mask = nslots - 1;
+	h->slots = calloc(nslots, sizeof(*h->slots));
+	if (!h->slots) {
+		*h = old;
+		return -ENOMEM;
+	}
+	h->n = nslots;
+	for (i = 0; i < old.n; i++)
+		if (old.slots[i])
+			htab_put(h, old.slots[i]);
+	free(old.slots);
 	return 0;
 }
 
@@ -82,20 +87,20 @@ int kp_htab__insert(struct kp_htab *h, uint32_t hash, uint32_t val)
 {
 	int err;
 
-	if (!h->mask || (h->nr + 1) * 2 > h->mask + 1) {
-		err = htab_resize(h, h->mask ? (h->mask + 1) * 2 : 64);
+	if ((h->nr + 1) * 4 > h->n * 3) {
+		err = htab_resize(h, h->n ? h->n + h->n / 4 : 64);
 		if (err)
 			return err;
 	}
-	htab_put(h->slots, h->mask, (uint64_t)hash << 32 | ((uint64_t)val + 1));
+	htab_put(h, (uint64_t)hash << 32 | ((uint64_t)val + 1));
 	h->nr++;
 	return 0;
 }
 
 void kp_htab__clear(struct kp_htab *h)
 {
-	if (h->mask)
-		memset(h->slots, 0, (h->mask + 1) * sizeof(*h->slots));
+	if (h->n)
+		memset(h->slots, 0, h->n * sizeof(*h->slots));
 	h->nr = 0;
 }
 
@@ -279,7 +284,7 @@ static void mem_put(struct mem_acc *a, const char *name, size_t bytes, size_t us
 
 static size_t htab_bytes(const struct kp_htab *h)
 {
-	return h->mask ? (h->mask + 1) * sizeof(*h->slots) : 0;
+	return h->n * sizeof(*h->slots);
 }
 
 static size_t htab_used(const struct kp_htab *h)
