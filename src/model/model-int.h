@@ -239,9 +239,16 @@ struct kp_stk {
 
 /* ---- time (time.c) ---- */
 
+/* A stack's samples in one second of the window: 5 bytes; a stack with
+ * more than 255 samples in a second has more than one entry. */
+struct kp_went {
+	uint32_t stk;
+	uint8_t n;
+} __attribute__((packed));
+
 struct kp_wbucket {
 	uint64_t sec;
-	uint32_t (*e)[2];	/* (stack, count) */
+	struct kp_went *e;	/* freed when the bucket expires */
 	size_t nr, cap;
 	uint8_t used;
 };
@@ -250,8 +257,8 @@ struct kp_window {
 	struct kp_wbucket *b;
 	size_t nb;
 	uint64_t now_ns;	/* newest time seen */
-	uint32_t *last;		/* per stack: bucket sec + 1 of its last entry */
-	uint32_t *slot;		/* ... and its index there */
+	uint32_t *slot;		/* per stack: index of its last entry, in
+				 * whichever bucket (checked before use) */
 	size_t cap;
 };
 

@@ -350,8 +350,8 @@ size_t kp_model__mem(const struct kp_model *m, struct kp_model_mem *out, size_t 
 		u += sizeof(w->b[i]) + w->b[i].nr * sizeof(*w->b[i].e);
 	}
 	mem_put(&a, "window buckets", b, u);
-	mem_put(&a, "window per stack", w->cap * (sizeof(*w->last) + sizeof(*w->slot)),
-		(w->last ? m->nr_stk : 0) * (sizeof(*w->last) + sizeof(*w->slot)));
+	mem_put(&a, "window per stack", w->cap * sizeof(*w->slot),
+		(w->slot ? m->nr_stk : 0) * sizeof(*w->slot));
 
 	b = 0;
 	for (i = 0; i < KP_SC_MAX; i++)
