@@ -146,12 +146,13 @@ struct kp_module {
 	int32_t symtab;		/* index in m->symtabs, -1: none */
 };
 
+/* 12 bytes (packed: 4 would be padding). */
 struct kp_func {
 	const char *name;
-	uint32_t module;
-	uint8_t kernel;
-	uint8_t unknown;	/* "module+0xoffset": no name was found */
-};
+	uint32_t module : 28;
+	uint32_t kernel : 1;
+	uint32_t unknown : 1;	/* "module+0xoffset": no name was found */
+} __attribute__((packed, aligned(4)));
 
 /* A distinct code address: (module, offset). Its names are frames
  * frames[first .. first + n): inlined ones first, the containing
