@@ -287,6 +287,9 @@ int main(int argc, char **argv)
 	t = time_view(m, KP_VIEW_TOPDOWN, &rows, 1);
 	printf("top-down view (processes only, as the TUI opens): %zu rows in %.1f ms\n",
 	       rows, t * 1e3);
+	printf("after the views: model heap %.1f MB (%.0f bytes per distinct stack)\n",
+	       (heap_used() - h0) / 1e6, (double)(heap_used() - h0) / nr);
+	print_mem(m, heap_used() - h0, nr);
 	printf("summary: %.0f samples counted, %llu folded under [other]\n", sum.total,
 	       (unsigned long long)sum.folded_samples);
 	kp_model__free(m);

@@ -205,7 +205,7 @@ void *kp_scratch(struct kp_model *m, enum kp_sc slot, size_t bytes, int zero)
 	struct kp_scratch *sc = &m->sc[slot];
 
 	if (bytes > sc->cap) {
-		size_t cap = bytes + bytes / 4;
+		size_t cap = bytes + bytes / 8;
 
 		free(sc->p);
 		sc->p = malloc(cap);
