@@ -3,8 +3,19 @@
  *
  * Layout: everything lives in growable arrays indexed by uint32_t; ids
  * handed out in views are derived from those indices (plus one, so that 0
- * means "none") or hashed from them. Strings are interned in a pool owned
- * by the model and live until kp_model__free().
+ * means "none") or hashed from them. Strings live in a pool owned by the
+ * model until kp_model__free(): interned (one copy, found by the pool's
+ * table), except function names, which only fn_tab finds.
+ *
+ * Memory (kp_model__mem() breaks it down; bench/model-bench prints it):
+ * per distinct stack a 32-byte record and a stk_tab entry; per
+ * trie node 20 bytes + 1 of flags; per distinct pc a 16-byte pc key, a
+ * 16-byte frame per name (inlined ones too) and a pck_tab entry; per
+ * function 12 bytes, its name and a fn_tab entry. Arrays grow by 1.125x
+ * past 256 KB (util.c), hash tables keep a load of 0.6-0.75: 11-17
+ * bytes per entry. Bitfields are bounded where they are set: modules
+ * below KP_MODULE_MAX, cgroups below KP_CGROUP_MAX, pc key frame counts
+ * at KP_MAX_INLINE (intern.c), a source line past 2^31 - 1 becomes 0.
  *
  * Distinct stacks: a hash table keyed by a 64-bit hash of the raw sample
  * (process identity, tid, cgroup, flags, kernel pcs, user pcs) points to
