@@ -12,7 +12,7 @@
  * trie node 20 bytes + 1 of flags; per distinct pc a 16-byte pc key, a
  * 16-byte frame per name (inlined ones too) and a pck_tab entry; per
  * function 12 bytes, its name and a fn_tab entry. Arrays grow by 1.125x
- * past 256 KB (util.c), hash tables keep a load of 0.6-0.75: 11-17
+ * past 256 KB (util.c), hash tables keep a load of 0.6-0.75: 11-13
  * bytes per entry. Bitfields are bounded where they are set: modules
  * below KP_MODULE_MAX, cgroups below KP_CGROUP_MAX, pc key frame counts
  * at KP_MAX_INLINE (intern.c), a source line past 2^31 - 1 becomes 0.
@@ -75,7 +75,7 @@ int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz);
 
 /* Open addressing, linear probing. A slot holds (hash << 32 | val + 1);
  * 0 is empty. A hash starts probing at hash * n / 2^32, so the table can
- * have any size: it grows by 1.25x past a load of 3/4 (16.5 bytes per
+ * have any size: it grows by 1.25x past a load of 3/4 (13.3 bytes per
  * entry at worst, 10.7 at best). The table never deletes: callers
  * rebuild it. */
 struct kp_htab {
