@@ -75,9 +75,9 @@ int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz);
 
 /* Open addressing, linear probing. A slot holds (hash << 32 | val + 1);
  * 0 is empty. A hash starts probing at hash * n / 2^32, so the table can
- * have any size: it grows by 1.25x past a load of 3/4 (13.3 bytes per
- * entry at worst, 10.7 at best). The table never deletes: callers
- * rebuild it. */
+ * have any size: past 4096 slots it grows by 1.25x past a load of 3/4
+ * (13.3 bytes per entry at worst, 10.7 at best); smaller ones double past
+ * 1/2. The table never deletes: callers rebuild it. */
 struct kp_htab {
 	uint64_t *slots;
 	size_t n;	/* slots, 0 when empty */

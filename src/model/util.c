@@ -9,6 +9,9 @@
 #include <string.h>
 
 #define KP_CHUNK 65536
+/* Hash tables up to this many slots (32 KB) keep a load under 1/2 and
+ * double: a short probe for the small tables looked up per sample (pids). */
+#define KP_HTAB_BIG 4096
 /* Arrays grow by 1.5x, by 1.125x from this size on: a big array is mmap()ed
  * and realloc() moves its pages without copying them, and its unused
  * capacity (the model's biggest waste with 1.5x) stays under 1/9. */
@@ -87,8 +90,8 @@ int kp_htab__insert(struct kp_htab *h, uint32_t hash, uint32_t val)
 {
 	int err;
 
-	if ((h->nr + 1) * 4 > h->n * 3) {
-		err = htab_resize(h, h->n ? h->n + h->n / 4 : 64);
+	if (h->n < KP_HTAB_BIG ? (h->nr + 1) * 2 > h->n : (h->nr + 1) * 4 > h->n * 3) {
+		err = htab_resize(h, !h->n ? 64 : h->n < KP_HTAB_BIG ? h->n * 2 : h->n + h->n / 4);
 		if (err)
 			return err;
 	}
