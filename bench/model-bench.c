@@ -13,7 +13,10 @@
  * 60 s, a refresh per simulated second) for its throughput and memory.
  * Prints samples/s, bytes per distinct stack (model heap / stacks, and
  * against the stacks' own size: 24 bytes of header + 8 per pc), peak RSS,
- * and the time to build the sorted flat view and the top-down view.
+ * and the time to build the sorted flat view and the top-down view. The
+ * heap (mallinfo2: chunks in use, capacity slack included) is broken down
+ * by structure (kp_model__mem) after the aggregation, after the views
+ * (their scratch buffers) and in window mode.
  */
 #include <errno.h>
 #include <malloc.h>
