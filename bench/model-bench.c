@@ -13,7 +13,10 @@
  * 60 s, a refresh per simulated second) for its throughput and memory.
  * Prints samples/s, bytes per distinct stack (model heap / stacks, and
  * against the stacks' own size: 24 bytes of header + 8 per pc), peak RSS,
- * and the time to build the sorted flat view and the top-down view.
+ * and the time to build the sorted flat view and the top-down view. The
+ * heap (mallinfo2: chunks in use, capacity slack included) is broken down
+ * by structure (kp_model__mem) after the aggregation, after the views
+ * (their scratch buffers) and in window mode.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -189,6 +192,31 @@ static int setup_procs(struct kp_model *m)
 	return err;
 }
 
+/* Where the heap goes: each structure's bytes per distinct stack, with
+ * its unused capacity; what is left of the heap is the allocator's own
+ * overhead (chunk headers, rounding) and allocations outside the model. */
+static void print_mem(const struct kp_model *m, size_t heap, size_t nr)
+{
+	struct kp_model_mem it[32];
+	size_t i, n = kp_model__mem(m, it, 32), sum = 0, small = 0;
+
+	if (n > 32)
+		n = 32;
+	printf("  by structure, bytes per distinct stack (of which unused capacity):\n");
+	for (i = 0; i < n; i++) {
+		sum += it[i].bytes;
+		if (it[i].bytes * 10 < nr) {	/* under 0.1 B per stack */
+			small += it[i].bytes;
+			continue;
+		}
+		printf("    %-20s %6.1f (%5.1f)\n", it[i].name, (double)it[i].bytes / nr,
+		       (double)(it[i].bytes - it[i].used) / nr);
+	}
+	printf("    %-20s %6.1f\n", "the rest", (double)small / nr);
+	printf("    %-20s %6.1f; heap %.1f (the difference: allocator overhead)\n",
+	       "sum", (double)sum / nr, (double)heap / nr);
+}
+
 static int depth0_only(void *ctx, uint64_t id)
 {
 	return 0;
@@ -254,6 +282,7 @@ int main(int argc, char **argv)
 	       "stacks' own size %.1f MB (%.0f B each): ratio %.2f\n",
 	       (heap_used() - h0) / 1e6, (double)(heap_used() - h0) / nr, own / 1e6,
 	       (double)own / nr, (double)(heap_used() - h0) / own);
+	print_mem(m, heap_used() - h0, nr);
 	t = time_view(m, KP_VIEW_FLAT, &rows, 0);
 	printf("flat view (sorted by self): %zu functions in %.1f ms\n", rows, t * 1e3);
 	t = time_view(m, KP_VIEW_TOPDOWN, &rows, 0);
@@ -261,6 +290,9 @@ int main(int argc, char **argv)
 	t = time_view(m, KP_VIEW_TOPDOWN, &rows, 1);
 	printf("top-down view (processes only, as the TUI opens): %zu rows in %.1f ms\n",
 	       rows, t * 1e3);
+	printf("after the views: model heap %.1f MB (%.0f bytes per distinct stack)\n",
+	       (heap_used() - h0) / 1e6, (double)(heap_used() - h0) / nr);
+	print_mem(m, heap_used() - h0, nr);
 	printf("summary: %.0f samples counted, %llu folded under [other]\n", sum.total,
 	       (unsigned long long)sum.folded_samples);
 	kp_model__free(m);
@@ -279,6 +311,7 @@ int main(int argc, char **argv)
 	       "(%.0f bytes per distinct stack); %.0f samples in the window\n",
 	       samples / t / 1e6, (heap_used() - h0) / 1e6,
 	       (double)(heap_used() - h0) / nr, sum.total);
+	print_mem(m, heap_used() - h0, nr);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("peak RSS: %.1f MB (the bench's own stacks: %.1f MB)\n",
 	       ru.ru_maxrss / 1e3, own / 1e6);

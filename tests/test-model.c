@@ -363,6 +363,31 @@ static void test_window(void **state)
 	assert_true(flat_total(c->m) == 5);
 }
 
+/* More than 255 samples of a stack in one second (a window entry counts
+ * up to 255), interleaved with another stack's. */
+static void test_window_many(void **state)
+{
+	struct ctx *c = *state;
+	const int s[] = { 1 }, t[] = { 2 };
+	int i;
+
+	kp_model__set_time_mode(c->m, KP_TIME_WINDOW, 2);
+	for (i = 0; i < 600; i++) {
+		ustack(c->m, 100, 100, S(1) + (uint64_t)i * 1000, 1, s);
+		if (i % 3 == 0)
+			ustack(c->m, 100, 100, S(1) + (uint64_t)i * 1000 + 1, 1, t);
+	}
+	ustack(c->m, 100, 100, S(2), 1, s);
+	kp_model__refresh(c->m, S(2) + 1);
+	assert_true(flat_total(c->m) == 801);
+	kp_model__refresh(c->m, S(4));
+	assert_true(flat_total(c->m) == 1);
+	kp_model__refresh(c->m, S(5));
+	assert_true(flat_total(c->m) == 0);
+	kp_model__set_time_mode(c->m, KP_TIME_CUMULATIVE, 0);
+	assert_true(flat_total(c->m) == 801);
+}
+
 static void test_zero(void **state)
 {
 	struct ctx *c = *state;
@@ -1262,7 +1287,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_shared_prefix), T(test_recursion), T(test_bottomup),
 		T(test_threads_cgroups), T(test_exec_pid_reuse), T(test_decay),
-		T(test_window), T(test_zero), T(test_baseline), T(test_delta_sort),
+		T(test_window), T(test_window_many), T(test_zero), T(test_baseline), T(test_delta_sort),
 		T(test_filters), T(test_focus), cmocka_unit_test(test_node_limit),
 		cmocka_unit_test(test_wide_node),
 		T(test_hiding), T(test_unknown_pid), T(test_symtab_and_unknown),

@@ -23,35 +23,20 @@ static inline uint64_t hash_pcs(uint64_t h, const uint64_t *p, size_t n)
 	return h;
 }
 
-uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s)
+uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s, uint32_t hash)
 {
 	uint32_t id = (uint32_t)m->nr_stk;
 
 	if (kp_grow(&m->stks, &m->cap_stk, m->nr_stk + 1, sizeof(*m->stks)) ||
 	    (m->has_base &&
 	     kp_grow(&m->base, &m->cap_base, m->nr_stk + 1, sizeof(*m->base))) ||
-	    kp_htab__insert(&m->stk_tab, (uint32_t)s->key, id))
+	    kp_htab__insert(&m->stk_tab, hash, id))
 		return KP_NONE;
 	if (m->has_base)
 		m->base[id] = 0;
 	m->stks[id] = *s;
 	m->nr_stk++;
 	return id;
-}
-
-/* Rebuild the stack table from the arena (after a fold). */
-int kp_stk__rehash(struct kp_model *m)
-{
-	size_t i;
-	int err;
-
-	kp_htab__clear(&m->stk_tab);
-	for (i = 0; i < m->nr_stk; i++) {
-		err = kp_htab__insert(&m->stk_tab, (uint32_t)m->stks[i].key, (uint32_t)i);
-		if (err)
-			return err;
-	}
-	return 0;
 }
 
 void kp_stk__fini(struct kp_model *m)
@@ -116,18 +101,30 @@ static uint32_t stack_leaf(struct kp_model *m, uint32_t proc,
 	return leaf;
 }
 
-static uint32_t new_stack(struct kp_model *m, struct kp_stk *hdr,
+/* A sample as it waits in the batch: what its stack is keyed by. */
+struct kp_bhdr {
+	uint64_t key;		/* 64-bit hash of the raw sample */
+	uint64_t cgroup;
+	uint32_t proc, tid;
+	uint32_t flags;		/* KP_STK_IDLE */
+};
+
+static uint32_t new_stack(struct kp_model *m, const struct kp_bhdr *hdr,
 			  const uint64_t *k, size_t nk, const uint64_t *u, size_t nu,
 			  const char *comm)
 {
-	int err = kp_proc__seen_thread(m, hdr->proc, hdr->tid, comm);
+	struct kp_stk s = { .key = (uint32_t)(hdr->key >> 32), .flags = hdr->flags };
+	uint32_t cg;
 
-	if (err)
+	s.thr = kp_proc__seen_thread(m, hdr->proc, hdr->tid, comm);
+	cg = kp_proc__cgroup(m, hdr->cgroup);
+	if (s.thr == KP_NONE || cg == KP_NONE)
 		return KP_NONE;
-	hdr->leaf = stack_leaf(m, hdr->proc, k, nk, u, nu);
-	if (hdr->leaf == KP_NONE)
+	s.cgroup = cg;
+	s.leaf = stack_leaf(m, hdr->proc, k, nk, u, nu);
+	if (s.leaf == KP_NONE)
 		return KP_NONE;
-	return kp_stk__new(m, hdr);
+	return kp_stk__new(m, &s, (uint32_t)hdr->key);
 }
 
 /* The user stack: unwound from regs when the resolver can, else the
@@ -162,7 +159,7 @@ static const uint64_t *user_stack(struct kp_model *m, const struct kp_rec_sample
 /* Samples wait in a small batch so that the table lookups of many
  * samples overlap (prefetched) instead of stalling one by one. */
 struct kp_batch {
-	struct kp_stk hdr[KP_BATCH];
+	struct kp_bhdr hdr[KP_BATCH];
 	uint64_t time[KP_BATCH];
 	uint32_t off[KP_BATCH];
 	uint16_t nk[KP_BATCH], nu[KP_BATCH];
@@ -172,16 +169,21 @@ struct kp_batch {
 	size_t n, npcs;
 };
 
+size_t kp_feed__batch_bytes(const struct kp_model *m)
+{
+	return m->batch ? sizeof(*m->batch) : 0;
+}
+
 static uint32_t lookup(struct kp_model *m, struct kp_batch *b, size_t i)
 {
-	const struct kp_stk *h = &b->hdr[i];
+	const struct kp_bhdr *h = &b->hdr[i];
 	uint32_t v = 0;
 	uint64_t *found;
 
+	/* the whole 64-bit hash matches: the identity, tid and cgroup are in it */
 	KP_HTAB_FIND(&m->stk_tab, (uint32_t)h->key, v,
-		     m->stks[v].key == h->key && m->stks[v].proc == h->proc &&
-		     m->stks[v].tid == h->tid && !(m->stks[v].flags & KP_STK_MERGED),
-		     found);
+		     m->stks[v].key == (uint32_t)(h->key >> 32) &&
+		     !(m->stks[v].flags & KP_STK_MERGED), found);
 	if (found)
 		return v;
 	return new_stack(m, &b->hdr[i], b->pcs + b->off[i], b->nk[i],
@@ -248,7 +250,7 @@ static void batch_push(struct kp_batch *b, const struct kp_rec_sample *s,
 int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 {
 	struct kp_batch *b = m->batch;
-	struct kp_stk *hdr;
+	struct kp_bhdr *hdr;
 	const uint64_t *u, *k = s->kframes;
 	uint16_t nk, nu;
 	int created;
@@ -275,8 +277,8 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 	hdr->key = kp_hash2((uint64_t)hdr->proc << 32 | hdr->tid,
 			    hdr->cgroup ^ ((uint64_t)hdr->flags << 48 | (uint64_t)nk << 16 | nu));
 	hdr->key = kp_mix64(hash_pcs(hash_pcs(hdr->key, k, nk), u, nu));
-	if (m->stk_tab.mask)
-		__builtin_prefetch(&m->stk_tab.slots[(uint32_t)hdr->key & m->stk_tab.mask]);
+	if (m->stk_tab.n)
+		__builtin_prefetch(&m->stk_tab.slots[kp_htab_pos(&m->stk_tab, (uint32_t)hdr->key)]);
 	batch_push(b, s, k, nk, u, nu);
 
 	m->sum.samples++;

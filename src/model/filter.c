@@ -238,7 +238,7 @@ int kp_filter__stack(const struct kp_model *m, const struct kp_prep *p,
 		     const struct kp_stk *s)
 {
 	const struct kp_filter *f = &m->filt.f;
-	const struct kp_proc *pr = &m->procs[s->proc];
+	const struct kp_proc *pr = &m->procs[kp_stk_proc(m, s)];
 
 	if ((s->flags & KP_STK_IDLE) && !f->show_idle)
 		return 0;
@@ -246,7 +246,7 @@ int kp_filter__stack(const struct kp_model *m, const struct kp_prep *p,
 		return 0;
 	if (f->comm && strcmp(pr->comm, f->comm))
 		return 0;
-	if (f->cgroup_id && s->cgroup != f->cgroup_id)
+	if (f->cgroup_id && kp_stk_cgroup(m, s) != f->cgroup_id)
 		return 0;
 	if (p->need && (p->pm[s->leaf] & p->need) != p->need)
 		return 0;

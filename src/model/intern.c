@@ -77,22 +77,24 @@ void kp_intern__fini(struct kp_model *m)
 	kp_htab__fini(&m->pck_tab);
 }
 
-/* Functions are interned by (module, interned name). */
+/* Functions are interned by (module, name); their names are only stored
+ * in the pool (the string table would be a second table as big as
+ * fn_tab). */
 uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name)
 {
-	const char *s = kp_strpool__intern(&m->strs, name);
-	uint32_t h, v = 0;
+	size_t len = strlen(name);
+	uint32_t h = (uint32_t)kp_hash2(module, kp_hash_bytes(name, len, 0x5bd1e995)), v = 0;
 	uint64_t *found;
+	const char *s;
 
-	if (!s)
-		return KP_NONE;
-	h = (uint32_t)kp_hash2(module, (uintptr_t)s);
 	KP_HTAB_FIND(&m->fn_tab, h, v,
-		     m->fns[v].module == module && m->fns[v].name == s, found);
+		     m->fns[v].module == module && !strcmp(m->fns[v].name, name), found);
 	if (found)
 		return v;
-	if (kp_grow(&m->fns, &m->cap_fns, m->nr_fns + 1, sizeof(*m->fns)) ||
-	    kp_htab__insert(&m->fn_tab, h, (uint32_t)m->nr_fns))
+	if (kp_grow(&m->fns, &m->cap_fns, m->nr_fns + 1, sizeof(*m->fns)))
+		return KP_NONE;
+	s = kp_strpool__store(&m->strs, name, len);
+	if (!s || kp_htab__insert(&m->fn_tab, h, (uint32_t)m->nr_fns))
 		return KP_NONE;
 	m->fns[m->nr_fns].name = s;
 	m->fns[m->nr_fns].module = module;
@@ -107,7 +109,8 @@ static uint32_t add_module(struct kp_model *m, const struct kp_module *mod,
 	struct kp_module *nm;
 	size_t i;
 
-	if (kp_grow(&m->mods, &m->cap_mods, m->nr_mods + 1, sizeof(*m->mods)) ||
+	if (m->nr_mods >= KP_MODULE_MAX ||
+	    kp_grow(&m->mods, &m->cap_mods, m->nr_mods + 1, sizeof(*m->mods)) ||
 	    kp_htab__insert(&m->mod_tab, hash, (uint32_t)m->nr_mods))
 		return KP_NONE;
 	nm = &m->mods[m->nr_mods];
@@ -232,10 +235,12 @@ static int add_frame(struct kp_model *m, uint32_t pck, uint32_t fn,
 	f->fn = fn;
 	f->pck = pck;
 	if (fi && fi->file) {
-		f->file = kp_strpool__intern(&m->strs, fi->file);
-		if (!f->file)
+		uint32_t file = kp_strpool__intern_idx(&m->strs, fi->file);
+
+		if (file == KP_NONE)
 			return -ENOMEM;
-		f->line = fi->line;
+		f->file = file + 1;
+		f->line = fi->line < (1u << 31) ? fi->line : 0;
 	}
 	f->inlined = fi ? !!fi->inlined : 0;
 	return 0;
@@ -277,6 +282,8 @@ static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi
 		n = 1;
 		memset(fi, 0, sizeof(fi[0]));
 	}
+	if (n > KP_MAX_INLINE)	/* pck.n has 4 bits */
+		n = KP_MAX_INLINE;
 	for (i = 0; i < n; i++) {
 		uint32_t fn = fi[i].name ? kp_intern__fn(m, m->pcks[k].module, fi[i].name)
 					 : unknown_fn(m, &m->pcks[k]);
@@ -285,7 +292,7 @@ static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi
 		if (err)
 			return err;
 	}
-	m->pcks[k].n = (uint16_t)n;
+	m->pcks[k].n = (uint32_t)n;
 	return 0;
 }
 
@@ -422,5 +429,6 @@ const char *kp_intern__source(struct kp_model *m, uint32_t frame)
 
 	if (!f->file)
 		return NULL;
-	return kp_strpool__printf(&m->strs, "%s:%" PRIu32, f->file, f->line);
+	return kp_strpool__printf(&m->strs, "%s:%" PRIu32, kp_frame_file(m, f),
+				  (uint32_t)f->line);
 }

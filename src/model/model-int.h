@@ -3,20 +3,33 @@
  *
  * Layout: everything lives in growable arrays indexed by uint32_t; ids
  * handed out in views are derived from those indices (plus one, so that 0
- * means "none") or hashed from them. Strings are interned in a pool owned
- * by the model and live until kp_model__free().
+ * means "none") or hashed from them. Strings live in a pool owned by the
+ * model until kp_model__free(): interned (one copy, found by the pool's
+ * table), except function names, which only fn_tab finds.
+ *
+ * Memory (kp_model__mem() breaks it down; bench/model-bench prints it):
+ * per distinct stack a 32-byte record and a stk_tab entry; per
+ * trie node 20 bytes + 1 of flags; per distinct pc a 16-byte pc key, a
+ * 16-byte frame per name (inlined ones too) and a pck_tab entry; per
+ * function 12 bytes, its name and a fn_tab entry. Arrays grow by 1.125x
+ * past 256 KB (util.c), hash tables keep a load of 0.6-0.75: 11-13
+ * bytes per entry. Bitfields are bounded where they are set: modules
+ * below KP_MODULE_MAX, cgroups below KP_CGROUP_MAX, pc key frame counts
+ * at KP_MAX_INLINE (intern.c), a source line past 2^31 - 1 becomes 0.
  *
  * Distinct stacks: a hash table keyed by a 64-bit hash of the raw sample
  * (process identity, tid, cgroup, flags, kernel pcs, user pcs) points to
- * a fixed-size record (struct kp_stk). The pcs themselves are not kept: a
- * new stack is mapped to frames once and hung in the call trie (one trie
- * per process identity; a node's children are a list, searched only when
- * a new stack is hung in; a node with many children, such as the root of a
- * process whose frame-pointer stacks end in junk, has them indexed in a
- * hash table as well), and its record
- * keeps its leaf node. Two different raw stacks with the same 64-bit hash
- * (and identity, tid) would share a record: about 1 in 10^7 for a million
- * stacks, accepted for the memory (the pcs are most of a stack's size).
+ * a fixed-size record (struct kp_stk, 32 bytes; the table keeps the low
+ * half of the hash, the record the high half). The pcs themselves are not
+ * kept: a new stack is mapped to frames once and hung in the call trie
+ * (one trie per process identity; a node's children are a list, searched
+ * only when a new stack is hung in; a node with many children, such as
+ * the root of a process whose frame-pointer stacks end in junk, has them
+ * indexed in a hash table as well), and its record keeps its leaf node,
+ * its thread (identity and tid) and its interned cgroup. Two different
+ * raw stacks with the same 64-bit hash would share a record: about 1 in
+ * 10^7 for a million stacks, accepted for the memory (the pcs are most
+ * of a stack's size).
  * Node counts are derived from the per-stack counts for the views, and
  * kept between views (view-cache.c).
  *
@@ -64,14 +77,24 @@ int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz);
 
 
 /* Open addressing, linear probing. A slot holds (hash << 32 | val + 1);
- * 0 is empty. The table never deletes: callers rebuild it. */
+ * 0 is empty. A hash starts probing at hash * n / 2^32, so the table can
+ * have any size: past 4096 slots it grows by 1.25x past a load of 3/4
+ * (13.3 bytes per entry at worst, 10.7 at best); smaller ones double past
+ * 1/2. The table never deletes: callers rebuild it. */
 struct kp_htab {
 	uint64_t *slots;
-	size_t mask;	/* slots - 1, or 0 when empty */
+	size_t n;	/* slots, 0 when empty */
 	size_t nr;
 };
 
+static inline size_t kp_htab_pos(const struct kp_htab *h, uint32_t hash)
+{
+	return (size_t)(((uint64_t)hash * h->n) >> 32);
+}
+
 int kp_htab__insert(struct kp_htab *h, uint32_t hash, uint32_t val);
+/* Room for `need` entries without growing again. */
+int kp_htab__reserve(struct kp_htab *h, size_t need);
 void kp_htab__clear(struct kp_htab *h);
 void kp_htab__fini(struct kp_htab *h);
 
@@ -80,9 +103,9 @@ void kp_htab__fini(struct kp_htab *h);
 #define KP_HTAB_FIND(h, hash32, val, cond, found)			\
 	do {								\
 		(found) = NULL;						\
-		if ((h)->mask == 0)					\
+		if ((h)->n == 0)					\
 			break;						\
-		size_t i_ = (hash32) & (h)->mask;			\
+		size_t i_ = kp_htab_pos((h), (hash32));			\
 		for (;;) {						\
 			uint64_t s_ = (h)->slots[i_];			\
 			if (s_ == 0)					\
@@ -94,11 +117,14 @@ void kp_htab__fini(struct kp_htab *h);
 					break;				\
 				}					\
 			}						\
-			i_ = (i_ + 1) & (h)->mask;			\
+			if (++i_ == (h)->n)				\
+				i_ = 0;					\
 		}							\
 	} while (0)
 
-/* String pool: interned, NUL-terminated, never freed before the model. */
+/* String pool: NUL-terminated, never freed before the model; interned
+ * (one copy, found by a table) or only stored (function names: their
+ * table is the model's fn_tab). */
 struct kp_strpool {
 	char **chunks;
 	size_t nr_chunks, cap_chunks;
@@ -111,6 +137,9 @@ struct kp_strpool {
 };
 
 const char *kp_strpool__intern(struct kp_strpool *p, const char *s);
+/* The index of interned s in p->strs, or KP_NONE (-ENOMEM). */
+uint32_t kp_strpool__intern_idx(struct kp_strpool *p, const char *s);
+const char *kp_strpool__store(struct kp_strpool *p, const char *s, size_t len);
 const char *kp_strpool__printf(struct kp_strpool *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void kp_strpool__fini(struct kp_strpool *p);
@@ -133,29 +162,32 @@ struct kp_module {
 	int32_t symtab;		/* index in m->symtabs, -1: none */
 };
 
+/* 12 bytes (packed: 4 would be padding). */
 struct kp_func {
 	const char *name;
-	uint32_t module;
-	uint8_t kernel;
-	uint8_t unknown;	/* "module+0xoffset": no name was found */
-};
+	uint32_t module : 28;
+	uint32_t kernel : 1;
+	uint32_t unknown : 1;	/* "module+0xoffset": no name was found */
+} __attribute__((packed, aligned(4)));
 
 /* A distinct code address: (module, offset). Its names are frames
  * frames[first .. first + n): inlined ones first, the containing
- * function last. */
+ * function last. 16 bytes. */
 struct kp_pck {
 	uint64_t off;		/* user: file offset; kernel: address */
-	uint32_t module;
+	uint32_t module : 28;
+	uint32_t n : 4;		/* <= KP_MAX_INLINE */
 	uint32_t first;
-	uint16_t n;
 };
+#define KP_MODULE_MAX (1u << 28)
 
+/* 16 bytes. */
 struct kp_frame {
-	const char *file;
 	uint32_t fn;
 	uint32_t pck;		/* KP_NONE for the root and [other] frames */
-	uint32_t line;
-	uint8_t inlined;
+	uint32_t file;		/* source file: its index in m->strs + 1; 0: none */
+	uint32_t line : 31;
+	uint32_t inlined : 1;
 };
 
 #define KP_FRAME_ROOT 0
@@ -189,7 +221,7 @@ struct kp_thread {
 
 struct kp_cgroup {
 	uint64_t id;
-	const char *name;	/* path, or the id in decimal */
+	const char *name;	/* path; NULL until a CGROUP record names it */
 };
 
 /* ---- the call trie (tree.c) ---- */
@@ -207,12 +239,15 @@ struct kp_node {
 
 /* ---- distinct stacks (feed.c) ---- */
 
+/* 32 bytes. The 64-bit hash of the raw sample is split: its low half is
+ * the record's hash in stk_tab, its high half is kept here. The process
+ * identity and tid are the thread's; the cgroup id is interned. */
 struct kp_stk {
-	uint64_t key;		/* 64-bit hash of the raw sample */
-	uint64_t cgroup;
-	uint32_t proc, tid;
+	uint32_t key;		/* high half of the raw sample's hash */
+	uint32_t thr;		/* m->threads: process identity and tid */
 	uint32_t leaf;		/* trie node */
-	uint32_t flags;		/* KP_STK_* */
+	uint32_t cgroup : 28;	/* m->cgroups */
+	uint32_t flags : 4;	/* KP_STK_* */
 	double cur;		/* count in the time mode */
 	uint64_t samples;	/* raw samples since the zero or the mark */
 };
@@ -220,12 +255,20 @@ struct kp_stk {
 #define KP_STK_FOLDED 2u	/* its leaf is an [other] node */
 #define KP_STK_MERGED 4u	/* cold folded stacks merged: never sampled */
 #define KP_STK_DIRTY 8u		/* changed since the last view (view-cache.c) */
+#define KP_CGROUP_MAX (1u << 28)	/* interned cgroups */
 
 /* ---- time (time.c) ---- */
 
+/* A stack's samples in one second of the window: 5 bytes; a stack with
+ * more than 255 samples in a second has more than one entry. */
+struct kp_went {
+	uint32_t stk;
+	uint8_t n;
+} __attribute__((packed));
+
 struct kp_wbucket {
 	uint64_t sec;
-	uint32_t (*e)[2];	/* (stack, count) */
+	struct kp_went *e;	/* freed when the bucket expires */
 	size_t nr, cap;
 	uint8_t used;
 };
@@ -234,8 +277,8 @@ struct kp_window {
 	struct kp_wbucket *b;
 	size_t nb;
 	uint64_t now_ns;	/* newest time seen */
-	uint32_t *last;		/* per stack: bucket sec + 1 of its last entry */
-	uint32_t *slot;		/* ... and its index there */
+	uint32_t *slot;		/* per stack: index of its last entry, in
+				 * whichever bucket (checked before use) */
 	size_t cap;
 };
 
@@ -396,9 +439,30 @@ static inline struct kp_stk *kp_stk(const struct kp_model *m, uint32_t i)
 	return &m->stks[i];
 }
 
+static inline uint32_t kp_stk_proc(const struct kp_model *m, const struct kp_stk *s)
+{
+	return m->threads[s->thr].proc;
+}
+
+static inline uint32_t kp_stk_tid(const struct kp_model *m, const struct kp_stk *s)
+{
+	return m->threads[s->thr].tid;
+}
+
+static inline uint64_t kp_stk_cgroup(const struct kp_model *m, const struct kp_stk *s)
+{
+	return m->cgroups[s->cgroup].id;
+}
+
 static inline uint32_t kp_node_fn(const struct kp_model *m, uint32_t n)
 {
 	return m->frames[m->nodes[n].frame].fn;
+}
+
+static inline const char *kp_frame_file(const struct kp_model *m,
+					const struct kp_frame *f)
+{
+	return f->file ? m->strs.strs[f->file - 1] : NULL;
 }
 
 static inline int kp_frame_kernel(const struct kp_model *m, uint32_t f)
@@ -424,8 +488,11 @@ void kp_proc__fini(struct kp_model *m);
 uint32_t kp_proc__for_pid(struct kp_model *m, uint32_t pid, const char *comm,
 			  int *created);
 uint32_t kp_proc__thread(const struct kp_model *m, uint32_t proc, uint32_t tid);
-int kp_proc__seen_thread(struct kp_model *m, uint32_t proc, uint32_t tid,
-			 const char *comm);
+/* The thread (proc, tid), named comm if new; KP_NONE on -ENOMEM. */
+uint32_t kp_proc__seen_thread(struct kp_model *m, uint32_t proc, uint32_t tid,
+			      const char *comm);
+/* The index of cgroup id (interned, unnamed if new); KP_NONE on -ENOMEM. */
+uint32_t kp_proc__cgroup(struct kp_model *m, uint64_t id);
 const char *kp_proc__cgroup_name(struct kp_model *m, uint64_t id);
 int kp_proc__feed(struct kp_model *m, const struct kp_record *r);
 const struct kp_map_info *kp_proc__find_map(const struct kp_proc *p,
@@ -446,8 +513,9 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s);
 /* Count the batched samples; every reader and every other record calls
  * it first. */
 int kp_feed__flush(struct kp_model *m);
-uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s);
-int kp_stk__rehash(struct kp_model *m);
+size_t kp_feed__batch_bytes(const struct kp_model *m);
+/* A new stack record, hash: the low half of its 64-bit hash. */
+uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s, uint32_t hash);
 void kp_stk__fini(struct kp_model *m);
 
 /* time.c */

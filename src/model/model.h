@@ -287,4 +287,14 @@ struct kp_model_summary {
 };
 void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out);
 
+/* Memory by structure, a diagnostic (bench/model-bench): bytes allocated
+ * (array capacity included) and bytes in use, not counting the
+ * allocator's own overhead. Fills up to max items; returns how many
+ * there are. Names are static strings. */
+struct kp_model_mem {
+	const char *name;
+	size_t bytes, used;
+};
+size_t kp_model__mem(const struct kp_model *m, struct kp_model_mem *out, size_t max);
+
 #endif /* KP_MODEL_H */

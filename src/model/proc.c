@@ -185,35 +185,35 @@ uint32_t kp_proc__thread(const struct kp_model *m, uint32_t proc, uint32_t tid)
 	return thread_find(m, proc, tid, &h);
 }
 
-/* Name thread tid of proc; only when unnamed unless force. */
-static int thread_name(struct kp_model *m, uint32_t proc, uint32_t tid,
-		       const char *name, int force)
+/* Thread tid of proc, made if new and named (only when new unless
+ * force); KP_NONE on -ENOMEM. */
+static uint32_t thread_name(struct kp_model *m, uint32_t proc, uint32_t tid,
+			    const char *name, int force)
 {
 	uint32_t h, idx = thread_find(m, proc, tid, &h);
 	const char *s;
 
 	if (idx != KP_NONE && !force)
-		return 0;
+		return idx;
 	s = kp_strpool__intern(&m->strs, name ? name : "");
 	if (!s)
-		return -ENOMEM;
+		return KP_NONE;
 	if (idx != KP_NONE) {
 		m->threads[idx].name = s;
-		return 0;
+		return idx;
 	}
 	if (kp_grow(&m->threads, &m->cap_threads, m->nr_threads + 1,
 		    sizeof(*m->threads)) ||
 	    kp_htab__insert(&m->thr_tab, h, (uint32_t)m->nr_threads))
-		return -ENOMEM;
+		return KP_NONE;
 	m->threads[m->nr_threads].proc = proc;
 	m->threads[m->nr_threads].tid = tid;
 	m->threads[m->nr_threads].name = s;
-	m->nr_threads++;
-	return 0;
+	return (uint32_t)m->nr_threads++;
 }
 
-int kp_proc__seen_thread(struct kp_model *m, uint32_t proc, uint32_t tid,
-			 const char *comm)
+uint32_t kp_proc__seen_thread(struct kp_model *m, uint32_t proc, uint32_t tid,
+			      const char *comm)
 {
 	return thread_name(m, proc, tid, comm, 0);
 }
@@ -225,7 +225,7 @@ static int on_thread(struct kp_model *m, const struct kp_rec_thread *r)
 
 	if (idx == KP_NONE)
 		return -ENOMEM;
-	return thread_name(m, idx, r->tid, r->comm, 1);
+	return thread_name(m, idx, r->tid, r->comm, 1) == KP_NONE ? -ENOMEM : 0;
 }
 
 const struct kp_map_info *kp_proc__find_map(const struct kp_proc *p,
@@ -352,30 +352,46 @@ static uint32_t cgroup_find(const struct kp_model *m, uint64_t id, uint32_t *has
 	return found ? v : KP_NONE;
 }
 
+/* Cgroups are interned as samples and CGROUP records name them; NULL
+ * name: none yet. */
+static uint32_t cgroup_add(struct kp_model *m, uint64_t id, uint32_t h)
+{
+	uint32_t idx = (uint32_t)m->nr_cgroups;
+
+	if (idx >= KP_CGROUP_MAX ||
+	    kp_grow(&m->cgroups, &m->cap_cgroups, m->nr_cgroups + 1,
+		    sizeof(*m->cgroups)) ||
+	    kp_htab__insert(&m->cg_tab, h, idx))
+		return KP_NONE;
+	m->cgroups[idx].id = id;
+	m->cgroups[idx].name = NULL;
+	m->nr_cgroups++;
+	return idx;
+}
+
+uint32_t kp_proc__cgroup(struct kp_model *m, uint64_t id)
+{
+	uint32_t h, idx = cgroup_find(m, id, &h);
+
+	return idx != KP_NONE ? idx : cgroup_add(m, id, h);
+}
+
 const char *kp_proc__cgroup_name(struct kp_model *m, uint64_t id)
 {
 	uint32_t h, idx = cgroup_find(m, id, &h);
 
-	if (idx != KP_NONE)
+	if (idx != KP_NONE && m->cgroups[idx].name)
 		return m->cgroups[idx].name;
 	return kp_strpool__printf(&m->strs, "%" PRIu64, id);
 }
 
 static int on_cgroup(struct kp_model *m, const struct kp_rec_cgroup *r)
 {
-	uint32_t h, idx = cgroup_find(m, r->id, &h);
+	uint32_t idx = kp_proc__cgroup(m, r->id);
 	const char *s = kp_strpool__intern(&m->strs, r->path ? r->path : "");
 
-	if (!s)
+	if (!s || idx == KP_NONE)
 		return -ENOMEM;
-	if (idx == KP_NONE) {
-		if (kp_grow(&m->cgroups, &m->cap_cgroups, m->nr_cgroups + 1,
-			    sizeof(*m->cgroups)) ||
-		    kp_htab__insert(&m->cg_tab, h, (uint32_t)m->nr_cgroups))
-			return -ENOMEM;
-		idx = (uint32_t)m->nr_cgroups++;
-		m->cgroups[idx].id = r->id;
-	}
 	m->cgroups[idx].name = s;
 	return 0;
 }

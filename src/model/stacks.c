@@ -16,7 +16,7 @@ static void make_ref(const struct kp_model *m, uint32_t f, struct kp_frame_ref *
 	memset(r, 0, sizeof(*r));
 	r->name = fn->name;
 	r->module = mod->name;
-	r->file = fr->file;
+	r->file = kp_frame_file(m, fr);
 	r->line = fr->line;
 	r->inlined = fr->inlined;
 	r->kernel = mod->kernel;
@@ -98,10 +98,10 @@ int kp_model__foreach_stack(struct kp_model *m,
 		err = stack_path(m, &p, kp_eff(&p, s->leaf), &path, &cap, &v.depth);
 		if (err)
 			break;
-		v.comm = m->procs[s->proc].comm;
-		v.pid = m->procs[s->proc].pid;
-		v.tid = s->tid;
-		v.cgroup_id = s->cgroup;
+		v.comm = m->procs[kp_stk_proc(m, s)].comm;
+		v.pid = m->procs[kp_stk_proc(m, s)].pid;
+		v.tid = kp_stk_tid(m, s);
+		v.cgroup_id = kp_stk_cgroup(m, s);
 		v.frames = path;
 		v.count = s->cur;
 		v.samples = s->samples;

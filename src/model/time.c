@@ -23,14 +23,16 @@ static void expire(struct kp_model *m, struct kp_wbucket *b)
 	size_t i;
 
 	for (i = 0; i < b->nr; i++) {
-		struct kp_stk *s = kp_stk(m, b->e[i][0]);
+		struct kp_stk *s = kp_stk(m, b->e[i].stk);
 
-		kp_vcache__touch(m, b->e[i][0]);
-		s->cur -= b->e[i][1];
+		kp_vcache__touch(m, b->e[i].stk);
+		s->cur -= b->e[i].n;
 		if (s->cur < 0)
 			s->cur = 0;
 	}
-	b->nr = 0;
+	free(b->e);	/* the next second grows its own */
+	b->e = NULL;
+	b->nr = b->cap = 0;
 	b->used = 0;
 }
 
@@ -47,12 +49,9 @@ static int window_ready(struct kp_model *m, uint32_t stk)
 	if (stk >= w->cap) {
 		size_t cap = w->cap, ncap = m->cap_stk > stk ? m->cap_stk : stk + 1;
 
-		if (kp_grow(&w->last, &cap, ncap, sizeof(*w->last)))
-			return -ENOMEM;
-		cap = w->cap;
 		if (kp_grow(&w->slot, &cap, ncap, sizeof(*w->slot)))
 			return -ENOMEM;
-		memset(w->last + w->cap, 0, (cap - w->cap) * sizeof(*w->last));
+		memset(w->slot + w->cap, 0xff, (cap - w->cap) * sizeof(*w->slot));
 		w->cap = cap;
 	}
 	return 0;
@@ -65,6 +64,7 @@ int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t)
 	struct kp_window *w = &m->win;
 	uint64_t span = (uint64_t)m->window_s * KP_NS, sec = t / KP_NS;
 	struct kp_wbucket *b;
+	uint32_t i;
 	int err = window_ready(m, stk);
 
 	if (err)
@@ -83,16 +83,16 @@ int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t)
 		b->used = 1;
 		b->sec = sec;
 	}
-	if (w->last[stk] == (uint32_t)sec + 1 && w->slot[stk] < b->nr &&
-	    b->e[w->slot[stk]][0] == stk) {
-		b->e[w->slot[stk]][1]++;
+	/* an entry of stk in this bucket, wherever its slot came from */
+	i = w->slot[stk];
+	if (i < b->nr && b->e[i].stk == stk && b->e[i].n < UINT8_MAX) {
+		b->e[i].n++;
 		return 1;
 	}
 	if (kp_grow(&b->e, &b->cap, b->nr + 1, sizeof(*b->e)))
 		return -ENOMEM;
-	b->e[b->nr][0] = stk;
-	b->e[b->nr][1] = 1;
-	w->last[stk] = (uint32_t)sec + 1;
+	b->e[b->nr].stk = stk;
+	b->e[b->nr].n = 1;
 	w->slot[stk] = (uint32_t)b->nr++;
 	return 1;
 }
@@ -106,10 +106,9 @@ void kp_time__clear_window(struct kp_model *m)
 		w->b[i].nr = 0;
 		w->b[i].used = 0;
 	}
-	if (w->last)
-		memset(w->last, 0, w->cap * sizeof(*w->last));
 }
 
+/* Stacks renumbered (a fold): the slots, checked before use, may stay. */
 void kp_time__remap(struct kp_model *m, const uint32_t *remap)
 {
 	struct kp_window *w = &m->win;
@@ -117,9 +116,7 @@ void kp_time__remap(struct kp_model *m, const uint32_t *remap)
 
 	for (i = 0; w->b && i < w->nb; i++)
 		for (j = 0; j < w->b[i].nr; j++)
-			w->b[i].e[j][0] = remap[w->b[i].e[j][0]];
-	if (w->last)
-		memset(w->last, 0, w->cap * sizeof(*w->last));
+			w->b[i].e[j].stk = remap[w->b[i].e[j].stk];
 }
 
 void kp_time__fini(struct kp_model *m)
@@ -130,7 +127,6 @@ void kp_time__fini(struct kp_model *m)
 	for (i = 0; w->b && i < w->nb; i++)
 		free(w->b[i].e);
 	free(w->b);
-	free(w->last);
 	free(w->slot);
 	memset(w, 0, sizeof(*w));
 }

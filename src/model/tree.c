@@ -217,8 +217,24 @@ out_nomem:
 
 static uint64_t merged_key(const struct kp_stk *s, uint32_t leaf)
 {
-	return kp_hash2((uint64_t)s->proc << 32 | s->tid,
-			kp_hash2(s->cgroup, (uint64_t)leaf << 8 | KP_STK_MERGED));
+	return kp_hash2(s->thr, kp_hash2(s->cgroup, (uint64_t)leaf << 8 | KP_STK_MERGED));
+}
+
+/* The low half of each stack's hash, which only stk_tab keeps. */
+static uint32_t *stack_hashes(const struct kp_model *m)
+{
+	uint32_t *lo = malloc((m->nr_stk ? m->nr_stk : 1) * sizeof(*lo));
+	size_t i;
+
+	if (!lo)
+		return NULL;
+	for (i = 0; i < m->stk_tab.n; i++) {
+		uint64_t s = m->stk_tab.slots[i];
+
+		if (s)
+			lo[(uint32_t)s - 1] = (uint32_t)(s >> 32);
+	}
+	return lo;
 }
 
 /* The stacks under cut nodes: a cold one (no current or baseline count)
@@ -228,20 +244,27 @@ static uint64_t merged_key(const struct kp_stk *s, uint32_t leaf)
 static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *dest,
 		   uint32_t *remap)
 {
+	uint32_t *lo = stack_hashes(m);
 	size_t i, j = 0;
 
+	if (!lo)
+		return -ENOMEM;
 	kp_htab__clear(&m->stk_tab);
 	for (i = 0; i < m->nr_stk; i++) {
 		struct kp_stk s = m->stks[i];
 		double b = m->has_base ? m->base[i] : 0;
-		uint32_t v = 0;
+		uint32_t v = 0, h = lo[i];
 		uint64_t *found = NULL;
 
 		if (cut[s.leaf] && ((s.cur == 0 && b == 0) || (s.flags & KP_STK_MERGED))) {
+			uint64_t key;
+
 			s.leaf = dest[s.leaf];
-			s.key = merged_key(&s, s.leaf);
+			key = merged_key(&s, s.leaf);
+			s.key = (uint32_t)(key >> 32);
+			h = (uint32_t)key;
 			s.flags = (s.flags & KP_STK_IDLE) | KP_STK_FOLDED | KP_STK_MERGED;
-			KP_HTAB_FIND(&m->stk_tab, (uint32_t)s.key, v,
+			KP_HTAB_FIND(&m->stk_tab, h, v,
 				     m->stks[v].key == s.key && (m->stks[v].flags & KP_STK_MERGED),
 				     found);
 		} else if (cut[s.leaf]) {
@@ -260,11 +283,14 @@ static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *dest,
 		if (m->has_base)
 			m->base[j] = b;
 		remap[i] = (uint32_t)j;
-		if (kp_htab__insert(&m->stk_tab, (uint32_t)s.key, (uint32_t)j))
-			return -ENOMEM;	/* cannot happen: the table had room for all */
+		if (kp_htab__insert(&m->stk_tab, h, (uint32_t)j)) {
+			free(lo);	/* cannot happen: the table had room for all */
+			return -ENOMEM;
+		}
 		j++;
 	}
 	m->nr_stk = j;
+	free(lo);
 	return 0;
 }
 

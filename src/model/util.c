@@ -9,6 +9,13 @@
 #include <string.h>
 
 #define KP_CHUNK 65536
+/* Hash tables up to this many slots (32 KB) keep a load under 1/2 and
+ * double: a short probe for the small tables looked up per sample (pids). */
+#define KP_HTAB_BIG 4096
+/* Arrays grow by 1.5x, by 1.125x from this size on: a big array is mmap()ed
+ * and realloc() moves its pages without copying them, and its unused
+ * capacity (the model's biggest waste with 1.5x) stays under 1/9. */
+#define KP_GROW_BIG (256 * 1024)
 
 uint64_t kp_hash_bytes(const void *p, size_t n, uint64_t seed)
 {
@@ -35,11 +42,12 @@ int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz)
 
 	if (need <= *cap)
 		return 0;
-	ncap = *cap ? *cap : 16;
-	while (ncap < need)	/* 1.5x: less slack in the big arrays */
-		ncap += ncap / 2;
-	if (ncap > SIZE_MAX / elsz)
-		return -ENOMEM;
+	ncap = *cap > 16 ? *cap : 16;	/* never stuck at 1 (1 + 1 / 2 == 1) */
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / elsz)
+			return -ENOMEM;
+		ncap += ncap * elsz < KP_GROW_BIG ? ncap / 2 : ncap / 8;
+	}
 	np = realloc(*p, ncap * elsz);
 	if (!np)
 		return -ENOMEM;
@@ -48,28 +56,33 @@ int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz)
 	return 0;
 }
 
-static void htab_put(uint64_t *slots, size_t mask, uint64_t s)
+static void htab_put(struct kp_htab *h, uint64_t s)
 {
-	size_t i = (uint32_t)(s >> 32) & mask;
+	size_t i = kp_htab_pos(h, (uint32_t)(s >> 32));
 
-	while (slots[i])
-		i = (i + 1) & mask;
-	slots[i] = s;
+	while (h->slots[i])
+		if (++i == h->n)
+			i = 0;
+	h->slots[i] = s;
 }
 
 static int htab_resize(struct kp_htab *h, size_t nslots)
 {
-	uint64_t *ns = calloc(nslots, sizeof(*ns));
+	struct kp_htab old = *h;
 	size_t i;
 
-	if (!ns)
+	if (nslots > UINT32_MAX)
 		return -ENOMEM;
-	for (i = 0; h->mask && i <= h->mask; i++)
-		if (h->slots[i])
-			htab_put(ns, nslots - 1, h->slots[i]);
-	free(h->slots);
-	h->slots = ns;
-	h->mask = nslots - 1;
+	h->slots = calloc(nslots, sizeof(*h->slots));
+	if (!h->slots) {
+		*h = old;
+		return -ENOMEM;
+	}
+	h->n = nslots;
+	for (i = 0; i < old.n; i++)
+		if (old.slots[i])
+			htab_put(h, old.slots[i]);
+	free(old.slots);
 	return 0;
 }
 
@@ -77,20 +90,29 @@ int kp_htab__insert(struct kp_htab *h, uint32_t hash, uint32_t val)
 {
 	int err;
 
-	if (!h->mask || (h->nr + 1) * 2 > h->mask + 1) {
-		err = htab_resize(h, h->mask ? (h->mask + 1) * 2 : 64);
+	if (h->n < KP_HTAB_BIG ? (h->nr + 1) * 2 > h->n : (h->nr + 1) * 4 > h->n * 3) {
+		err = htab_resize(h, !h->n ? 64 : h->n < KP_HTAB_BIG ? h->n * 2 : h->n + h->n / 4);
 		if (err)
 			return err;
 	}
-	htab_put(h->slots, h->mask, (uint64_t)hash << 32 | ((uint64_t)val + 1));
+	htab_put(h, (uint64_t)hash << 32 | ((uint64_t)val + 1));
 	h->nr++;
 	return 0;
 }
 
+int kp_htab__reserve(struct kp_htab *h, size_t need)
+{
+	size_t n = h->n ? h->n : 64;
+
+	while (n < KP_HTAB_BIG ? need * 2 > n : need * 4 > n * 3)
+		n = n < KP_HTAB_BIG ? n * 2 : n + n / 4;
+	return n == h->n ? 0 : htab_resize(h, n);
+}
+
 void kp_htab__clear(struct kp_htab *h)
 {
-	if (h->mask)
-		memset(h->slots, 0, (h->mask + 1) * sizeof(*h->slots));
+	if (h->n)
+		memset(h->slots, 0, h->n * sizeof(*h->slots));
 	h->nr = 0;
 }
 
@@ -125,7 +147,7 @@ static char *pool_alloc(struct kp_strpool *p, size_t len)
 	return c;
 }
 
-const char *kp_strpool__intern(struct kp_strpool *p, const char *s)
+uint32_t kp_strpool__intern_idx(struct kp_strpool *p, const char *s)
 {
 	size_t len = strlen(s);
 	uint32_t h = (uint32_t)kp_hash_bytes(s, len, 0x5bd1e995);
@@ -135,16 +157,35 @@ const char *kp_strpool__intern(struct kp_strpool *p, const char *s)
 
 	KP_HTAB_FIND(&p->tab, h, v, strcmp(p->strs[v], s) == 0, found);
 	if (found)
-		return p->strs[v];
-	if (kp_grow(&p->strs, &p->cap, p->nr + 1, sizeof(*p->strs)))
-		return NULL;
+		return v;
+	if (p->nr >= KP_NONE ||
+	    kp_grow(&p->strs, &p->cap, p->nr + 1, sizeof(*p->strs)))
+		return KP_NONE;
 	c = pool_alloc(p, len + 1);
 	if (!c)
-		return NULL;
+		return KP_NONE;
 	memcpy(c, s, len + 1);
 	if (kp_htab__insert(&p->tab, h, (uint32_t)p->nr))
+		return KP_NONE;
+	p->strs[p->nr] = c;
+	return (uint32_t)p->nr++;
+}
+
+const char *kp_strpool__intern(struct kp_strpool *p, const char *s)
+{
+	uint32_t i = kp_strpool__intern_idx(p, s);
+
+	return i == KP_NONE ? NULL : p->strs[i];
+}
+
+const char *kp_strpool__store(struct kp_strpool *p, const char *s, size_t len)
+{
+	char *c = pool_alloc(p, len + 1);
+
+	if (!c)
 		return NULL;
-	p->strs[p->nr++] = c;
+	memcpy(c, s, len);
+	c[len] = 0;
 	return c;
 }
 
@@ -176,7 +217,7 @@ void *kp_scratch(struct kp_model *m, enum kp_sc slot, size_t bytes, int zero)
 	struct kp_scratch *sc = &m->sc[slot];
 
 	if (bytes > sc->cap) {
-		size_t cap = bytes + bytes / 4;
+		size_t cap = bytes + bytes / 8;
 
 		free(sc->p);
 		sc->p = malloc(cap);
@@ -234,4 +275,103 @@ int kp_sort_keys(struct kp_model *m, struct kp_skey *a, size_t n)
 	if (src != a)
 		memcpy(a, src, n * sizeof(*a));
 	return 0;
+}
+
+/* ---- memory by structure (kp_model__mem) ---- */
+
+struct mem_acc {
+	struct kp_model_mem *out;
+	size_t max, n;
+};
+
+static void mem_put(struct mem_acc *a, const char *name, size_t bytes, size_t used)
+{
+	if (a->n < a->max) {
+		a->out[a->n].name = name;
+		a->out[a->n].bytes = bytes;
+		a->out[a->n].used = used;
+	}
+	a->n++;
+}
+
+static size_t htab_bytes(const struct kp_htab *h)
+{
+	return h->n * sizeof(*h->slots);
+}
+
+static size_t htab_used(const struct kp_htab *h)
+{
+	return h->nr * sizeof(*h->slots);
+}
+
+#define MEM_ARR(a, name, p, nr, cap) \
+	mem_put(a, name, (cap) * sizeof(*(p)), (nr) * sizeof(*(p)))
+#define MEM_TAB(a, name, h) mem_put(a, name, htab_bytes(h), htab_used(h))
+
+size_t kp_model__mem(const struct kp_model *m, struct kp_model_mem *out, size_t max)
+{
+	struct mem_acc a = { .out = out, .max = max };
+	const struct kp_window *w = &m->win;
+	size_t i, b = 0, u = 0;
+
+	MEM_ARR(&a, "trie nodes", m->nodes, m->nr_nodes, m->cap_nodes);
+	MEM_ARR(&a, "node flags", m->nflags, m->nr_nodes, m->cap_nflags);
+	MEM_ARR(&a, "stacks", m->stks, m->nr_stk, m->cap_stk);
+	MEM_TAB(&a, "stack table", &m->stk_tab);
+	MEM_ARR(&a, "baseline", m->base, m->has_base ? m->nr_stk : 0, m->cap_base);
+	MEM_ARR(&a, "frames", m->frames, m->nr_frames, m->cap_frames);
+	MEM_ARR(&a, "pc keys", m->pcks, m->nr_pcks, m->cap_pcks);
+	MEM_TAB(&a, "pc key table", &m->pck_tab);
+	MEM_ARR(&a, "functions", m->fns, m->nr_fns, m->cap_fns);
+	MEM_TAB(&a, "function table", &m->fn_tab);
+
+	b = m->cap_mods * sizeof(*m->mods) + htab_bytes(&m->mod_tab) +
+	    m->cap_symtabs * sizeof(*m->symtabs);
+	u = m->nr_mods * sizeof(*m->mods) + htab_used(&m->mod_tab) +
+	    m->nr_symtabs * sizeof(*m->symtabs);
+	for (i = 0; i < m->nr_symtabs; i++) {
+		b += (m->symtabs[i].nr ? m->symtabs[i].nr : 1) * sizeof(struct kp_symbol);
+		u += m->symtabs[i].nr * sizeof(struct kp_symbol);
+	}
+	mem_put(&a, "modules, symtabs", b, u);
+	MEM_ARR(&a, "frame refs", m->refs, m->nr_refs, m->cap_refs);
+
+	mem_put(&a, "string bytes", m->strs.bytes + m->strs.cap_chunks * sizeof(char *),
+		m->strs.bytes - m->strs.left + m->strs.nr_chunks * sizeof(char *));
+	MEM_ARR(&a, "string index", m->strs.strs, m->strs.nr, m->strs.cap);
+	MEM_TAB(&a, "string table", &m->strs.tab);
+
+	b = m->cap_procs * sizeof(*m->procs) + htab_bytes(&m->pid_tab);
+	u = m->nr_procs * sizeof(*m->procs) + htab_used(&m->pid_tab);
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct kp_proc *p = &m->procs[i];
+
+		b += p->cap_maps * (sizeof(*p->maps) + sizeof(*p->map_mod));
+		u += p->nr_maps * (sizeof(*p->maps) + sizeof(*p->map_mod));
+	}
+	mem_put(&a, "processes, mappings", b, u);
+	mem_put(&a, "threads, cgroups",
+		m->cap_threads * sizeof(*m->threads) + htab_bytes(&m->thr_tab) +
+		m->cap_cgroups * sizeof(*m->cgroups) + htab_bytes(&m->cg_tab),
+		m->nr_threads * sizeof(*m->threads) + htab_used(&m->thr_tab) +
+		m->nr_cgroups * sizeof(*m->cgroups) + htab_used(&m->cg_tab));
+
+	b = u = 0;
+	for (i = 0; w->b && i < w->nb; i++) {
+		b += sizeof(w->b[i]) + w->b[i].cap * sizeof(*w->b[i].e);
+		u += sizeof(w->b[i]) + w->b[i].nr * sizeof(*w->b[i].e);
+	}
+	mem_put(&a, "window buckets", b, u);
+	mem_put(&a, "window per stack", w->cap * sizeof(*w->slot),
+		(w->slot ? m->nr_stk : 0) * sizeof(*w->slot));
+
+	b = 0;
+	for (i = 0; i < KP_SC_MAX; i++)
+		b += m->sc[i].cap;
+	mem_put(&a, "view scratch", b, b);
+	mem_put(&a, "filter cache", m->filt.cap_fn_match, m->filt.nr_fn_match);
+	b = kp_feed__batch_bytes(m);
+	mem_put(&a, "sample batch", b, b);
+	mem_put(&a, "model struct", sizeof(*m), sizeof(*m));
+	return a.n;
 }

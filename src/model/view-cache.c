@@ -121,25 +121,12 @@ static uint32_t pair_of(struct kp_vcache *c, uint32_t fn, uint32_t proc)
  * every slot rehashed) again and again on a first view. */
 static int pairs_reserve(struct kp_vcache *c, size_t more)
 {
-	size_t need = c->nr_pairs + more, slots = 64, i;
-	struct kp_htab t = { 0 };
+	size_t need = c->nr_pairs + more;
 
 	if (kp_grow(&c->pair_key, &c->cap_pairs, need, sizeof(*c->pair_key)) ||
 	    kp_grow(&c->pair_live, &c->cap_live, need, sizeof(*c->pair_live)))
 		return -ENOMEM;
-	if (need * 2 <= c->pair_tab.mask + 1)
-		return 0;
-	while (slots < need * 2)
-		slots *= 2;
-	t.slots = calloc(slots, sizeof(*t.slots));
-	if (!t.slots)
-		return -ENOMEM;
-	t.mask = slots - 1;
-	for (i = 0; i < c->nr_pairs; i++)	/* cannot fail: no resize */
-		(void)kp_htab__insert(&t, (uint32_t)kp_mix64(c->pair_key[i]), (uint32_t)i);
-	kp_htab__fini(&c->pair_tab);
-	c->pair_tab = t;
-	return 0;
+	return kp_htab__reserve(&c->pair_tab, need);
 }
 
 /* Cover the functions and nodes added since: zero counts, their pairs,

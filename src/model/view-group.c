@@ -84,25 +84,27 @@ static int group_stack(struct kp_model *m, enum kp_view_kind kind, struct keyed 
 		       struct kp_view *v, uint32_t i)
 {
 	const struct kp_stk *s = kp_stk(m, i);
-	const struct kp_proc *pr = &m->procs[s->proc];
+	uint32_t proc = kp_stk_proc(m, s), tid = kp_stk_tid(m, s);
+	const struct kp_proc *pr = &m->procs[proc];
 	double b = m->has_base ? m->base[i] : 0;
-	uint64_t key = kind == KP_VIEW_THREAD ? (uint64_t)s->proc << 32 | s->tid : s->cgroup;
+	uint64_t cg = kp_stk_cgroup(m, s);
+	uint64_t key = kind == KP_VIEW_THREAD ? (uint64_t)proc << 32 | tid : cg;
 	int created;
 	struct kp_row *r = keyed_row(k, v, key, &created);
 
 	if (!r)
 		return -ENOMEM;
 	if (created && kind == KP_VIEW_THREAD) {
-		uint32_t t = kp_proc__thread(m, s->proc, s->tid);
+		uint32_t t = kp_proc__thread(m, proc, tid);
 
-		r->id = kp_hash2(kp_hash2(pr->pid, s->proc), s->tid) | 1;
+		r->id = kp_hash2(kp_hash2(pr->pid, proc), tid) | 1;
 		r->name = t != KP_NONE ? m->threads[t].name : pr->comm;
 		r->comm = pr->comm;
 		r->pid = pr->pid;
-		r->tid = s->tid;
+		r->tid = tid;
 	} else if (created) {
-		r->id = s->cgroup;
-		r->name = kp_proc__cgroup_name(m, s->cgroup);
+		r->id = cg;
+		r->name = kp_proc__cgroup_name(m, cg);
 		if (!r->name)
 			return -ENOMEM;
 	}
