@@ -316,6 +316,7 @@ size_t kp_model__mem(const struct kp_model *m, struct kp_model_mem *out, size_t 
 
 	MEM_ARR(&a, "trie nodes", m->nodes, m->nr_nodes, m->cap_nodes);
 	MEM_ARR(&a, "node flags", m->nflags, m->nr_nodes, m->cap_nflags);
+	MEM_TAB(&a, "wide node table", &m->wide_tab);
 	MEM_ARR(&a, "stacks", m->stks, m->nr_stk, m->cap_stk);
 	MEM_TAB(&a, "stack table", &m->stk_tab);
 	MEM_ARR(&a, "baseline", m->base, m->has_base ? m->nr_stk : 0, m->cap_base);
@@ -369,6 +370,19 @@ size_t kp_model__mem(const struct kp_model *m, struct kp_model_mem *out, size_t 
 	for (i = 0; i < KP_SC_MAX; i++)
 		b += m->sc[i].cap;
 	mem_put(&a, "view scratch", b, b);
+	{
+		const struct kp_vcache *c = &m->vc;
+
+		b = c->cap_n * sizeof(*c->n) + c->cap_b * 2 * sizeof(double) +
+		    c->cap_f * sizeof(*c->f) + htab_bytes(&c->pair_tab) +
+		    c->cap_pairs * sizeof(*c->pair_key) + c->cap_live * sizeof(*c->pair_live) +
+		    c->cap_eff * sizeof(*c->eff) + c->cap_pm * sizeof(*c->pm) +
+		    c->cap_comm * sizeof(*c->comm) + c->cap_log * sizeof(*c->log);
+		u = c->nr_nodes * sizeof(*c->n) + c->nr_fns * sizeof(*c->f) +
+		    htab_used(&c->pair_tab) + c->nr_pairs * (sizeof(*c->pair_key) +
+		    sizeof(*c->pair_live)) + c->nr_log * sizeof(*c->log);
+		mem_put(&a, "view cache", b, u);
+	}
 	mem_put(&a, "filter cache", m->filt.cap_fn_match, m->filt.nr_fn_match);
 	b = kp_feed__batch_bytes(m);
 	mem_put(&a, "sample batch", b, b);
