@@ -22,6 +22,8 @@
 #include <cmocka.h>
 #include <gelf.h>
 
+#include "symbols/dwarfidx.h"
+#include "symbols/dwarfsrc.h"
 #include "symbols/elfread.h"
 #include "symbols/symbols.h"
 #include "symbols/symtab.h"
@@ -538,6 +540,69 @@ static void test_module_idle_lru(void **state)
 	kp_symbols__free(s);
 }
 
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The CU index names every address of a real binary (kptop itself: many
+ * CUs, inlined code, -O2 -g) exactly as libdw's scope walks do. */
+static void test_dwarf_index_matches(void **state)
+{
+	char path[PATH_MAX];
+	struct kp_dw_index *x = kp_dw_index__new();
+	struct kp_dw_frame a[16], b[16];
+	uint64_t lo = 0, hi = 0, nr = 0, inl = 0;
+	size_t shstr;
+	Elf_Scn *scn = NULL;
+	Dwarf *dw;
+	Elf *elf;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kptop", builddir);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		skip();		/* the program is built before `make check' runs */
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	assert_non_null(elf);
+	assert_int_equal(elf_getshdrstrndx(elf, &shstr), 0);
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) &&
+		    strcmp(elf_strptr(elf, shstr, sh.sh_name), ".text") == 0) {
+			lo = sh.sh_addr;
+			hi = sh.sh_addr + sh.sh_size;
+		}
+	}
+	assert_true(hi > lo);
+	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	assert_non_null(dw);
+	assert_non_null(x);
+	for (uint64_t v = lo; v < hi; v += 37, nr++) {
+		int na = kp_dwarf__frames(dw, x, v, a, 16);
+		int nb = kp_dwarf__frames(dw, NULL, v, b, 16);
+
+		assert_int_equal(na, nb);
+		for (int i = 0; i < na; i++) {
+			if (!same_str(a[i].name, b[i].name) || !same_str(a[i].file, b[i].file) ||
+			    a[i].line != b[i].line || a[i].inlined != b[i].inlined)
+				fail_msg("%#llx frame %d: %s %s:%u vs %s %s:%u",
+					 (unsigned long long)v, i, a[i].name, a[i].file, a[i].line,
+					 b[i].name, b[i].file, b[i].line);
+			inl += a[i].inlined;
+		}
+	}
+	print_message("dwarf index: %llu addresses, %llu inlined frames, index %zu bytes\n",
+		      (unsigned long long)nr, (unsigned long long)inl, kp_dw_index__bytes(x));
+	assert_true(inl > 100);
+	kp_dw_index__free(x);
+	dwarf_end(dw);
+	elf_end(elf);
+	close(fd);
+}
+
 /* A pid that no longer exists: an exited, reaped child's. */
 static uint32_t dead_pid(void)
 {
@@ -972,6 +1037,7 @@ int main(void)
 		cmocka_unit_test(test_module_sharing),
 		cmocka_unit_test(test_module_idle_lru),
 		cmocka_unit_test(test_module_build_id_key),
+		cmocka_unit_test(test_dwarf_index_matches),
 		cmocka_unit_test(test_process_gone_first),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_jit_map_untrusted),

@@ -1,5 +1,8 @@
 #include "symbols/dwarfsrc.h"
 
+#include "symbols/dwarfidx.h"
+
+#include <errno.h>
 #include <stdlib.h>
 
 #include <dwarf.h>
@@ -69,7 +72,32 @@ static int innermost_chain(Dwarf_Die *cudie, uint64_t vaddr, Dwarf_Die **out)
 	return n;
 }
 
-int kp_dwarf__frames(Dwarf *dbg, uint64_t vaddr, struct kp_dw_frame *out, int max)
+/* The function-like scopes around vaddr, innermost first, from the index
+ * (or, without one or out of memory, from libdw's walks). */
+static int scope_chain(Dwarf *dbg, struct kp_dw_index *x, Dwarf_Die *cudie,
+		       uint64_t vaddr, Dwarf_Die **out)
+{
+	Dwarf_Off offs[64];
+	Dwarf_Die *dies;
+	int n = x ? kp_dw_index__scopes(x, cudie, vaddr, offs, 64) : -ENOMEM, k = 0;
+
+	if (n < 0)
+		return innermost_chain(cudie, vaddr, out);
+	*out = NULL;
+	if (n == 0 || !(dies = calloc((size_t)n, sizeof(*dies))))
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (dwarf_offdie(dbg, offs[i], &dies[k]))
+			k++;
+	if (k == 0)
+		free(dies);
+	else
+		*out = dies;
+	return k;
+}
+
+int kp_dwarf__frames(Dwarf *dbg, struct kp_dw_index *x, uint64_t vaddr,
+		     struct kp_dw_frame *out, int max)
 {
 	Dwarf_Die cudie, *scopes = NULL;
 	Dwarf_Files *files = NULL;
@@ -88,7 +116,7 @@ int kp_dwarf__frames(Dwarf *dbg, uint64_t vaddr, struct kp_dw_frame *out, int ma
 	}
 	if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0)
 		files = NULL;
-	n = innermost_chain(&cudie, vaddr, &scopes);
+	n = scope_chain(dbg, x, &cudie, vaddr, &scopes);
 	for (int i = 0; i < n && cnt < max; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 		struct kp_dw_frame *f = &out[cnt];

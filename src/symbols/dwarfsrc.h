@@ -4,8 +4,10 @@
  * subroutines that contain it, innermost first, then the subprogram. The
  * first frame's file:line comes from the line table; each outer frame's
  * from the call site (DW_AT_call_file/line) of the frame inside it.
- * Strings point into the Dwarf (valid while it is open). Bounded by the
- * size of one compilation unit; libdw checks the DWARF it reads.
+ * Strings point into the Dwarf (valid while it is open). The scopes come
+ * from a dwarfidx.h index of the CU when one is given (a CU is walked
+ * once), else from libdw's walks (each lookup bounded by the size of one
+ * compilation unit); libdw checks the DWARF it reads.
  * Not thread-safe per Dwarf handle.
  */
 #ifndef KP_SYMBOLS_DWARFSRC_H
@@ -23,7 +25,11 @@ struct kp_dw_frame {
 	int inlined;
 };
 
-/* Number of frames filled (0: no DWARF for vaddr). */
-int kp_dwarf__frames(Dwarf *dbg, uint64_t vaddr, struct kp_dw_frame *out, int max);
+struct kp_dw_index;
+
+/* Number of frames filled (0: no DWARF for vaddr). x: the Dwarf's index,
+ * or NULL. */
+int kp_dwarf__frames(Dwarf *dbg, struct kp_dw_index *x, uint64_t vaddr,
+		     struct kp_dw_frame *out, int max);
 
 #endif /* KP_SYMBOLS_DWARFSRC_H */

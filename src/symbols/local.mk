@@ -9,6 +9,7 @@ libkpsymbols_a_SOURCES = \
 	src/symbols/elfread.h src/symbols/elfread.c \
 	src/symbols/debuginfo.h src/symbols/debuginfo.c \
 	src/symbols/dwarfsrc.h src/symbols/dwarfsrc.c \
+	src/symbols/dwarfidx.h src/symbols/dwarfidx.c \
 	src/symbols/demangle.h src/symbols/demangle.c \
 	src/symbols/kallsyms.h src/symbols/kallsyms.c \
 	src/symbols/jitmap.h src/symbols/jitmap.c \

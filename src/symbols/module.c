@@ -8,6 +8,7 @@
 
 #include "symbols/debuginfo.h"
 #include "symbols/demangle.h"
+#include "symbols/dwarfidx.h"
 #include "symbols/dwarfsrc.h"
 #include "util/kp_err.h"
 
@@ -27,6 +28,7 @@ struct kp_module {
 	void *mem, *mini;	/* bytes behind open_mem / MiniDebugInfo */
 	size_t mini_len;
 	Dwarf *dw;
+	struct kp_dw_index *dwi;	/* its scopes by CU, made on first use */
 	struct kp_elf_info info;
 	struct kp_symtab *syms;
 	int demangle;
@@ -59,6 +61,7 @@ void kp_module__free(struct kp_module *m)
 	free(m->frames);
 	free(m->pool);
 	kp_symtab__free(m->syms);
+	kp_dw_index__free(m->dwi);
 	if (m->dw)
 		dwarf_end(m->dw);
 	elf_end(m->melf);
@@ -210,6 +213,7 @@ size_t kp_module__nr_symbols(const struct kp_module *m)
 size_t kp_module__bytes(const struct kp_module *m)
 {
 	return sizeof(*m) + kp_symtab__bytes(m->syms) + m->mini_len +
+	       kp_dw_index__bytes(m->dwi) +
 	       m->nr_slots * sizeof(*m->slots) +
 	       m->cap_frames * sizeof(*m->frames);
 }
@@ -281,8 +285,10 @@ static int compute(struct kp_module *m, uint64_t vaddr,
 	struct kp_sym_frame fn = { 0 };
 	int nd = 0, n = 0, i;
 
+	if (m->dw && !m->dwi)
+		m->dwi = kp_dw_index__new();	/* NULL: libdw's walks */
 	if (m->dw)
-		nd = kp_dwarf__frames(m->dw, vaddr, dw,
+		nd = kp_dwarf__frames(m->dw, m->dwi, vaddr, dw,
 				      max < KP_MODULE_MAX_FRAMES ? max : KP_MODULE_MAX_FRAMES);
 	for (i = 0; i < nd && dw[i].inlined && n < max - 1; i++) {
 		memset(&out[n], 0, sizeof(out[n]));
