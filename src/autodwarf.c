@@ -98,9 +98,9 @@ static void check_mark(struct kp_autodwarf *a, const struct kp_rec_sample *s,
 {
 	struct pid_state *st;
 
-	/* kptop itself is built without frame pointers: marking it would
-	 * make every sample of its own threads copy and unwind kilobytes of
-	 * stack, a cost that feeds on itself. */
+	/* kptop itself: marking it would make every sample of its own
+	 * threads copy and unwind kilobytes of stack, a cost that feeds on
+	 * itself (it is built with frame pointers; its libraries may not be). */
 	if (!a->c || !s->pid || s->pid == a->self || !s->uframes ||
 	    s->nr_uframes == 0 || !a->inner.ops->symbolize)
 		return;

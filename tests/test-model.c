@@ -946,6 +946,32 @@ static void test_unknown_pid(void **state)
 	kp_view__free(v);
 }
 
+/* Callers in no mapping (a frame-pointer walk through code without frame
+ * pointers) become one "[unknown]" frame: junk makes no new nodes. */
+static void test_junk_callers(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_model_summary s1, s2;
+	struct kp_view *v;
+
+	for (int i = 0; i < 50; i++) {
+		/* leaf, then a caller in app, then junk (innermost first) */
+		uint64_t pcs[4] = { U(3), U(2), 0x1234 + (uint64_t)i * 8, 0x99990000 + (uint64_t)i };
+
+		assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, pcs, 4), 0);
+		if (i == 0)
+			kp_model__summary(c->m, &s1);
+	}
+	kp_model__summary(c->m, &s2);
+	assert_int_equal(s2.nodes, s1.nodes);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_TOTAL, 0);
+	assert_true(must(v, "[unknown]", 1)->total == 50);
+	assert_true(must(v, "fn_2", 2)->total == 50);
+	assert_true(must(v, "fn_3", 3)->self == 50);
+	assert_null(row(v, "[unknown]+0x1234", 1));
+	kp_view__free(v);
+}
+
 static void test_symtab_and_unknown(void **state)
 {
 	struct ctx *c = *state;
@@ -1290,7 +1316,7 @@ int main(void)
 		T(test_window), T(test_window_many), T(test_zero), T(test_baseline), T(test_delta_sort),
 		T(test_filters), T(test_focus), cmocka_unit_test(test_node_limit),
 		cmocka_unit_test(test_wide_node),
-		T(test_hiding), T(test_unknown_pid), T(test_symtab_and_unknown),
+		T(test_hiding), T(test_unknown_pid), T(test_junk_callers), T(test_symtab_and_unknown),
 		T(test_late_symtab), T(test_return_address), T(test_shared_frames),
 		T(test_inlined), T(test_unwind), T(test_foreach),
 		cmocka_unit_test(test_properties), T(test_view_ids_stable),

@@ -85,15 +85,26 @@ static uint32_t pc_children(struct kp_model *m, struct path *p, uint32_t leaf,
 }
 
 /* Walk the frames of a new stack into the trie: user frames from the
- * outermost, then kernel frames; each pc's inlined frames below it. */
+ * outermost, then kernel frames; each pc's inlined frames below it.
+ * A caller in no mapping is junk (a frame-pointer walk through code built
+ * without frame pointers reads whatever that register held): it and every
+ * frame outside it become one "[unknown]" frame, so junk does not make new
+ * frames, names and nodes sample after sample. */
 static uint32_t stack_leaf(struct kp_model *m, uint32_t proc,
 			   const uint64_t *k, size_t nk, const uint64_t *u, size_t nu)
 {
-	uint32_t leaf = m->procs[proc].root;
+	uint32_t leaf = m->procs[proc].root, mod;
 	struct path p;
 	size_t i;
 
 	p.n = 0;
+	for (i = 1; i < nu; i++) {
+		if (!kp_proc__find_map(&m->procs[proc], u[i], &mod)) {
+			leaf = pc_children(m, &p, leaf, kp_intern__junk(m));
+			nu = i;
+			break;
+		}
+	}
 	for (i = nu; i-- > 0 && leaf != KP_NONE;)
 		leaf = pc_children(m, &p, leaf, kp_intern__user_pc(m, proc, u[i], i > 0));
 	for (i = nk; i-- > 0 && leaf != KP_NONE;)

@@ -252,7 +252,10 @@ static uint32_t unknown_fn(struct kp_model *m, const struct kp_pck *k)
 
 	uint32_t fn;
 
-	snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, m->mods[k->module].name, k->off);
+	if (k->module == KP_MOD_UNKNOWN && k->off == KP_JUNK_OFF)
+		snprintf(buf, sizeof(buf), "%s", m->mods[k->module].name);
+	else
+		snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, m->mods[k->module].name, k->off);
 	fn = kp_intern__fn(m, k->module, buf);
 	if (fn != KP_NONE)
 		m->fns[fn].unknown = 1;
@@ -332,6 +335,18 @@ uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret
 	if (found)
 		return v;
 	return new_pck(m, h, module, off, mi, addr);
+}
+
+uint32_t kp_intern__junk(struct kp_model *m)
+{
+	uint32_t h = (uint32_t)kp_hash2(KP_MOD_UNKNOWN, KP_JUNK_OFF), v = 0;
+	uint64_t *found;
+
+	KP_HTAB_FIND(&m->pck_tab, h, v, m->pcks[v].module == KP_MOD_UNKNOWN &&
+		     m->pcks[v].off == KP_JUNK_OFF, found);
+	if (found)
+		return v;
+	return new_pck(m, h, KP_MOD_UNKNOWN, KP_JUNK_OFF, NULL, 0);
 }
 
 uint32_t kp_intern__kernel_pc(struct kp_model *m, uint64_t pc)

@@ -478,6 +478,9 @@ uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name);
  * pc - 1) or of a kernel address; KP_NONE on -ENOMEM. */
 uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret);
 uint32_t kp_intern__kernel_pc(struct kp_model *m, uint64_t pc);
+/* The one "[unknown]" frame that stands for callers in no mapping. */
+#define KP_JUNK_OFF UINT64_MAX
+uint32_t kp_intern__junk(struct kp_model *m);
 uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 			   uint32_t proc);
 int kp_intern__symtab(struct kp_model *m, const struct kp_rec_symtab *st);
