@@ -102,6 +102,9 @@ struct kp_crt *kp_crt__new(const struct kp_crt_opts *o, struct kp_err *err)
 	nonl();
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
+	/* No typeahead check while a frame is written (ncurses polls the
+	 * input every few lines): a key waits for the frame, a few ms. */
+	typeahead(-1);
 	set_escdelay(25);
 	curs_set(0);
 	c->color = want_color(o);
