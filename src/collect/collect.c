@@ -45,6 +45,10 @@
  * does the kernel for a side-band ring. stop and flush drain at once. */
 #define KP_DRAIN_MIN_MS 10
 #define KP_DRAIN_MAX_MS 1000
+/* After side-band events (processes starting, libraries mapped), the next
+ * cycles come sooner: their first samples are named while they live, and
+ * --unwind auto judges a new process within a fraction of a second. */
+#define KP_DRAIN_BUSY_MS 200
 #define KP_DRAIN_START_MS 50
 #define KP_FILL_DIV 8
 
@@ -58,12 +62,14 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 /* One drain cycle: side-band first (a mapping is queued before the samples
  * that use it), then every CPU ring buffer, then LOST records for every
  * counter that moved. Called with c->lock held. */
-static void drain(struct kp_collector *c)
+static int drain(struct kp_collector *c)
 {
-	kp_sideband__drain(c->sb, &c->emit, c->sb_lost);
+	int sb = kp_sideband__drain(c->sb, &c->emit, c->sb_lost);
+
 	ring_buffer__consume(c->rb);
 	kp_collect__emit_lost(c);
 	kp_queue__publish(c->q);
+	return sb;
 }
 
 /* The next cycle length from the fullest CPU buffer of this one. */
@@ -91,7 +97,7 @@ static void *consumer(void *arg)
 {
 	struct kp_collector *c = arg;
 	struct pollfd p[KP_POLL_MAX];
-	int fds[KP_POLL_MAX - 2], n, ms = KP_DRAIN_START_MS;
+	int fds[KP_POLL_MAX - 2], n, ms = KP_DRAIN_START_MS, busy;
 	sigset_t all;
 
 	/* Signals are for the thread that reads the queue (kptop's main):
@@ -115,8 +121,10 @@ static void *consumer(void *arg)
 				;
 		}
 		pthread_mutex_lock(&c->lock);
-		drain(c);
+		busy = drain(c) > 0;
 		ms = next_interval(c, ms);
+		if (busy && ms > KP_DRAIN_BUSY_MS)
+			ms = KP_DRAIN_BUSY_MS;
 		pthread_mutex_unlock(&c->lock);
 	}
 	return NULL;

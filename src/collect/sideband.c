@@ -2,6 +2,7 @@
 #include "collect/sideband.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -426,5 +427,5 @@ int kp_sideband__drain(struct kp_sideband *sb, struct kp_emit *e, uint64_t *lost
 	for (size_t k = 0; k < sb->nr_ents; k++)
 		on_record(sb, e, (const void *)(sb->stage + sb->ents[k].off),
 			  &lost[sb->ents[k].ring]);
-	return 0;
+	return (int)(sb->nr_ents < INT_MAX ? sb->nr_ents : INT_MAX);
 }

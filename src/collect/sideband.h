@@ -9,8 +9,10 @@
  * kp_sideband__drain turns everything in the rings into records through a
  * kp_emit (FORK -> PROCESS or THREAD, COMM+exec -> EXEC, COMM -> THREAD,
  * EXIT -> EXIT, executable MMAP2 -> MMAP, CGROUP -> CGROUP) and adds the
- * kernel's PERF_RECORD_LOST counts to lost[cpu index].
- * Errors: NULL + errno (message in err) / 0 or -errno. Not thread-safe.
+ * kernel's PERF_RECORD_LOST counts to lost[cpu index], and returns how
+ * many events it read.
+ * Errors: NULL + errno (message in err) / a count or -errno. Not
+ * thread-safe.
  */
 #ifndef KP_COLLECT_SIDEBAND_H
 #define KP_COLLECT_SIDEBAND_H
