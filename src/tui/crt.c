@@ -105,6 +105,12 @@ struct kp_crt *kp_crt__new(const struct kp_crt_opts *o, struct kp_err *err)
 	/* No typeahead check while a frame is written (ncurses polls the
 	 * input every few lines): a key waits for the frame, a few ms. */
 	typeahead(-1);
+	/* A screen fresh from newterm() is in ncurses' "initial" state, in
+	 * which every cursor move flushes the output: a frame went out in
+	 * about 130 write(2)s of a few bytes. Leaving curses mode and
+	 * coming back puts it in the running state: one or two writes. */
+	endwin();
+	doupdate();
 	set_escdelay(25);
 	curs_set(0);
 	c->color = want_color(o);
