@@ -208,6 +208,14 @@ static void know(struct kp_sideband *sb, uint32_t tid, const char *comm,
 	snprintf(k->comm, sizeof(k->comm), "%s", comm);
 }
 
+static void forget(struct kp_sideband *sb, uint32_t tid)
+{
+	struct sb_known *k = known_slot(sb, tid);
+
+	if (k->tid == tid)
+		k->tid = 0;
+}
+
 static void on_fork(struct kp_sideband *sb, struct kp_emit *e,
 		    const struct sb_task *t)
 {
@@ -323,8 +331,7 @@ static void on_record(struct kp_sideband *sb, struct kp_emit *e,
 			on_fork(sb, e, &t);
 			return;
 		}
-		if (known_slot(sb, t.tid)->tid == t.tid)
-			known_slot(sb, t.tid)->tid = 0;	/* its tid may be reused */
+		forget(sb, t.tid);	/* its tid may be reused */
 		r.type = KP_REC_EXIT;
 		r.exit = (struct kp_rec_exit){ .time_ns = t.time, .pid = t.pid,
 					       .tid = t.tid };

@@ -317,19 +317,14 @@ static uint32_t new_pck(struct kp_model *m, uint32_t h, uint32_t module,
 	return idx;
 }
 
-uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret)
+/* The pc key (module, off) of a user pc, found or made (named by asking
+ * the resolver about addr in mapping mi). */
+static uint32_t user_pck(struct kp_model *m, uint32_t module, uint64_t off,
+			 const struct kp_map_info *mi, uint64_t addr)
 {
-	uint32_t module = KP_MOD_UNKNOWN, h, v = 0;
-	const struct kp_map_info *mi;
-	uint64_t off = pc, addr = pc;
+	uint32_t h = (uint32_t)kp_hash2(module, off), v = 0;
 	uint64_t *found;
 
-	mi = kp_proc__find_map(&m->procs[p], pc, &module);
-	if (mi) {
-		addr = ret && pc > mi->addr ? pc - 1 : pc;
-		off = addr - mi->addr + mi->pgoff;
-	}
-	h = (uint32_t)kp_hash2(module, off);
 	KP_HTAB_FIND(&m->pck_tab, h, v,
 		     m->pcks[v].module == module && m->pcks[v].off == off, found);
 	if (found)
@@ -337,16 +332,23 @@ uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret
 	return new_pck(m, h, module, off, mi, addr);
 }
 
+uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret)
+{
+	uint32_t module = KP_MOD_UNKNOWN;
+	const struct kp_map_info *mi;
+	uint64_t off = pc, addr = pc;
+
+	mi = kp_proc__find_map(&m->procs[p], pc, &module);
+	if (mi) {
+		addr = ret && pc > mi->addr ? pc - 1 : pc;
+		off = addr - mi->addr + mi->pgoff;
+	}
+	return user_pck(m, module, off, mi, addr);
+}
+
 uint32_t kp_intern__junk(struct kp_model *m)
 {
-	uint32_t h = (uint32_t)kp_hash2(KP_MOD_UNKNOWN, KP_JUNK_OFF), v = 0;
-	uint64_t *found;
-
-	KP_HTAB_FIND(&m->pck_tab, h, v, m->pcks[v].module == KP_MOD_UNKNOWN &&
-		     m->pcks[v].off == KP_JUNK_OFF, found);
-	if (found)
-		return v;
-	return new_pck(m, h, KP_MOD_UNKNOWN, KP_JUNK_OFF, NULL, 0);
+	return user_pck(m, KP_MOD_UNKNOWN, KP_JUNK_OFF, NULL, 0);
 }
 
 uint32_t kp_intern__kernel_pc(struct kp_model *m, uint64_t pc)

@@ -161,6 +161,7 @@ void kp_symbols__stats(const struct kp_symbols *s, struct kp_symbols_stats *out)
 	const struct kp_modent *e;
 
 	*out = s->st;
+	out->modules_idle = s->nr_idle;
 	out->bytes = 0;
 	for (e = s->modules; e; e = e->next)
 		out->bytes += kp_module__bytes(e->mod);

@@ -442,7 +442,8 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 {
 	/* the path is part of the key only for a file with no build-id,
 	 * device or inode */
-	const char *key_path = has_build_id(map) || map->ino ? "" : map_path(c, map);
+	bool by_path = !has_build_id(map) && !map->ino;
+	const char *key_path = by_path ? map_path(c, map) : "";
 	unsigned h = hash_key(map, key_path);
 	struct uw_module *m;
 
@@ -454,7 +455,7 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 	m->file.fd = m->debug.fd = -1;
 	set_key(m, map);
 	m->debug_dir = c->debug_dir;
-	if (!(m->path = strdup(map_path(c, map)))) {
+	if (!(m->path = strdup(by_path ? key_path : map_path(c, map)))) {
 		free(m);
 		return NULL;
 	}

@@ -90,7 +90,6 @@ static void modent_trim(struct kp_symbols *s, size_t keep)
 		s->nr_idle--;
 		modent_free(s, old);
 	}
-	s->st.modules_idle = s->nr_idle;
 }
 
 /* A module no process maps any more stays loaded (up to keep_idle of
@@ -111,7 +110,6 @@ static void modent_ref(struct kp_symbols *s, struct kp_modent *me)
 	if (me->refs++ == 0 && me->idle_seq) {
 		me->idle_seq = 0;
 		s->nr_idle--;
-		s->st.modules_idle = s->nr_idle;
 	}
 }
 
