@@ -23,15 +23,34 @@ struct ctx {
 	struct kp_model *m;
 };
 
+/* A model with node limit max_nodes (0: default) and process 100 "app"
+ * mapping /bin/app at APP, as setup() makes for the shared fixture. */
+static struct kp_model *app_model(struct fake *f, size_t max_nodes)
+{
+	struct kp_model *m = fake_model(f, max_nodes);
+
+	assert_non_null(m);
+	assert_int_equal(feed_process(m, 100, 1, "app"), 0);
+	assert_int_equal(feed_mmap(m, 100, APP, 0x1000000, 0, "/bin/app", 1), 0);
+	return m;
+}
+
+/* The sum of Self over a view's rows. */
+static double rows_self(const struct kp_view *v)
+{
+	double self = 0;
+
+	for (size_t i = 0; i < v->nr_rows; i++)
+		self += v->rows[i].self;
+	return self;
+}
+
 static int setup(void **state)
 {
 	struct ctx *c = calloc(1, sizeof(*c));
 
 	assert_non_null(c);
-	c->m = fake_model(&c->f, 0);
-	assert_non_null(c->m);
-	assert_int_equal(feed_process(c->m, 100, 1, "app"), 0);
-	assert_int_equal(feed_mmap(c->m, 100, APP, 0x1000000, 0, "/bin/app", 1), 0);
+	c->m = app_model(&c->f, 0);
 	*state = c;
 	return 0;
 }
@@ -560,16 +579,11 @@ static void test_focus(void **state)
 static void test_node_limit(void **state)
 {
 	struct fake f = { 0 };
-	struct kp_model *m = fake_model(&f, 64);
+	struct kp_model *m = app_model(&f, 64);
 	struct kp_model_summary sum;
 	struct kp_view *v;
-	double self = 0;
-	size_t i;
 	int j;
 
-	assert_non_null(m);
-	feed_process(m, 100, 1, "app");
-	feed_mmap(m, 100, APP, 0x1000000, 0, "/bin/app", 1);
 	for (j = 0; j < 50; j++) {	/* one hot stack */
 		const int hot[] = { 1, 2, 3 };
 
@@ -586,9 +600,7 @@ static void test_node_limit(void **state)
 	assert_true(sum.folded_samples > 0);
 	assert_int_equal(sum.samples, 550);
 	v = view(m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
-	for (i = 0; i < v->nr_rows; i++)
-		self += v->rows[i].self;
-	assert_true(self == 550);
+	assert_true(rows_self(v) == 550);
 	assert_true(must(v, "fn_3", 0)->self == 50);
 	assert_non_null(row(v, "[other]", 0));
 	kp_view__free(v);
@@ -607,15 +619,11 @@ static void test_wide_node(void **state)
 {
 	for (int limited = 0; limited < 2; limited++) {
 		struct fake f = { 0 };
-		struct kp_model *m = fake_model(&f, limited ? 400 : 0);
+		struct kp_model *m = app_model(&f, limited ? 400 : 0);
 		struct kp_model_summary sum, sum2;
 		struct kp_view *v;
-		double self = 0;
 		int j, pass;
 
-		assert_non_null(m);
-		feed_process(m, 100, 1, "app");
-		feed_mmap(m, 100, APP, 0x1000000, 0, "/bin/app", 1);
 		for (pass = 0; pass < 3; pass++) {
 			for (j = 0; j < 300; j++) {
 				const int fns[] = { 10 + j, 5000 + j };
@@ -634,9 +642,7 @@ static void test_wide_node(void **state)
 			assert_true(sum2.nodes <= 400);
 		}
 		v = view(m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
-		for (size_t i = 0; i < v->nr_rows; i++)
-			self += v->rows[i].self;
-		assert_true(self == 900);
+		assert_true(rows_self(v) == 900);
 		if (!limited)
 			assert_true(must(v, "fn_1403", 0)->self == 3);	/* 5123 */
 		kp_view__free(v);
@@ -654,14 +660,11 @@ static void test_wide_node(void **state)
 static void test_fold_base_window(void **state)
 {
 	struct fake f = { 0 };
-	struct kp_model *m = fake_model(&f, 64);
+	struct kp_model *m = app_model(&f, 64);
 	struct kp_model_summary sum;
 	struct kp_view *v;
 	int j;
 
-	assert_non_null(m);
-	feed_process(m, 100, 1, "app");
-	feed_mmap(m, 100, APP, 0x1000000, 0, "/bin/app", 1);
 	kp_model__set_time_mode(m, KP_TIME_WINDOW, 5);
 	for (j = 0; j < 40; j++) {
 		const int st[] = { 1, 2, 100 + j };
@@ -697,14 +700,11 @@ static void test_fold_base_window(void **state)
 static void test_fold_window_remap(void **state)
 {
 	struct fake f = { 0 };
-	struct kp_model *m = fake_model(&f, 64);
+	struct kp_model *m = app_model(&f, 64);
 	struct kp_model_summary sum;
 	struct kp_view *v;
 	int j;
 
-	assert_non_null(m);
-	feed_process(m, 100, 1, "app");
-	feed_mmap(m, 100, APP, 0x1000000, 0, "/bin/app", 1);
 	kp_model__set_time_mode(m, KP_TIME_WINDOW, 5);
 	for (j = 0; j < 40; j++) {
 		const int st[] = { 1, 2, 100 + j };
