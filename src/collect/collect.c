@@ -59,14 +59,20 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-/* One drain cycle: side-band first (a mapping is queued before the samples
- * that use it), then every CPU ring buffer, then LOST records for every
- * counter that moved. Called with c->lock held. */
+/* One drain cycle: every CPU ring buffer, its samples held; then the
+ * side-band, queued before them (a process or mapping is queued before
+ * the samples that use it, also one that appeared while the rings were
+ * read); then the samples, and LOST records for every counter that
+ * moved. Called with c->lock held. */
 static int drain(struct kp_collector *c)
 {
-	int sb = kp_sideband__drain(c->sb, &c->emit, c->sb_lost);
+	int sb;
 
+	c->emit.hold = 1;
 	ring_buffer__consume(c->rb);
+	c->emit.hold = 0;
+	sb = kp_sideband__drain(c->sb, &c->emit, c->sb_lost);
+	kp_emit__release(&c->emit, c->qdrop);
 	kp_collect__emit_lost(c);
 	kp_queue__publish(c->q);
 	return sb;
@@ -174,7 +180,7 @@ static int on_sample(void *ctx, void *data, size_t size)
 		o->stack_len = s->stack_len;
 		o->stack = (const uint8_t *)(s->data + s->nr_kframes + s->nr_uframes);
 	}
-	if (kp_emit(&c->emit, &r))
+	if (kp_emit__sample(&c->emit, &r, cpu))
 		c->qdrop[cpu]++;
 	return 0;
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "model/stream.h"
@@ -20,7 +21,9 @@ int kp_emit__init(struct kp_emit *e, struct kp_queue *q)
 void kp_emit__fini(struct kp_emit *e)
 {
 	free(e->buf);
-	e->buf = NULL;
+	free(e->held);
+	e->buf = e->held = NULL;
+	e->held_len = e->held_cap = 0;
 }
 
 int kp_emit(struct kp_emit *e, const struct kp_record *r)
@@ -30,6 +33,50 @@ int kp_emit(struct kp_emit *e, const struct kp_record *r)
 	if (n < 0)
 		return (int)n;
 	return kp_queue__push(e->q, e->buf, (size_t)n, r->type == KP_REC_SAMPLE);
+}
+
+#define HELD_HDR 8u	/* u32 length, u32 cpu */
+
+/* A sample: queued now, or held while e->hold is set. */
+int kp_emit__sample(struct kp_emit *e, const struct kp_record *r, uint32_t cpu)
+{
+	uint32_t hdr[2];
+	ssize_t n;
+
+	if (!e->hold)
+		return kp_emit(e, r);
+	if (e->held_cap - e->held_len < HELD_HDR + EMIT_BUF) {
+		size_t cap = e->held_cap ? e->held_cap * 2 : 4 * EMIT_BUF;
+		uint8_t *p;
+
+		while (cap - e->held_len < HELD_HDR + EMIT_BUF)
+			cap *= 2;
+		if (!(p = realloc(e->held, cap)))
+			return -ENOMEM;
+		e->held = p;
+		e->held_cap = cap;
+	}
+	n = kp_record_encode(r, e->held + e->held_len + HELD_HDR,
+			     e->held_cap - e->held_len - HELD_HDR);
+	if (n < 0)
+		return (int)n;
+	hdr[0] = (uint32_t)n;
+	hdr[1] = cpu;
+	memcpy(e->held + e->held_len, hdr, HELD_HDR);
+	e->held_len += HELD_HDR + (size_t)n;
+	return 0;
+}
+
+void kp_emit__release(struct kp_emit *e, uint64_t *drops)
+{
+	uint32_t hdr[2];
+
+	for (size_t off = 0; off < e->held_len; off += HELD_HDR + hdr[0]) {
+		memcpy(hdr, e->held + off, HELD_HDR);
+		if (kp_queue__push(e->q, e->held + off + HELD_HDR, hdr[0], 1))
+			drops[hdr[1]]++;
+	}
+	e->held_len = 0;
 }
 
 uint64_t kp_mono_ns(void)

@@ -4,6 +4,14 @@
  * the side-band reader, always from one thread at a time (the caller's
  * lock). Control records are always admitted by the queue; samples may be
  * dropped at its limit (kp_emit returns -ENOBUFS then).
+ *
+ * Holding: while `hold` is set, samples are encoded into a staging buffer
+ * instead of the queue, each with the index of the CPU it came from;
+ * kp_emit__release queues them, in order, after whatever control records
+ * were emitted meanwhile, and counts the ones the queue refused in
+ * drops[cpu]. The collector holds the samples of a drain until it has
+ * read the side-band, so a process's PROCESS record precedes its samples
+ * even when it forked while the buffers were being read.
  * Errors: 0 or -errno. Never: blocks.
  */
 #ifndef KP_COLLECT_EMIT_H
@@ -19,13 +27,19 @@ struct kp_emit {
 	struct kp_queue *q;
 	uint8_t *buf;
 	size_t cap;
+	int hold;		/* samples go to `held` (see above) */
+	uint8_t *held;		/* (u32 length, u32 cpu, record) ... */
+	size_t held_len, held_cap;
 };
 
 int kp_emit__init(struct kp_emit *e, struct kp_queue *q);
 void kp_emit__fini(struct kp_emit *e);
 
 /* Encode r and push it; samples may be dropped (-ENOBUFS). */
+/* cpu: the index counted in drops[] by kp_emit__release for a held sample. */
 int kp_emit(struct kp_emit *e, const struct kp_record *r);
+int kp_emit__sample(struct kp_emit *e, const struct kp_record *r, uint32_t cpu);
+void kp_emit__release(struct kp_emit *e, uint64_t *drops);
 
 /* CLOCK_MONOTONIC now, in ns. */
 uint64_t kp_mono_ns(void);
