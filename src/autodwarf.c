@@ -209,8 +209,15 @@ static void op_process_gone(void *ctx, uint32_t pid, uint64_t start_ns)
 	struct kp_autodwarf *a = ctx;
 	struct pid_state *st = state_of(a, pid);
 
-	if (st && !st->marked)
-		st->ok = 0;	/* a new process may reuse the pid: check again */
+	/* Exit or exec: whatever runs under this pid next (a new program,
+	 * a new process reusing the pid) is judged afresh, and does not
+	 * inherit the DWARF stack copies of the old one. */
+	if (st && st->marked && a->c && kp_collector__mark_dwarf(a->c, pid, 0) == 0)
+		st->marked = 0;
+	if (st && !st->marked) {
+		st->ok = st->short_ = 0;
+		st->first_ns = 0;
+	}
 	if (a->inner.ops->process_gone)
 		a->inner.ops->process_gone(a->inner.ctx, pid, start_ns);
 }

@@ -41,10 +41,17 @@ int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,
 	return n + 1;
 }
 
+static uint32_t unmarked[16];
+static int nr_unmarked;
+
 int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on)
 {
 	(void)c;
-	assert_int_equal(on, 1);
+	if (!on) {
+		assert_true(nr_unmarked < 16);
+		unmarked[nr_unmarked++] = pid;
+		return 0;
+	}
 	assert_true(nr_marked < 16);
 	marked[nr_marked++] = pid;
 	return 0;
@@ -145,6 +152,50 @@ static void test_marking(void **state)
 	kp_autodwarf__free(a);
 }
 
+/* Exit or exec: the pid is unmarked, and what runs under it next is
+ * judged from scratch (its own settle time, its own counts). */
+static void test_pid_reuse(void **state)
+{
+	static const uint64_t whole[] = { 0x3010, 0x2010, 0x1010 };
+	static const uint64_t cut[] = { 0x3010, 0x5010 };
+	struct kp_resolver inner = { &fake_ops, NULL };
+	struct kp_autodwarf *a = kp_autodwarf__new(inner);
+	struct kp_resolver r;
+	int dummy;
+
+	(void)state;
+	assert_non_null(a);
+	r = kp_autodwarf__resolver(a);
+	kp_autodwarf__set_collector(a, (struct kp_collector *)&dummy);
+	nr_marked = nr_unmarked = 0;
+	for (int i = 0; i < 10; i++)
+		run(r, 11, cut, 2, KP_UNWIND_LEAF_BYTES);
+	assert_int_equal(nr_marked, 1);
+	r.ops->process_gone(r.ctx, 11, 1);
+	assert_int_equal(nr_unmarked, 1);
+	assert_int_equal(unmarked[0], 11);
+	/* the new process's first 50 ms are not judged, then it is
+	 * judged by its own stacks: short ones mark it again */
+	for (int i = 0; i < 4; i++) {
+		now_ns -= 9000000ull;	/* 1 ms apart */
+		run(r, 11, cut, 2, KP_UNWIND_LEAF_BYTES);
+	}
+	assert_int_equal(nr_marked, 1);
+	for (int i = 0; i < 10; i++)
+		run(r, 11, cut, 2, KP_UNWIND_LEAF_BYTES);
+	assert_int_equal(nr_marked, 2);
+	/* a pid whose stacks reached the entry is checked again after it
+	 * is gone (it stopped checking after 32 good stacks) */
+	for (int i = 0; i < 40; i++)
+		run(r, 12, whole, 3, KP_UNWIND_LEAF_BYTES);
+	r.ops->process_gone(r.ctx, 12, 1);
+	assert_int_equal(nr_unmarked, 1);	/* it was never marked */
+	for (int i = 0; i < 10; i++)
+		run(r, 12, cut, 2, KP_UNWIND_LEAF_BYTES);
+	assert_int_equal(nr_marked, 3);
+	kp_autodwarf__free(a);
+}
+
 static void test_leaf_fix(void **state)
 {
 	static const uint64_t leaf[] = { 0x3010, 0x1010 };	/* hot _start */
@@ -200,6 +251,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_marking),
+		cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_leaf_fix),
 		cmocka_unit_test(test_names_pass_through),
 	};
