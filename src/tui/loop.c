@@ -84,24 +84,31 @@ static int read_signals(struct kp_tui *t, struct kp_sig *sig)
 	return (what & KP_SIG_QUIT) != 0;
 }
 
+/* The collector's fd is watched until it is readable. Readable before
+ * next_pump: the pump is due then, and the fd is left out of the polls
+ * until it has run (it stays readable). So an idle queue costs no wakeup
+ * of its own, and a busy one is pumped at most every KP_PUMP_MS. */
 static int turn(struct kp_tui *t, struct kp_sig *sig, uint64_t *next_refresh,
-		uint64_t *next_pump)
+		uint64_t *next_pump, int *pump_due)
 {
 	int cfd = t->cfg.collector ? kp_collector__fd(t->cfg.collector) : -1;
 	uint64_t now = now_ms(), wake = *next_refresh;
 	struct pollfd p[3] = {
 		{ .fd = STDIN_FILENO, .events = POLLIN },
 		{ .fd = kp_sig__fd(sig), .events = POLLIN },
-		{ .fd = now >= *next_pump ? cfd : -1, .events = POLLIN },
+		{ .fd = *pump_due ? -1 : cfd, .events = POLLIN },
 	};
 	int act = KP_ACT_NONE;
 
-	if (cfd >= 0 && now < *next_pump && *next_pump < wake)
+	if (*pump_due && *next_pump < wake)
 		wake = *next_pump;
 	if (poll(p, 3, wake > now ? (int)(wake - now) : 0) < 0 && errno != EINTR)
 		return kp_err_set(&t->err, -errno, "poll: %s", strerror(errno));
-	if (p[2].revents) {
+	if (p[2].revents)
+		*pump_due = 1;
+	if (*pump_due && now_ms() >= *next_pump) {
 		pump(t);
+		*pump_due = 0;
 		*next_pump = now_ms() + KP_PUMP_MS;
 	}
 	if (p[1].revents && read_signals(t, sig))
@@ -130,7 +137,7 @@ static int turn(struct kp_tui *t, struct kp_sig *sig, uint64_t *next_refresh,
 static int loop(struct kp_tui *t, struct kp_sig *sig)
 {
 	uint64_t next_refresh, next_pump = 0;
-	int rc;
+	int rc, pump_due = 0;
 
 	rc = kp_tui__set_filter(t);
 	if (rc < 0)
@@ -140,7 +147,7 @@ static int loop(struct kp_tui *t, struct kp_sig *sig)
 	rc = kp_tui__apply(t, KP_ACT_REFRESH);
 	next_refresh = now_ms() + t->cfg.delay_ms;
 	while (rc == 0)
-		rc = turn(t, sig, &next_refresh, &next_pump);
+		rc = turn(t, sig, &next_refresh, &next_pump, &pump_due);
 	return rc < 0 ? rc : 0;
 }
 
