@@ -107,24 +107,34 @@ static int run(struct kp_resolver r, uint32_t pid, const uint64_t *uf,
 	return r.ops->unwind(r.ctx, &s, &map, 1, pcs, KP_MAX_FRAMES, &trunc);
 }
 
-static void test_marking(void **state)
+/* Stacks, innermost first: hot main _start; hot and an unknown caller. */
+static const uint64_t whole[] = { 0x3010, 0x2010, 0x1010 };
+static const uint64_t cut[] = { 0x3010, 0x5010 };
+static int dummy_collector;
+
+/* The glue over the fake resolver; *r is its resolver. */
+static struct kp_autodwarf *glue(struct kp_resolver *r)
 {
-	static const uint64_t whole[] = { 0x3010, 0x2010, 0x1010 };	/* hot main _start */
-	static const uint64_t junk[] = { 0x3010, 0x2010, 0x4010, 0x9999 };
-	static const uint64_t cut[] = { 0x3010, 0x5010 };	/* hot ??? */
 	struct kp_resolver inner = { &fake_ops, NULL };
 	struct kp_autodwarf *a = kp_autodwarf__new(inner);
+
+	assert_non_null(a);
+	*r = kp_autodwarf__resolver(a);
+	return a;
+}
+
+static void test_marking(void **state)
+{
+	static const uint64_t junk[] = { 0x3010, 0x2010, 0x4010, 0x9999 };
 	struct kp_resolver r;
-	int dummy;
+	struct kp_autodwarf *a = glue(&r);
 
 	(void)state;
-	assert_non_null(a);
-	r = kp_autodwarf__resolver(a);
 	nr_marked = inner_unwinds = 0;
 	/* before the collector exists nothing is marked */
 	assert_int_equal(run(r, 7, cut, 2, 64), -ENOTSUP);
 	assert_int_equal(nr_marked, 0);
-	kp_autodwarf__set_collector(a, (struct kp_collector *)&dummy);
+	kp_autodwarf__set_collector(a, (struct kp_collector *)&dummy_collector);
 	for (int i = 0; i < 50; i++) {
 		assert_int_equal(run(r, 5, whole, 3, KP_UNWIND_LEAF_BYTES), -ENOTSUP);
 		assert_int_equal(run(r, 6, junk, 4, KP_UNWIND_LEAF_BYTES), -ENOTSUP);
@@ -156,17 +166,11 @@ static void test_marking(void **state)
  * judged from scratch (its own settle time, its own counts). */
 static void test_pid_reuse(void **state)
 {
-	static const uint64_t whole[] = { 0x3010, 0x2010, 0x1010 };
-	static const uint64_t cut[] = { 0x3010, 0x5010 };
-	struct kp_resolver inner = { &fake_ops, NULL };
-	struct kp_autodwarf *a = kp_autodwarf__new(inner);
 	struct kp_resolver r;
-	int dummy;
+	struct kp_autodwarf *a = glue(&r);
 
 	(void)state;
-	assert_non_null(a);
-	r = kp_autodwarf__resolver(a);
-	kp_autodwarf__set_collector(a, (struct kp_collector *)&dummy);
+	kp_autodwarf__set_collector(a, (struct kp_collector *)&dummy_collector);
 	nr_marked = nr_unmarked = 0;
 	for (int i = 0; i < 10; i++)
 		run(r, 11, cut, 2, KP_UNWIND_LEAF_BYTES);
@@ -201,18 +205,15 @@ static void test_leaf_fix(void **state)
 	static const uint64_t leaf[] = { 0x3010, 0x1010 };	/* hot _start */
 	static const uint64_t other[] = { 0x2010, 0x1010 };	/* main _start */
 	static const uint8_t stack[64];
-	struct kp_resolver inner = { &fake_ops, NULL };
-	struct kp_autodwarf *a = kp_autodwarf__new(inner);
+	struct kp_resolver r;
+	struct kp_autodwarf *a = glue(&r);
 	struct kp_rec_sample s = { .pid = 9, .tid = 9, .uframes = leaf,
 		.nr_uframes = 2, .flags = KP_SAMPLE_REGS, .nr_regs = 17,
 		.stack = stack, .stack_len = sizeof(stack) };
 	uint64_t pcs[KP_MAX_FRAMES];
-	struct kp_resolver r;
 	int trunc = 1, dummy;
 
 	(void)state;
-	assert_non_null(a);
-	r = kp_autodwarf__resolver(a);
 	fixes = 0;
 	/* without an unwinder: the fp stack as it came */
 	assert_int_equal(r.ops->unwind(r.ctx, &s, &map, 1, pcs, KP_MAX_FRAMES, &trunc), -ENOTSUP);
@@ -232,14 +233,11 @@ static void test_leaf_fix(void **state)
 
 static void test_names_pass_through(void **state)
 {
-	struct kp_resolver inner = { &fake_ops, NULL };
-	struct kp_autodwarf *a = kp_autodwarf__new(inner);
 	struct kp_resolver r;
+	struct kp_autodwarf *a = glue(&r);
 	struct kp_frame_info fi[4];
 
 	(void)state;
-	assert_non_null(a);
-	r = kp_autodwarf__resolver(a);
 	assert_int_equal(r.ops->symbolize(r.ctx, &map, 0x2004, fi, 4), 1);
 	assert_string_equal(fi[0].name, "main");
 	assert_null(r.ops->module_name(r.ctx, &map, 0x2004));	/* inner has none */
