@@ -703,6 +703,57 @@ static void test_build_id_key(void **state)
 	free_snap(sn);
 }
 
+/* The module cache is bounded: past its size the least recently used
+ * module is freed, and unwinding through it again loads it again with
+ * the same result. Two keys (inodes 1 and 2) for the same file. */
+static void test_module_lru(void **state)
+{
+	struct snap *sn = load_snap("split-nofp");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	struct kp_unwind_map a, b, c;
+	uint64_t pcs[128];
+	int trunc, n;
+
+	(void)state;
+	assert_non_null(u);
+	kp_unwinder__set_max_modules(u, 1);
+	a = b = *sn->exe;
+	a.ino = 1;
+	b.ino = 2;
+#define UNWIND(m) kp_unwinder__unwind(u, 1, &(m), 1, sn->s[0].regs, 17, \
+				      sn->s[0].stack, sn->s[0].len, pcs, 128, &trunc)
+	n = UNWIND(a);
+	assert_true(n > 3);
+	assert_int_equal(UNWIND(a), n);		/* cached */
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.modules, 1);
+	assert_int_equal(st.modules_evicted, 0);
+	assert_int_equal(UNWIND(b), n);		/* a goes */
+	assert_int_equal(UNWIND(a), n);		/* b goes, a is read again */
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.modules, 3);
+	assert_int_equal(st.modules_evicted, 2);
+	/* room for two: a third one frees the least recently used (b, as
+	 * a was used after it), so a stays cached */
+	kp_unwinder__set_max_modules(u, 2);
+	c = a;
+	c.ino = 3;
+	assert_int_equal(UNWIND(b), n);
+	assert_int_equal(UNWIND(a), n);
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.modules, 4);
+	assert_int_equal(st.modules_evicted, 2);
+	assert_int_equal(UNWIND(c), n);		/* b goes */
+	assert_int_equal(UNWIND(a), n);		/* still cached */
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.modules, 5);
+	assert_int_equal(st.modules_evicted, 3);
+#undef UNWIND
+	kp_unwinder__free(u);
+	free_snap(sn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -715,6 +766,7 @@ int main(void)
 		cmocka_unit_test(test_reaches_entry_nodebug),
 		cmocka_unit_test(test_user_stack),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_module_lru),
 		cmocka_unit_test(test_build_id_key),
 	};
 

@@ -24,6 +24,7 @@
 #define UW_MAX_LOADS 16
 #define UW_MAX_ENTRY 16
 #define UW_BUILD_ID_MAX 64
+#define UW_MAX_MODULES 256	/* cached modules, the least recently used go */
 #define UW_DEBUG_DIR "/usr/lib/debug/.build-id"
 
 struct uw_load {
@@ -44,6 +45,7 @@ struct uw_file {
 
 struct uw_module {
 	struct uw_module *next;
+	uint64_t used;		/* the cache's clock at its last lookup */
 	uint32_t maj, min;
 	uint64_t ino;
 	char *path;
@@ -65,7 +67,8 @@ struct uw_module {
 
 struct uw_cache {
 	struct uw_module *buckets[UW_BUCKETS];
-	uint64_t loads;
+	uint64_t loads, evicted, clock;
+	size_t nr, max;
 	kp_unwind_path_fn *path_fn;
 	void *path_ctx;
 	char debug_dir[512];
@@ -84,8 +87,10 @@ struct uw_cache *uw_cache__new(void)
 	}
 	struct uw_cache *c = calloc(1, sizeof(struct uw_cache));
 
-	if (c)
+	if (c) {
 		uw_cache__set_debug_dir(c, UW_DEBUG_DIR);
+		c->max = UW_MAX_MODULES;
+	}
 	return c;
 }
 
@@ -116,6 +121,16 @@ static const char *map_path(struct uw_cache *c, const struct kp_unwind_map *map)
 uint64_t uw_cache__loads(const struct uw_cache *c)
 {
 	return c->loads;
+}
+
+uint64_t uw_cache__evicted(const struct uw_cache *c)
+{
+	return c->evicted;
+}
+
+void uw_cache__set_max(struct uw_cache *c, size_t max)
+{
+	c->max = max ? max : 1;
 }
 
 static void file_close(struct uw_file *f)
@@ -438,6 +453,27 @@ static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
 	return m->ok ? m : NULL;
 }
 
+/* Free the least recently looked-up module. Only uw_cache__module
+ * evicts, before it adds one: a module returned by an earlier lookup is
+ * not used past the next (the unwinder frees each frame first). */
+static void evict_lru(struct uw_cache *c)
+{
+	struct uw_module **victim = NULL;
+
+	for (int i = 0; i < UW_BUCKETS; i++)
+		for (struct uw_module **pp = &c->buckets[i]; *pp; pp = &(*pp)->next)
+			if (!victim || (*pp)->used < (*victim)->used)
+				victim = pp;
+	if (victim) {
+		struct uw_module *m = *victim;
+
+		*victim = m->next;
+		module_free(m);
+		c->nr--;
+		c->evicted++;
+	}
+}
+
 struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_map *map)
 {
 	/* the path is part of the key only for a file with no build-id,
@@ -448,10 +484,15 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 	struct uw_module *m;
 
 	for (m = c->buckets[h]; m; m = m->next)
-		if (same_key(m, map, key_path))
+		if (same_key(m, map, key_path)) {
+			m->used = ++c->clock;
 			return module_retry(c, m, map);
+		}
+	while (c->nr >= c->max)
+		evict_lru(c);
 	if (!(m = calloc(1, sizeof(*m))))
 		return NULL;
+	m->used = ++c->clock;
 	m->file.fd = m->debug.fd = -1;
 	set_key(m, map);
 	m->debug_dir = c->debug_dir;
@@ -464,6 +505,7 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 	c->loads++;
 	m->next = c->buckets[h];
 	c->buckets[h] = m;
+	c->nr++;
 	return m->ok ? m : NULL;
 }
 

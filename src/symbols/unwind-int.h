@@ -60,6 +60,10 @@ int uw_cache__set_debug_dir(struct uw_cache *c, const char *dir);
 void uw_cache__set_path_fn(struct uw_cache *c, kp_unwind_path_fn *fn, void *ctx);
 /* Files opened and read so far (a cache hit opens nothing). */
 uint64_t uw_cache__loads(const struct uw_cache *c);
+/* Modules freed to keep the cache at its size (least recently used). */
+uint64_t uw_cache__evicted(const struct uw_cache *c);
+/* At most max modules (default 256, at least 1) from the next lookup on. */
+void uw_cache__set_max(struct uw_cache *c, size_t max);
 
 /* The module of map (loaded on first use); NULL when its file cannot be
  * opened or read (remembered: not retried). */

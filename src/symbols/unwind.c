@@ -481,5 +481,11 @@ void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out
 	if (u) {
 		*out = u->stats;
 		out->modules = uw_cache__loads(u->cache);
+		out->modules_evicted = uw_cache__evicted(u->cache);
 	}
+}
+
+void kp_unwinder__set_max_modules(struct kp_unwinder *u, size_t max)
+{
+	uw_cache__set_max(u->cache, max);
 }

@@ -7,8 +7,9 @@
  *
  * How: libdw's CFI API (dwarf_cfi_addrframe, dwarf_frame_cfa/_register)
  * with our own register loop; return addresses are looked up at pc - 1.
- * Modules are keyed by device + inode (the path when the inode is 0) and
- * never evicted; a cached module holds its mapped ELF image, no fd. The
+ * Modules are keyed by build-id, else device + inode, else the path; at
+ * most 256 stay cached (kp_unwinder__set_max_modules), the least recently
+ * used freed first. A cached module holds its mapped ELF image, no fd. The
  * vdso's CFI comes from kptop's own vdso (same kernel: live use only).
  *
  * Who calls it: src/resolve.c (the model's resolver) for each sample that
@@ -51,6 +52,7 @@ struct kp_unwind_stats {
 	uint64_t too_deep;	/* stopped: max frames filled before the outermost */
 	uint64_t modules;	/* files opened for their CFI (cached by build-id,
 				 * else device + inode, else path) */
+	uint64_t modules_evicted;	/* freed to keep the cache bounded */
 };
 
 struct kp_unwinder;
@@ -126,6 +128,9 @@ int kp_unwinder__user_stack(struct kp_unwinder *u, uint32_t pid,
 			    enum kp_ustack_how *how, int *wants_dwarf);
 
 void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out);
+
+/* Keep at most max modules cached (default 256; 0 counts as 1). */
+void kp_unwinder__set_max_modules(struct kp_unwinder *u, size_t max);
 
 /* Where debug files are found by build-id (default
  * /usr/lib/debug/.build-id): DIR/xx/yyyy.debug. Applies to modules first
