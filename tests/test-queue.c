@@ -108,6 +108,39 @@ static void test_big_records_span_chunks(void **state)
 	kp_queue__free(q);
 }
 
+/* A queue filled and emptied again and again reuses its emptied chunks
+ * (fresh memory costs page faults): 100 rounds of ~1 MiB of records
+ * allocate the chunks of one round, not a hundred rounds' worth. The
+ * records come out whole and in order every round. */
+static void test_chunks_reused(void **state)
+{
+	struct kp_queue *q = kp_queue__new(64u << 20);
+	static uint8_t in[1000], out[1u << 20];
+	struct kp_queue_stats st;
+	ssize_t n;
+
+	(void)state;
+	assert_non_null(q);
+	for (int round = 0; round < 100; round++) {
+		size_t got = 0;
+
+		for (int i = 0; i < 1000; i++) {
+			fill(in, sizeof(in), (uint8_t)(round + i));
+			assert_int_equal(kp_queue__push(q, in, sizeof(in), 1), 0);
+		}
+		while ((n = kp_queue__pop(q, out + got, sizeof(out) - got, 0)) > 0)
+			got += (size_t)n;
+		assert_int_equal(got, 1000 * sizeof(in));
+		fill(in, sizeof(in), (uint8_t)(round + 999));
+		assert_memory_equal(out + 999 * sizeof(in), in, sizeof(in));
+	}
+	kp_queue__stats(q, &st);
+	/* 1008 KB of entries: 4 chunks of 256 KiB, one of them kept */
+	assert_true(st.chunks_allocated >= 4);
+	assert_true(st.chunks_allocated <= 5);
+	kp_queue__free(q);
+}
+
 static void test_timeout_and_wake(void **state)
 {
 	struct kp_queue *q = kp_queue__new(1000);
@@ -176,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_order_and_whole_records),
 		cmocka_unit_test(test_limit_drops_samples_only),
 		cmocka_unit_test(test_big_records_span_chunks),
+		cmocka_unit_test(test_chunks_reused),
 		cmocka_unit_test(test_timeout_and_wake),
 		cmocka_unit_test(test_threads_invariant),
 	};

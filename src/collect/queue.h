@@ -1,7 +1,8 @@
 /* queue.h — the collector's central queue: whole encoded records, bounded
  * in bytes.
  *
- * Owns: copies of the records pushed into it, kept in a list of chunks.
+ * Owns: copies of the records pushed into it, kept in a list of chunks,
+ * and a few emptied chunks for reuse.
  * The byte limit applies to samples only: a sample that would take the
  * queue over its limit is dropped and counted; control records (process,
  * exec, exit, thread, mmap, cgroup, lost, meta) are always admitted, so
@@ -32,6 +33,8 @@ struct kp_queue_stats {
 	uint64_t records;	/* records ever admitted */
 	uint64_t dropped;	/* samples dropped at the limit */
 	uint64_t delivered;	/* samples popped */
+	uint64_t chunks_allocated;	/* chunks ever malloc'd (emptied ones
+					 * are reused, up to 4 kept) */
 };
 
 struct kp_queue *kp_queue__new(size_t limit_bytes);
