@@ -568,6 +568,13 @@ static inline void kp_vcache__touch(struct kp_model *m, uint32_t stk)
 	if (m->vc.counts_ok && !(m->stks[stk].flags & KP_STK_DIRTY))
 		(void)kp_vcache__log(m, stk);	/* on -ENOMEM the counts are redone */
 }
+/* Does node i count in a view: a count or a baseline through it
+ * (btotal NULL without a baseline)? */
+static inline int kp_node_live(const struct kp_vnode *n, const double *btotal,
+			       uint32_t i)
+{
+	return n[i].total != 0 || (btotal && btotal[i] != 0);
+}
 struct kp_agg {			/* the counts for one view (the cache's) */
 	const struct kp_vnode *n;	/* per trie node */
 	const double *bself, *btotal;	/* per node; NULL without a baseline */

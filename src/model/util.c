@@ -86,12 +86,24 @@ static int htab_resize(struct kp_htab *h, size_t nslots)
 	return 0;
 }
 
+/* The growth policy: are n slots too few for nr entries; the next size
+ * up from n. */
+static int htab_too_small(size_t n, size_t nr)
+{
+	return n < KP_HTAB_BIG ? nr * 2 > n : nr * 4 > n * 3;
+}
+
+static size_t htab_next(size_t n)
+{
+	return !n ? 64 : n < KP_HTAB_BIG ? n * 2 : n + n / 4;
+}
+
 int kp_htab__insert(struct kp_htab *h, uint32_t hash, uint32_t val)
 {
 	int err;
 
-	if (h->n < KP_HTAB_BIG ? (h->nr + 1) * 2 > h->n : (h->nr + 1) * 4 > h->n * 3) {
-		err = htab_resize(h, !h->n ? 64 : h->n < KP_HTAB_BIG ? h->n * 2 : h->n + h->n / 4);
+	if (htab_too_small(h->n, h->nr + 1)) {
+		err = htab_resize(h, htab_next(h->n));
 		if (err)
 			return err;
 	}
@@ -102,10 +114,10 @@ int kp_htab__insert(struct kp_htab *h, uint32_t hash, uint32_t val)
 
 int kp_htab__reserve(struct kp_htab *h, size_t need)
 {
-	size_t n = h->n ? h->n : 64;
+	size_t n = h->n ? h->n : htab_next(0);
 
-	while (n < KP_HTAB_BIG ? need * 2 > n : need * 4 > n * 3)
-		n = n < KP_HTAB_BIG ? n * 2 : n + n / 4;
+	while (htab_too_small(n, need))
+		n = htab_next(n);
 	return n == h->n ? 0 : htab_resize(h, n);
 }
 

@@ -188,7 +188,7 @@ static int base_ready(struct kp_model *m, size_t from)
 
 static int live(const struct kp_model *m, uint32_t n)
 {
-	return m->vc.n[n].total != 0 || (m->has_base && m->vc.btotal[n] != 0);
+	return kp_node_live(m->vc.n, m->has_base ? m->vc.btotal : NULL, n);
 }
 
 static void pair_up(struct kp_vcache *c, uint32_t pair)

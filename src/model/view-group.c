@@ -28,7 +28,7 @@ int kp_view__process(struct kp_model *m, const struct kp_agg *a, struct kp_view 
 		uint32_t r = pr->root;
 		struct kp_row *row;
 
-		if (a->n[r].total == 0 && (!a->btotal || a->btotal[r] == 0))
+		if (!kp_node_live(a->n, a->btotal, r))
 			continue;
 		if (grow_rows(v))
 			return -ENOMEM;

@@ -89,11 +89,6 @@ static void vn_add(struct vn *n, const struct kp_agg *a, uint32_t i)
 	}
 }
 
-static int node_live(const struct kp_agg *a, uint32_t n)
-{
-	return a->n[n].total != 0 || (a->btotal && a->btotal[n] != 0);
-}
-
 static uint64_t proc_id(const struct kp_model *m, uint32_t proc)
 {
 	return kp_hash2(m->procs[proc].pid, proc) | 1;
@@ -124,7 +119,7 @@ static int build_topdown(struct kp_model *m, const struct kp_prep *p,
 		uint32_t pv = nd->parent == KP_NONE ? KP_NONE : vmap[nd->parent];
 
 		vmap[n] = KP_NONE;
-		if ((only && !only[n]) || !node_live(a, n))
+		if ((only && !only[n]) || !kp_node_live(a->n, a->btotal, n))
 			continue;
 		if (nd->parent != KP_NONE && pv == KP_NONE)
 			continue;
@@ -164,7 +159,7 @@ static size_t fn_paths(struct kp_model *m, const struct kp_prep *p,
 
 	for (s = fn < m->nr_fns ? a->f[fn].head : KP_NONE; s != KP_NONE;
 	     s = a->n[s].fn_next) {
-		if (kp_eff(p, s) != s || !node_live(a, s))
+		if (kp_eff(p, s) != s || !kp_node_live(a->n, a->btotal, s))
 			continue;
 		for (n = s; n != KP_NONE && !mark[n]; n = m->nodes[n].parent, nr++)
 			mark[n] = 1;
