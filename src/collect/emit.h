@@ -36,8 +36,9 @@ int kp_emit__init(struct kp_emit *e, struct kp_queue *q);
 void kp_emit__fini(struct kp_emit *e);
 
 /* Encode r and push it; samples may be dropped (-ENOBUFS). */
-/* cpu: the index counted in drops[] by kp_emit__release for a held sample. */
 int kp_emit(struct kp_emit *e, const struct kp_record *r);
+/* A sample: kp_emit, or held while e->hold is set; cpu is the index
+ * counted in drops[] by kp_emit__release if the queue refuses it. */
 int kp_emit__sample(struct kp_emit *e, const struct kp_record *r, uint32_t cpu);
 void kp_emit__release(struct kp_emit *e, uint64_t *drops);
 

@@ -247,7 +247,6 @@ const struct kp_map_info *kp_proc__find_map(const struct kp_proc *p,
 	return &p->maps[lo - 1];
 }
 
-/* Append a mapping (or the part of an old one outside [a, e)). */
 /* Room for n mappings in p->maps and p->map_mod. */
 static int maps_room(struct kp_proc *p, size_t n)
 {
