@@ -65,16 +65,23 @@ static int is_entry(const char *name)
 	return 0;
 }
 
-/* The name of the function at the return address pc, or NULL. */
+/* The name of the function at the return address pc, or NULL. The
+ * inner resolver's cheap function op when it has one: this runs as the
+ * samples come, where full names (DWARF) would cost most. */
 static const char *name_at(struct kp_autodwarf *a, const struct kp_map_info *maps,
 			   size_t nr_maps, uint64_t pc)
 {
 	struct kp_frame_info fi[8];
+	const char *name = NULL;
 	int n;
 
 	for (size_t i = 0; i < nr_maps; i++) {
 		if (pc - 1 < maps[i].addr || pc - 1 >= maps[i].addr + maps[i].len)
 			continue;
+		if (a->inner.ops->function) {
+			n = a->inner.ops->function(a->inner.ctx, &maps[i], pc - 1, &name);
+			return n > 0 ? name : NULL;
+		}
 		n = a->inner.ops->symbolize(a->inner.ctx, &maps[i], pc - 1, fi, 8);
 		return n > 0 ? fi[n - 1].name : NULL;
 	}

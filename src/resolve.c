@@ -152,6 +152,22 @@ static int op_symbolize(void *ctx, const struct kp_map_info *map, uint64_t addr,
 	return n;
 }
 
+static int op_function(void *ctx, const struct kp_map_info *map, uint64_t addr,
+		       const char **name)
+{
+	struct kp_resolve *r = ctx;
+	struct kp_sym_frame f;
+	struct kp_sym_map sm;
+	int n;
+
+	to_sym_map(map, &sm);
+	n = kp_symbols__user_function(r->syms, &sm, addr, &f);
+	if (n <= 0)
+		return n;
+	*name = intern(r, f.name);
+	return *name ? 1 : -ENOMEM;
+}
+
 static const char *op_module_name(void *ctx, const struct kp_map_info *map,
 				  uint64_t addr)
 {
@@ -276,6 +292,7 @@ static const struct kp_resolver_ops resolve_ops = {
 	.module_name = op_module_name,
 	.unwind = op_unwind,
 	.process_gone = op_process_gone,
+	.function = op_function,
 };
 
 struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,

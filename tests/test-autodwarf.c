@@ -20,6 +20,7 @@
 
 static uint32_t marked[16];
 static int nr_marked, inner_unwinds, fixes;
+static int symbolize_calls, function_calls;
 
 /* Link-time fake of the unwinder: the leaf fix puts 0x2222 after fp[0]. */
 int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,
@@ -67,11 +68,26 @@ static int fake_symbolize(void *ctx, const struct kp_map_info *map,
 	uint64_t i = (addr - map->addr) >> 12;
 
 	(void)ctx;
+	symbolize_calls++;
 	memset(out, 0, sizeof(*out) * (size_t)max);
 	if (i == 0 || i >= sizeof(names) / sizeof(names[0]))
 		return 0;
 	out[0].name = names[i];
 	return 1;
+}
+
+/* The cheap op: the same names, counted apart. */
+static int fake_function(void *ctx, const struct kp_map_info *m, uint64_t addr,
+			 const char **name)
+{
+	struct kp_frame_info fi;
+	int n;
+
+	n = fake_symbolize(ctx, m, addr, &fi, 1);
+	symbolize_calls--;
+	function_calls++;
+	*name = fi.name;
+	return n;
 }
 
 static int fake_unwind(void *ctx, const struct kp_rec_sample *s,
@@ -87,6 +103,10 @@ static int fake_unwind(void *ctx, const struct kp_rec_sample *s,
 
 static const struct kp_resolver_ops fake_ops = {
 	.symbolize = fake_symbolize, .unwind = fake_unwind,
+};
+static const struct kp_resolver_ops fake_ops_fn = {
+	.symbolize = fake_symbolize, .unwind = fake_unwind,
+	.function = fake_function,
 };
 
 static const struct kp_map_info map = { .addr = 0, .len = 0x10000, .path = "/bin/x" };
@@ -159,6 +179,29 @@ static void test_marking(void **state)
 	/* a marked process's full copies are unwound with CFI */
 	assert_int_equal(run(r, 7, cut, 2, 8192), 1);
 	assert_int_equal(inner_unwinds, 1);
+	kp_autodwarf__free(a);
+}
+
+/* With the inner resolver's cheap function op, the stacks are judged by
+ * it alone: full names are never asked for as samples come. */
+static void test_function_op(void **state)
+{
+	struct kp_resolver inner = { &fake_ops_fn, NULL }, r;
+	struct kp_autodwarf *a = kp_autodwarf__new(inner);
+
+	(void)state;
+	assert_non_null(a);
+	r = kp_autodwarf__resolver(a);
+	kp_autodwarf__set_collector(a, (struct kp_collector *)&dummy_collector);
+	nr_marked = symbolize_calls = function_calls = 0;
+	for (int i = 0; i < 50; i++) {
+		assert_int_equal(run(r, 15, whole, 3, KP_UNWIND_LEAF_BYTES), -ENOTSUP);
+		assert_int_equal(run(r, 17, cut, 2, KP_UNWIND_LEAF_BYTES), -ENOTSUP);
+	}
+	assert_int_equal(nr_marked, 1);
+	assert_int_equal(marked[0], 17);
+	assert_true(function_calls > 0);
+	assert_int_equal(symbolize_calls, 0);
 	kp_autodwarf__free(a);
 }
 
@@ -248,6 +291,7 @@ static void test_names_pass_through(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_function_op),
 		cmocka_unit_test(test_marking),
 		cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_leaf_fix),

@@ -216,6 +216,43 @@ static void test_inline(void **state)
 	kp_symbols__free(s);
 }
 
+/* The function alone comes from the symbol table, DWARF left unread; a
+ * full lookup then reads it. Also through a separate debug file. */
+static void test_function_only(void **state)
+{
+	char dir[PATH_MAX];
+	const char *dirs[] = { dir, NULL };
+	struct kp_symbols *s = new_syms(NULL);
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[8];
+	struct kp_sym_map m;
+	const char *bin = fx("fx-prog-pie");
+
+	exec_map(bin, 0x10000, &m);
+	assert_int_equal(kp_symbols__user_function(s, &m, 0x10000 +
+						   nm_addr(bin, "kp_mark_inline"), f), 1);
+	assert_string_equal(f[0].name, "kp_outer");
+	assert_int_equal(f[0].inlined, 0);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.dwarf_begun, 0);
+	assert_int_equal(lookup(s, bin, 0x10000, "kp_mark_inline", NULL, f, 8), 2);
+	assert_string_equal(f[1].name, "kp_outer");
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.dwarf_begun, 1);
+	kp_symbols__free(s);
+
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/debug", builddir);
+	s = new_syms(dirs);
+	exec_map(fx("fx-buildid"), 0x30000, &m);
+	assert_int_equal(kp_symbols__user_function(s, &m, 0x30000 +
+						   nm_addr(bin, "kp_mark_leaf"), f), 1);
+	assert_string_equal(f[0].name, "kp_leaf");
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.debug_build_id, 1);
+	assert_int_equal(st.dwarf_begun, 0);
+	kp_symbols__free(s);
+}
+
 /* The PLT entry of printf is named printf@plt (objdump says where). */
 static void test_plt(void **state)
 {
@@ -1062,6 +1099,7 @@ int main(void)
 		cmocka_unit_test(test_pie_random_base),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_inline),
+		cmocka_unit_test(test_function_only),
 		cmocka_unit_test(test_plt),
 		cmocka_unit_test(test_outside_any_symbol),
 		cmocka_unit_test(test_debuglink),

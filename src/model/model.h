@@ -79,6 +79,13 @@ struct kp_resolver_ops {
 		      uint64_t *pcs, int max, int *truncated);
 	/* Forget everything cached for an exited process. May be NULL. */
 	void (*process_gone)(void *ctx, uint32_t pid, uint64_t start_ns);
+	/* Only the name of the function holding user address addr of map
+	 * (symbolize's last frame), cheaply: no DWARF where a symbol table
+	 * names it. 1 with *name set (kept as symbolize's names), 0 unknown,
+	 * or -errno. May be NULL. The model never calls it: it is for
+	 * resolvers that judge stacks as they come (src/autodwarf.c). */
+	int (*function)(void *ctx, const struct kp_map_info *map, uint64_t addr,
+			const char **name);
 };
 
 struct kp_resolver {

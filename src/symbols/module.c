@@ -27,7 +27,9 @@ struct kp_module {
 	Elf *elf, *delf, *melf;	/* binary, debug file, MiniDebugInfo */
 	void *mem, *mini;	/* bytes behind open_mem / MiniDebugInfo */
 	size_t mini_len;
-	Dwarf *dw;
+	Dwarf *dw;		/* begun on first use: dw_of() */
+	Elf *dw_elf;		/* the ELF holding the DWARF, NULL: none */
+	int dw_tried;
 	struct kp_dw_index *dwi;	/* its scopes by CU, made on first use */
 	struct kp_elf_info info;
 	struct kp_symtab *syms;
@@ -114,10 +116,20 @@ static void load_debug(struct kp_module *m, const struct kp_module_opts *o,
 	}
 	if (!m->delf && !m->info.has_symtab)
 		load_minidebug(m, o, st);
-	if (m->delf)
-		m->dw = dwarf_begin_elf(m->delf, DWARF_C_READ, NULL);
-	else if (m->info.has_debug_info)
-		m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+	/* DWARF is begun when a name needs it (dw_of): libdw inflates
+	 * compressed debug sections whole as it begins, which costs more
+	 * than the rest of the module, and a function name alone does not
+	 * need them (kp_module__function). */
+	m->dw_elf = m->delf ? m->delf : m->info.has_debug_info ? m->elf : NULL;
+}
+
+static Dwarf *dw_of(struct kp_module *m)
+{
+	if (!m->dw_tried && m->dw_elf) {
+		m->dw_tried = 1;
+		m->dw = dwarf_begin_elf(m->dw_elf, DWARF_C_READ, NULL);
+	}
+	return m->dw;
 }
 
 static int load_symbols(struct kp_module *m)
@@ -218,7 +230,12 @@ size_t kp_module__bytes(const struct kp_module *m)
 	       m->cap_frames * sizeof(*m->frames);
 }
 
-int kp_module__has_dwarf(const struct kp_module *m)
+int kp_module__has_dwarf(struct kp_module *m)
+{
+	return dw_of(m) != NULL;
+}
+
+int kp_module__dwarf_begun(const struct kp_module *m)
 {
 	return m->dw != NULL;
 }
@@ -285,7 +302,7 @@ static int compute(struct kp_module *m, uint64_t vaddr,
 	struct kp_sym_frame fn = { 0 };
 	int nd = 0, n = 0, i;
 
-	if (m->dw && !m->dwi)
+	if (dw_of(m) && !m->dwi)
 		m->dwi = kp_dw_index__new();	/* NULL: libdw's walks */
 	if (m->dw)
 		nd = kp_dwarf__frames(m->dw, m->dwi, vaddr, dw,
@@ -399,4 +416,23 @@ int kp_module__lookup(struct kp_module *m, uint64_t vaddr,
 	n = n < max ? n : max;
 	memcpy(out, tmp, (size_t)n * sizeof(*out));
 	return n;
+}
+
+int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame *out)
+{
+	struct kp_sym_frame tmp[KP_MODULE_MAX_FRAMES];
+	const struct kp_sym *sym = kp_symtab__lookup(m->syms, vaddr);
+	int n;
+
+	memset(out, 0, sizeof(*out));
+	if (sym) {
+		sym_names(m, sym, out);
+		if (out->name)
+			return 1;
+	}
+	n = kp_module__lookup(m, vaddr, tmp, KP_MODULE_MAX_FRAMES);
+	if (n <= 0)
+		return n;
+	*out = tmp[n - 1];
+	return 1;
 }

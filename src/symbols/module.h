@@ -51,8 +51,16 @@ const struct kp_elf_info *kp_module__info(const struct kp_module *m);
 int kp_module__lookup(struct kp_module *m, uint64_t vaddr,
 		      struct kp_sym_frame *out, int max);
 
+/* The containing function of vaddr alone, as kp_module__lookup's last
+ * frame: from the symbol table when it names it (no DWARF is begun),
+ * else from DWARF. 1 with out filled, 0 unknown. */
+int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame *out);
+
 size_t kp_module__nr_symbols(const struct kp_module *m);
 size_t kp_module__bytes(const struct kp_module *m);
-int kp_module__has_dwarf(const struct kp_module *m);
+/* 1 when the module has DWARF (begins it if not yet). */
+int kp_module__has_dwarf(struct kp_module *m);
+/* 1 once its DWARF was begun (a lookup needed it), else 0. */
+int kp_module__dwarf_begun(const struct kp_module *m);
 
 #endif /* KP_SYMBOLS_MODULE_H */

@@ -163,6 +163,8 @@ void kp_symbols__stats(const struct kp_symbols *s, struct kp_symbols_stats *out)
 	*out = s->st;
 	out->modules_idle = s->nr_idle;
 	out->bytes = 0;
-	for (e = s->modules; e; e = e->next)
+	for (e = s->modules; e; e = e->next) {
 		out->bytes += kp_module__bytes(e->mod);
+		out->dwarf_begun += (uint64_t)kp_module__dwarf_begun(e->mod);
+	}
 }

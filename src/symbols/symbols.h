@@ -78,6 +78,7 @@ struct kp_symbols_stats {
 	uint64_t debug_rejected;		/* build-id or CRC mismatch */
 	uint64_t jit_maps, jit_bad_lines, jit_refused;
 	uint64_t kernel_symbols;
+	uint64_t dwarf_begun;			/* modules whose DWARF was read */
 	int kernel_restricted;			/* kallsyms addresses hidden */
 	uint64_t bytes;				/* memory held by modules */
 };
@@ -93,6 +94,13 @@ void kp_symbols__free(struct kp_symbols *s);
  * unknown) or -errno. */
 int kp_symbols__user(struct kp_symbols *s, const struct kp_sym_map *map,
 		     uint64_t addr, struct kp_sym_frame *out, int max);
+/* Only the containing function of addr (kp_symbols__user's last frame),
+ * cheaply: from the symbol table when it names it, without reading
+ * DWARF, which a module begins only when a name needs it (its debug
+ * sections may have to be inflated). 1 with out filled, 0 unknown, or
+ * -errno. */
+int kp_symbols__user_function(struct kp_symbols *s, const struct kp_sym_map *map,
+			      uint64_t addr, struct kp_sym_frame *out);
 
 /* Name the kernel address addr: 1 with out filled, 0 unknown (or
  * addresses hidden: see kp_symbols__kernel_status). */

@@ -442,18 +442,23 @@ static int jit_lookup(struct kp_symbols *s, struct kp_proc *p, uint64_t addr,
 
 /* ---- lookups ---- */
 
+/* fn_only: the containing function alone (kp_module__function). */
 static int module_lookup(struct kp_module *m, const struct kp_sym_map *map,
-			 uint64_t addr, struct kp_sym_frame *out, int max)
+			 uint64_t addr, struct kp_sym_frame *out, int max,
+			 int fn_only)
 {
 	uint64_t vaddr, off = addr - map->start + map->pgoff;
 
 	if (kp_elf__offset_to_vaddr(kp_module__info(m), off, &vaddr) != 0)
 		return 0;
+	if (fn_only)
+		return kp_module__function(m, vaddr, out);
 	return kp_module__lookup(m, vaddr, out, max);
 }
 
-int kp_symbols__user(struct kp_symbols *s, const struct kp_sym_map *map,
-		     uint64_t addr, struct kp_sym_frame *out, int max)
+static int user_lookup(struct kp_symbols *s, const struct kp_sym_map *map,
+		       uint64_t addr, struct kp_sym_frame *out, int max,
+		       int fn_only)
 {
 	struct kp_proc *p;
 	struct kp_pmap *pm;
@@ -466,7 +471,7 @@ int kp_symbols__user(struct kp_symbols *s, const struct kp_sym_map *map,
 	if (!p || !(pm = pmap_get(s, p, map)))
 		return -ENOMEM;
 	if (pm->me)
-		n = module_lookup(pm->me->mod, map, addr, out, max);
+		n = module_lookup(pm->me->mod, map, addr, out, max, fn_only);
 	else if (pm->kind == MAP_ANON)
 		n = jit_lookup(s, p, addr, out);
 out:
@@ -475,6 +480,18 @@ out:
 	else
 		s->st.unnamed++;
 	return n;
+}
+
+int kp_symbols__user(struct kp_symbols *s, const struct kp_sym_map *map,
+		     uint64_t addr, struct kp_sym_frame *out, int max)
+{
+	return user_lookup(s, map, addr, out, max, 0);
+}
+
+int kp_symbols__user_function(struct kp_symbols *s, const struct kp_sym_map *map,
+			      uint64_t addr, struct kp_sym_frame *out)
+{
+	return user_lookup(s, map, addr, out, 1, 1);
 }
 
 const char *kp_symbols__user_module_name(struct kp_symbols *s,
