@@ -155,7 +155,9 @@ static int open_output(struct run *r)
 
 static int build_model(struct run *r)
 {
-	struct kp_model_opts mo = { .max_nodes = r->o.max_nodes };
+	/* New stacks are named when a view or report needs them, not as
+	 * they are sampled: a batch run names them after sampling ends. */
+	struct kp_model_opts mo = { .max_nodes = r->o.max_nodes, .defer_stacks = 1 };
 	struct kp_filter f = { .show_idle = r->o.idle };
 	struct kp_err uerr = { 0 };
 

@@ -20,6 +20,7 @@
 
 struct fake {
 	int symbolize_calls, unwind_calls, gone_calls;
+	int calls_at_gone;	/* symbolize_calls when process_gone came */
 	uint64_t last_addr;
 	uint32_t gone_pid;
 	uint64_t unwind_pcs[8];
@@ -92,6 +93,7 @@ static void fake_gone(void *ctx, uint32_t pid, uint64_t start_ns)
 
 	f->gone_calls++;
 	f->gone_pid = pid;
+	f->calls_at_gone = f->symbolize_calls;
 }
 
 static const struct kp_resolver_ops fake_ops = {
@@ -104,6 +106,10 @@ static inline struct kp_model *fake_model(struct fake *f, size_t max_nodes)
 {
 	struct kp_model_opts o = { .max_nodes = max_nodes,
 				   .resolver = { .ops = &fake_ops, .ctx = f } };
+
+#ifdef KP_FAKE_DEFER	/* the same tests with new stacks named late */
+	o.defer_stacks = 1;
+#endif
 
 	return kp_model__new(&o);
 }

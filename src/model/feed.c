@@ -90,8 +90,9 @@ static uint32_t pc_children(struct kp_model *m, struct path *p, uint32_t leaf,
  * without frame pointers reads whatever that register held): it and every
  * frame outside it become one "[unknown]" frame, so junk does not make new
  * frames, names and nodes sample after sample. */
-static uint32_t stack_leaf(struct kp_model *m, uint32_t proc,
-			   const uint64_t *k, size_t nk, const uint64_t *u, size_t nu)
+uint32_t kp_feed__stack_leaf(struct kp_model *m, uint32_t proc,
+			     const uint64_t *k, size_t nk, const uint64_t *u,
+			     size_t nu)
 {
 	uint32_t leaf = m->procs[proc].root, mod;
 	struct path p;
@@ -132,7 +133,22 @@ static uint32_t new_stack(struct kp_model *m, const struct kp_bhdr *hdr,
 	if (s.thr == KP_NONE || cg == KP_NONE)
 		return KP_NONE;
 	s.cgroup = cg;
-	s.leaf = stack_leaf(m, hdr->proc, k, nk, u, nu);
+	if (m->defer) {
+		/* counted now, hung in the trie when a reader needs it */
+		uint32_t id;
+
+		s.leaf = KP_NONE;
+		id = kp_stk__new(m, &s, (uint32_t)hdr->key);
+		if (id != KP_NONE && kp_pend__push(m, id, hdr->proc, k, (uint16_t)nk,
+						   u, (uint16_t)nu)) {
+			/* no room to wait: hung now, or counted at the root */
+			s.leaf = kp_feed__stack_leaf(m, hdr->proc, k, nk, u, nu);
+			m->stks[id].leaf = s.leaf != KP_NONE ? s.leaf
+							     : m->procs[hdr->proc].root;
+		}
+		return id;
+	}
+	s.leaf = kp_feed__stack_leaf(m, hdr->proc, k, nk, u, nu);
 	if (s.leaf == KP_NONE)
 		return KP_NONE;
 	return kp_stk__new(m, &s, (uint32_t)hdr->key);
@@ -201,6 +217,18 @@ static uint32_t lookup(struct kp_model *m, struct kp_batch *b, size_t i)
 			 b->pcs + b->off[i] + b->nk[i], b->nu[i], b->comm[i]);
 }
 
+/* Fold the trie when it passed its bound; every stack is hung. */
+static int fold_if_big(struct kp_model *m, int err)
+{
+	int e;
+
+	if (m->nr_nodes <= m->fold_at)
+		return err;
+	kp_vcache__invalidate(m, KP_VC_NODES);
+	e = kp_tree__fold(m);
+	return err ? err : e;
+}
+
 int kp_feed__flush(struct kp_model *m)
 {
 	struct kp_batch *b = m->batch;
@@ -229,15 +257,16 @@ int kp_feed__flush(struct kp_model *m)
 		m->stks[b->id[i]].samples++;
 	}
 	b->n = b->npcs = 0;
-	if (m->nr_nodes > m->fold_at) {
-		int e;
+	if (m->defer && !kp_pend__full(m))
+		return err;
+	return fold_if_big(m, err ? err : kp_pend__resolve(m, KP_NONE));
+}
 
-		kp_vcache__invalidate(m, KP_VC_NODES);
-		e = kp_tree__fold(m);
+int kp_feed__settle(struct kp_model *m)
+{
+	int err = kp_feed__flush(m);
 
-		err = err ? err : e;
-	}
-	return err;
+	return fold_if_big(m, err ? err : kp_pend__resolve(m, KP_NONE));
 }
 
 /* Keep what a new stack needs of the sample: its pcs, time and comm. */

@@ -212,6 +212,7 @@ struct kp_proc {
 	struct kp_map_info *maps;	/* sorted by addr, no overlaps */
 	uint32_t *map_mod;		/* module of each mapping */
 	size_t nr_maps, cap_maps;
+	uint32_t npend;			/* its stacks waiting in m->pend */
 };
 
 struct kp_thread {
@@ -256,6 +257,17 @@ struct kp_stk {
 #define KP_STK_MERGED 4u	/* cold folded stacks merged: never sampled */
 #define KP_STK_DIRTY 8u		/* changed since the last view (view-cache.c) */
 #define KP_CGROUP_MAX (1u << 28)	/* interned cgroups */
+
+/* ---- stacks not hung in the trie yet (pending.c) ---- */
+
+/* A new stack in deferred mode: counted in m->stks (leaf KP_NONE), its
+ * pcs (kernel then user, innermost first) at m->ppcs[off..]. */
+struct kp_pend {
+	uint32_t stk;
+	uint32_t off;
+	uint16_t nk, nu;
+};
+#define KP_PEND_MAX_BYTES (8u << 20)	/* then every waiting stack is hung */
 
 /* ---- time (time.c) ---- */
 
@@ -429,6 +441,11 @@ struct kp_model {
 	struct kp_vcache vc;
 
 	struct kp_batch *batch;		/* samples not yet counted (feed.c) */
+	int defer;			/* kp_model_opts.defer_stacks */
+	struct kp_pend *pend;		/* new stacks not hung yet (pending.c) */
+	size_t nr_pend, cap_pend;
+	uint64_t *ppcs;			/* their pcs */
+	size_t nr_ppcs, cap_ppcs;
 	struct kp_scratch sc[KP_SC_MAX];
 	struct kp_model_summary sum;	/* counters kept as they come */
 	uint64_t upcs[KP_MAX_FRAMES];
@@ -501,6 +518,15 @@ int kp_proc__feed(struct kp_model *m, const struct kp_record *r);
 const struct kp_map_info *kp_proc__find_map(const struct kp_proc *p,
 					    uint64_t pc, uint32_t *mod);
 
+/* pending.c: new stacks wait (deferred mode) until kp_pend__resolve
+ * (proc: only that process's; KP_NONE: all) hangs them in the trie. */
+int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
+		  const uint64_t *k, uint16_t nk, const uint64_t *u, uint16_t nu);
+int kp_pend__resolve(struct kp_model *m, uint32_t proc);
+int kp_pend__full(const struct kp_model *m);
+size_t kp_pend__bytes(const struct kp_model *m, size_t *used);
+void kp_pend__fini(struct kp_model *m);
+
 /* tree.c */
 uint32_t kp_tree__root(struct kp_model *m, uint32_t proc);
 uint32_t kp_tree__child(struct kp_model *m, uint32_t parent, uint32_t frame);
@@ -513,9 +539,16 @@ void kp_tree__fini(struct kp_model *m);
 /* feed.c */
 #define KP_BATCH 64
 int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s);
-/* Count the batched samples; every reader and every other record calls
- * it first. */
+/* Count the batched samples; every other record calls it first. */
 int kp_feed__flush(struct kp_model *m);
+/* kp_feed__flush, then hang every waiting stack in the trie (and fold
+ * the trie if it passed its bound): every reader calls it first. */
+int kp_feed__settle(struct kp_model *m);
+/* The leaf node of a new stack (kernel and user pcs, innermost first)
+ * hung in process proc's trie; KP_NONE on -ENOMEM. */
+uint32_t kp_feed__stack_leaf(struct kp_model *m, uint32_t proc,
+			     const uint64_t *k, size_t nk, const uint64_t *u,
+			     size_t nu);
 size_t kp_feed__batch_bytes(const struct kp_model *m);
 /* A new stack record, hash: the low half of its 64-bit hash. */
 uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s, uint32_t hash);

@@ -18,6 +18,7 @@ struct kp_model *kp_model__new(const struct kp_model_opts *opts)
 	if (m->max_nodes < 16)
 		m->max_nodes = 16;
 	m->fold_at = m->max_nodes;
+	m->defer = opts && opts->defer_stacks;
 	m->mode = KP_TIME_CUMULATIVE;
 	m->window_s = 10;
 	m->filt.f.hide_kernel = 0;
@@ -38,6 +39,7 @@ void kp_model__free(struct kp_model *m)
 	kp_filter__fini(m);
 	kp_vcache__fini(m);
 	kp_stk__fini(m);
+	kp_pend__fini(m);
 	kp_tree__fini(m);
 	kp_proc__fini(m);
 	kp_intern__fini(m);

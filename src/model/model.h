@@ -105,6 +105,13 @@ enum kp_time_mode {
 struct kp_model_opts {
 	size_t max_nodes;		/* 0 = default (KP_MODEL_DEFAULT_MAX_NODES) */
 	struct kp_resolver resolver;	/* ops may be NULL: no names */
+	/* 1: a new stack is counted at once but named (resolver symbolize,
+	 * module_name) and hung in the trie only when a view, report or
+	 * refresh needs it, before its process's mappings change or it
+	 * goes away, or when 8 MiB of stacks wait. Answers are the same;
+	 * naming leaves the sampling path. The unwind op still runs as
+	 * samples come (it needs their stack bytes). */
+	int defer_stacks;
 };
 #define KP_MODEL_DEFAULT_MAX_NODES 1000000
 

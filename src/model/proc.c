@@ -91,6 +91,9 @@ static void proc_gone(struct kp_model *m, uint32_t idx)
 
 	if (p->gone)
 		return;
+	/* its waiting stacks are named while its mappings still hold */
+	(void)kp_pend__resolve(m, idx);	/* void: on -ENOMEM counted at the root */
+	p = &m->procs[idx];
 	p->gone = 1;
 	if (m->res.ops && m->res.ops->process_gone)
 		m->res.ops->process_gone(m->res.ctx, p->pid, p->start_ns);
@@ -321,7 +324,7 @@ static int on_mmap(struct kp_model *m, const struct kp_rec_mmap *r)
 	struct kp_map_info mi = { .pid = r->pid, .addr = r->addr, .len = r->len,
 				  .pgoff = r->pgoff, .maj = r->maj, .min = r->min,
 				  .ino = r->ino, .build_id_len = r->build_id_len };
-	int created;
+	int created, err;
 	uint32_t idx = kp_proc__for_pid(m, r->pid, "", &created), mod;
 
 	if (idx == KP_NONE)
@@ -338,6 +341,10 @@ static int on_mmap(struct kp_model *m, const struct kp_rec_mmap *r)
 	mod = kp_intern__module(m, &mi, idx);
 	if (mod == KP_NONE)
 		return -ENOMEM;
+	/* stacks sampled under the old mappings are named with them */
+	err = kp_pend__resolve(m, idx);
+	if (err)
+		return err;
 	return insert_map(m, &m->procs[idx], &mi, mod);
 }
 

@@ -81,7 +81,7 @@ int kp_model__foreach_stack(struct kp_model *m,
 	const struct kp_frame_ref **path = NULL;
 	struct kp_prep p;
 	size_t i, cap = 0;
-	int err = kp_feed__flush(m);
+	int err = kp_feed__settle(m);
 
 	err = err ? err : refs_ready(m);
 	if (err)
@@ -119,7 +119,7 @@ int kp_model__foreach_symbol(struct kp_model *m,
 			     void *ctx)
 {
 	size_t i;
-	int err = kp_feed__flush(m);
+	int err = kp_feed__settle(m);
 
 	for (i = 0; i < m->nr_pcks && !err; i++) {
 		const struct kp_pck *k = &m->pcks[i];

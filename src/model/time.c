@@ -137,7 +137,7 @@ void kp_model__refresh(struct kp_model *m, uint64_t now_ns)
 	uint64_t span = (uint64_t)m->window_s * KP_NS;
 	size_t i;
 
-	(void)kp_feed__flush(m);	/* void: a failed batch is lost */
+	(void)kp_feed__settle(m);	/* void: a failed batch is lost */
 	if (m->mode == KP_TIME_DECAY) {
 		kp_vcache__invalidate(m, KP_VC_COUNTS);
 		for (i = 0; i < m->nr_stk; i++) {
@@ -244,8 +244,9 @@ void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out)
 {
 	size_t i;
 
-	/* logically const: counting the batched samples changes no answer */
-	(void)kp_feed__flush((struct kp_model *)m);
+	/* logically const: counting the batched samples and hanging the
+	 * waiting stacks change no answer */
+	(void)kp_feed__settle((struct kp_model *)m);
 	*out = m->sum;
 	out->total = out->idle = 0;
 	out->folded_samples = 0;

@@ -398,6 +398,8 @@ size_t kp_model__mem(const struct kp_model *m, struct kp_model_mem *out, size_t 
 	mem_put(&a, "filter cache", m->filt.cap_fn_match, m->filt.nr_fn_match);
 	b = kp_feed__batch_bytes(m);
 	mem_put(&a, "sample batch", b, b);
+	b = kp_pend__bytes(m, &u);
+	mem_put(&a, "waiting stacks", b, u);
 	mem_put(&a, "model struct", sizeof(*m), sizeof(*m));
 	return a.n;
 }

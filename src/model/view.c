@@ -191,7 +191,7 @@ int kp_model__view_reuse(struct kp_model *m, const struct kp_view_opts *o,
 	v->nr_rows = 0;
 	v->total = v->base_total = 0;
 	if (o && o->kind >= 0 && o->kind < KP_VIEW_KIND_MAX)
-		err = kp_feed__flush(m);
+		err = kp_feed__settle(m);
 	err = err ? err : build(m, o, v);
 	if (!err && o->kind != KP_VIEW_TOPDOWN && o->kind != KP_VIEW_BOTTOMUP &&
 	    o->kind != KP_VIEW_FLAT)
