@@ -21,6 +21,7 @@
 struct fake {
 	int symbolize_calls, unwind_calls, gone_calls;
 	int calls_at_gone;	/* symbolize_calls when process_gone came */
+	int kernel_calls;	/* symbolize_calls for kernel addresses */
 	uint64_t last_addr;
 	uint32_t gone_pid;
 	uint64_t unwind_pcs[8];
@@ -53,6 +54,7 @@ static int fake_symbolize(void *ctx, const struct kp_map_info *map, uint64_t add
 		return 1;
 	}
 	if (!map) {
+		f->kernel_calls++;
 		out[0].name = fake_name(f, "k_", addr / 0x100);
 		return 1;
 	}

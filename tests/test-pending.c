@@ -112,23 +112,27 @@ static void test_old_mappings(void **state)
 	kp_model__free(m);
 }
 
-/* An exiting process's stacks are named before the resolver forgets it. */
+/* An exiting process's user pcs are named before the resolver forgets
+ * it; its kernel pcs (and the other process's stack) still wait. */
 static void test_named_before_gone(void **state)
 {
 	struct fake f = { 0 };
 	struct kp_model *m = new_model(&f, 1, 0);
-	uint64_t pc = U(6);
+	uint64_t pc = U(6), k = K(9);
 
 	assert_int_equal(feed_process(m, 100, 1, "app"), 0);
 	assert_int_equal(feed_process(m, 200, 1, "other"), 0);
 	assert_int_equal(feed_mmap(m, 100, APP, 0x100000, 0, "/bin/app", 1), 0);
 	assert_int_equal(feed_mmap(m, 200, APP, 0x100000, 0, "/bin/app", 1), 0);
-	assert_int_equal(feed_sample(m, 100, 100, 1, 0, 0, NULL, 0, &pc, 1), 0);
+	assert_int_equal(feed_sample(m, 100, 100, 1, 0, 0, &k, 1, &pc, 1), 0);
 	assert_int_equal(feed_sample(m, 200, 200, 1, 0, 0, NULL, 0, &pc, 1), 0);
 	feed_exit(m, 100);
 	assert_int_equal(f.gone_calls, 1);
-	assert_int_equal(f.calls_at_gone, 1);	/* 100's stack, not 200's */
-	assert_true(self_of(m, "fn_6") == 2);
+	assert_int_equal(f.calls_at_gone, 1);	/* 100's user pc, not 200's */
+	assert_int_equal(f.kernel_calls, 0);	/* kernel names need no process */
+	assert_true(self_of(m, "fn_6") == 1);
+	assert_true(self_of(m, "k_ffffffff810009") == 1);
+	assert_int_equal(f.kernel_calls, 1);
 	kp_model__free(m);
 }
 

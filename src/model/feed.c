@@ -90,27 +90,49 @@ static uint32_t pc_children(struct kp_model *m, struct path *p, uint32_t leaf,
  * without frame pointers reads whatever that register held): it and every
  * frame outside it become one "[unknown]" frame, so junk does not make new
  * frames, names and nodes sample after sample. */
-uint32_t kp_feed__stack_leaf(struct kp_model *m, uint32_t proc,
-			     const uint64_t *k, size_t nk, const uint64_t *u,
-			     size_t nu)
+size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
+			 size_t nu, uint32_t *out)
 {
-	uint32_t leaf = m->procs[proc].root, mod;
-	struct path p;
-	size_t i;
+	size_t i, n = 0;
+	uint32_t mod;
 
-	p.n = 0;
 	for (i = 1; i < nu; i++) {
 		if (!kp_proc__find_map(&m->procs[proc], u[i], &mod)) {
-			leaf = pc_children(m, &p, leaf, kp_intern__junk(m));
+			out[n++] = kp_intern__junk(m);
 			nu = i;
 			break;
 		}
 	}
-	for (i = nu; i-- > 0 && leaf != KP_NONE;)
-		leaf = pc_children(m, &p, leaf, kp_intern__user_pc(m, proc, u[i], i > 0));
+	for (i = nu; i-- > 0;)
+		out[n++] = kp_intern__user_pc(m, proc, u[i], i > 0);
+	return n;
+}
+
+uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint32_t *upck,
+		       size_t n, const uint64_t *k, size_t nk)
+{
+	uint32_t leaf = m->procs[proc].root;
+	struct path p;
+	size_t i;
+
+	p.n = 0;
+	for (i = 0; i < n && leaf != KP_NONE; i++)
+		leaf = pc_children(m, &p, leaf, upck[i]);
 	for (i = nk; i-- > 0 && leaf != KP_NONE;)
 		leaf = pc_children(m, &p, leaf, kp_intern__kernel_pc(m, k[i]));
 	return leaf;
+}
+
+uint32_t kp_feed__stack_leaf(struct kp_model *m, uint32_t proc,
+			     const uint64_t *k, size_t nk, const uint64_t *u,
+			     size_t nu)
+{
+	uint32_t upck[KP_MAX_FRAMES + 1];
+
+	if (nu > KP_MAX_FRAMES)
+		nu = KP_MAX_FRAMES;
+	return kp_feed__hang(m, proc, upck, kp_feed__user_pcks(m, proc, u, nu, upck),
+			     k, nk);
 }
 
 /* A sample as it waits in the batch: what its stack is keyed by. */
@@ -259,14 +281,14 @@ int kp_feed__flush(struct kp_model *m)
 	b->n = b->npcs = 0;
 	if (m->defer && !kp_pend__full(m))
 		return err;
-	return fold_if_big(m, err ? err : kp_pend__resolve(m, KP_NONE));
+	return fold_if_big(m, err ? err : kp_pend__resolve(m));
 }
 
 int kp_feed__settle(struct kp_model *m)
 {
 	int err = kp_feed__flush(m);
 
-	return fold_if_big(m, err ? err : kp_pend__resolve(m, KP_NONE));
+	return fold_if_big(m, err ? err : kp_pend__resolve(m));
 }
 
 /* Keep what a new stack needs of the sample: its pcs, time and comm. */

@@ -261,11 +261,14 @@ struct kp_stk {
 /* ---- stacks not hung in the trie yet (pending.c) ---- */
 
 /* A new stack in deferred mode: counted in m->stks (leaf KP_NONE), its
- * pcs (kernel then user, innermost first) at m->ppcs[off..]. */
+ * pcs at m->ppcs[off..]: nk kernel pcs, innermost first, then nu user
+ * pcs, innermost first; or, once user_named, nu user pc keys (root
+ * first, kp_feed__user_pcks) in their place. */
 struct kp_pend {
 	uint32_t stk;
 	uint32_t off;
 	uint16_t nk, nu;
+	uint8_t user_named;
 };
 #define KP_PEND_MAX_BYTES (8u << 20)	/* then every waiting stack is hung */
 
@@ -519,10 +522,13 @@ const struct kp_map_info *kp_proc__find_map(const struct kp_proc *p,
 					    uint64_t pc, uint32_t *mod);
 
 /* pending.c: new stacks wait (deferred mode) until kp_pend__resolve
- * (proc: only that process's; KP_NONE: all) hangs them in the trie. */
+ * hangs them all in the trie; kp_pend__name_user names the user pcs of
+ * process proc's (its mappings are about to change or go), leaving the
+ * rest (kernel names, the trie) for later. */
 int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
 		  const uint64_t *k, uint16_t nk, const uint64_t *u, uint16_t nu);
-int kp_pend__resolve(struct kp_model *m, uint32_t proc);
+int kp_pend__resolve(struct kp_model *m);
+void kp_pend__name_user(struct kp_model *m, uint32_t proc);
 int kp_pend__full(const struct kp_model *m);
 size_t kp_pend__bytes(const struct kp_model *m, size_t *used);
 void kp_pend__fini(struct kp_model *m);
@@ -545,10 +551,17 @@ int kp_feed__flush(struct kp_model *m);
  * the trie if it passed its bound): every reader calls it first. */
 int kp_feed__settle(struct kp_model *m);
 /* The leaf node of a new stack (kernel and user pcs, innermost first)
- * hung in process proc's trie; KP_NONE on -ENOMEM. */
+ * hung in process proc's trie; KP_NONE on -ENOMEM. In two steps: the
+ * pc keys of the user pcs (named with the process's mappings), root
+ * first, at most nu of them, into out (KP_NONE for one without memory);
+ * then the walk down the trie, user keys and kernel pcs. */
 uint32_t kp_feed__stack_leaf(struct kp_model *m, uint32_t proc,
 			     const uint64_t *k, size_t nk, const uint64_t *u,
 			     size_t nu);
+size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
+			 size_t nu, uint32_t *out);
+uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint32_t *upck,
+		       size_t n, const uint64_t *k, size_t nk);
 size_t kp_feed__batch_bytes(const struct kp_model *m);
 /* A new stack record, hash: the low half of its 64-bit hash. */
 uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s, uint32_t hash);

@@ -107,8 +107,8 @@ struct kp_model_opts {
 	struct kp_resolver resolver;	/* ops may be NULL: no names */
 	/* 1: a new stack is counted at once but named (resolver symbolize,
 	 * module_name) and hung in the trie only when a view, report or
-	 * refresh needs it, before its process's mappings change or it
-	 * goes away, or when 8 MiB of stacks wait. Answers are the same;
+	 * refresh needs it, or when 8 MiB of stacks wait; its user frames
+	 * are named before its process's mappings change or it goes away. Answers are the same;
 	 * naming leaves the sampling path. The unwind op still runs as
 	 * samples come (it needs their stack bytes). */
 	int defer_stacks;

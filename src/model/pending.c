@@ -2,10 +2,11 @@
  * kp_model_opts.defer_stacks).
  *
  * A new stack is counted at once, but its pcs wait here until something
- * needs its place in the trie: a view, a report, a refresh, a process
- * whose mappings are about to change or that goes away (its pcs must be
- * named with the mappings they were sampled in), or KP_PEND_MAX_BYTES of
- * waiting pcs. Naming the frames (symbol tables, DWARF) is most of what a
+ * needs its place in the trie: a view, a report, a refresh, or
+ * KP_PEND_MAX_BYTES of waiting pcs. A process whose mappings are about to
+ * change or that goes away has only its user pcs named then (with the
+ * mappings they were sampled in, while the resolver still knows the
+ * process): kernel names and the trie wait on. Naming the frames (symbol tables, DWARF) is most of what a
  * new stack costs, so a batch run pays for it when it reports, as perf
  * record + perf report do, and not while the workload runs.
  */
@@ -28,6 +29,7 @@ int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
 	p->off = m->nr_ppcs;
 	p->nk = nk;
 	p->nu = nu;
+	p->user_named = 0;
 	if (nk)
 		memcpy(m->ppcs + m->nr_ppcs, k, nk * sizeof(*k));
 	if (nu)
@@ -37,49 +39,67 @@ int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
 	return 0;
 }
 
-/* Hang one waiting stack in its process's trie. Without the memory for
- * its nodes it is counted at the process's root. */
-static int hang(struct kp_model *m, const struct kp_pend *p)
+/* Name the user pcs of waiting stack p: pc keys replace them. */
+static void name_user(struct kp_model *m, struct kp_pend *p)
 {
-	struct kp_stk *s = kp_stk(m, p->stk);
-	uint32_t proc = kp_stk_proc(m, s);
-	const uint64_t *pcs = m->ppcs + p->off;
+	uint32_t proc = kp_stk_proc(m, kp_stk(m, p->stk)), upck[KP_MAX_FRAMES + 1];
+	uint64_t *u = m->ppcs + p->off + p->nk;
+	size_t n, i;
 
-	s->leaf = kp_feed__stack_leaf(m, proc, pcs, p->nk, pcs + p->nk, p->nu);
+	n = kp_feed__user_pcks(m, proc, u, p->nu, upck);	/* n <= nu */
+	for (i = 0; i < n; i++)
+		u[i] = upck[i];
+	p->nu = (uint16_t)n;
+	p->user_named = 1;
 	if (m->procs[proc].npend)
 		m->procs[proc].npend--;
+}
+
+/* Hang one waiting stack in its process's trie. Without the memory for
+ * its nodes it is counted at the process's root. */
+static int hang(struct kp_model *m, struct kp_pend *p)
+{
+	struct kp_stk *s = kp_stk(m, p->stk);
+	uint32_t proc = kp_stk_proc(m, s), upck[KP_MAX_FRAMES + 1];
+	const uint64_t *pcs = m->ppcs + p->off;
+	size_t i;
+
+	if (!p->user_named)
+		name_user(m, p);
+	for (i = 0; i < p->nu; i++)
+		upck[i] = (uint32_t)pcs[p->nk + i];
+	s->leaf = kp_feed__hang(m, proc, upck, p->nu, pcs, p->nk);
 	if (s->leaf != KP_NONE)
 		return 0;
 	s->leaf = m->procs[proc].root;
 	return -ENOMEM;
 }
 
-int kp_pend__resolve(struct kp_model *m, uint32_t proc)
+int kp_pend__resolve(struct kp_model *m)
 {
-	size_t i, kept = 0, nr_pcs = 0;
+	size_t i;
 	int err = 0, e;
 
-	if (!m->nr_pend || (proc != KP_NONE && !m->procs[proc].npend))
-		return 0;
 	for (i = 0; i < m->nr_pend; i++) {
-		struct kp_pend p = m->pend[i];
-
-		if (proc == KP_NONE || kp_stk_proc(m, kp_stk(m, p.stk)) == proc) {
-			e = hang(m, &p);
-			err = err ? err : e;
-			continue;
-		}
-		/* keep it, its pcs moved down to stay packed */
-		if (p.off != nr_pcs)
-			memmove(m->ppcs + nr_pcs, m->ppcs + p.off,
-				((size_t)p.nk + p.nu) * sizeof(*m->ppcs));
-		p.off = (uint32_t)nr_pcs;
-		nr_pcs += (size_t)p.nk + p.nu;
-		m->pend[kept++] = p;
+		e = hang(m, &m->pend[i]);
+		err = err ? err : e;
 	}
-	m->nr_pend = kept;
-	m->nr_ppcs = nr_pcs;
+	m->nr_pend = m->nr_ppcs = 0;
 	return err;
+}
+
+void kp_pend__name_user(struct kp_model *m, uint32_t proc)
+{
+	size_t i;
+
+	if (!m->procs[proc].npend)
+		return;
+	for (i = 0; i < m->nr_pend && m->procs[proc].npend; i++) {
+		struct kp_pend *p = &m->pend[i];
+
+		if (!p->user_named && kp_stk_proc(m, kp_stk(m, p->stk)) == proc)
+			name_user(m, p);
+	}
 }
 
 int kp_pend__full(const struct kp_model *m)

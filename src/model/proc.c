@@ -91,8 +91,8 @@ static void proc_gone(struct kp_model *m, uint32_t idx)
 
 	if (p->gone)
 		return;
-	/* its waiting stacks are named while its mappings still hold */
-	(void)kp_pend__resolve(m, idx);	/* void: on -ENOMEM counted at the root */
+	/* its waiting stacks' user pcs are named while its mappings hold */
+	kp_pend__name_user(m, idx);
 	p = &m->procs[idx];
 	p->gone = 1;
 	if (m->res.ops && m->res.ops->process_gone)
@@ -324,7 +324,7 @@ static int on_mmap(struct kp_model *m, const struct kp_rec_mmap *r)
 	struct kp_map_info mi = { .pid = r->pid, .addr = r->addr, .len = r->len,
 				  .pgoff = r->pgoff, .maj = r->maj, .min = r->min,
 				  .ino = r->ino, .build_id_len = r->build_id_len };
-	int created, err;
+	int created;
 	uint32_t idx = kp_proc__for_pid(m, r->pid, "", &created), mod;
 
 	if (idx == KP_NONE)
@@ -342,9 +342,7 @@ static int on_mmap(struct kp_model *m, const struct kp_rec_mmap *r)
 	if (mod == KP_NONE)
 		return -ENOMEM;
 	/* stacks sampled under the old mappings are named with them */
-	err = kp_pend__resolve(m, idx);
-	if (err)
-		return err;
+	kp_pend__name_user(m, idx);
 	return insert_map(m, &m->procs[idx], &mi, mod);
 }
 
