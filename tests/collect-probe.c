@@ -44,6 +44,7 @@ struct probe {
 	const char *count_comm;
 	uint64_t comm_samples;
 	uint64_t samples, records, last_sample_ns;
+	uint64_t sample_records;	/* SAMPLE records (samples counts weights) */
 	struct map *maps;
 	size_t nr_maps;
 };
@@ -84,9 +85,9 @@ static const struct map *find_map(const struct probe *p, uint32_t pid, uint64_t 
 
 static void print_sample(struct probe *p, const struct kp_rec_sample *s)
 {
-	printf("S pid=%u tid=%u cpu=%u flags=%#x time=%" PRIu64 " comm=%s nk=%u nu=%u regs=%u stack=%u u=",
+	printf("S pid=%u tid=%u cpu=%u flags=%#x time=%" PRIu64 " comm=%s nk=%u nu=%u regs=%u stack=%u w=%u u=",
 	       s->pid, s->tid, s->cpu, s->flags, s->time_ns, s->comm,
-	       s->nr_kframes, s->nr_uframes, s->nr_regs, s->stack_len);
+	       s->nr_kframes, s->nr_uframes, s->nr_regs, s->stack_len, s->weight);
 	for (unsigned i = 0; i < s->nr_uframes; i++) {
 		const struct map *m = find_map(p, s->pid, s->uframes[i]);
 
@@ -167,9 +168,10 @@ static long drain_queue(struct probe *p, int timeout_ms)
 			if (r.type == KP_REC_MMAP)
 				add_map(p, &r.mmap);
 			if (r.type == KP_REC_SAMPLE) {
-				samples++;
+				samples += r.sample.weight;	/* a run of idle ones */
+				p->sample_records++;
 				if (p->count_comm && !strcmp(p->count_comm, r.sample.comm))
-					p->comm_samples++;
+					p->comm_samples += r.sample.weight;
 				if (r.sample.time_ns > p->last_sample_ns)
 					p->last_sample_ns = r.sample.time_ns;
 			}
@@ -223,10 +225,12 @@ static int check_invariant(struct probe *p, const char *tag)
 	printf("STATS%s taken=%" PRIu64 " delivered=%" PRIu64 " read=%" PRIu64
 	       " queued=%" PRIu64 " bpf_full=%" PRIu64 " cpu_buffer=%" PRIu64
 	       " queue_full=%" PRIu64 " sideband=%" PRIu64 " kerr=%" PRIu64
-	       " uerr=%" PRIu64 " dwarf=%" PRIu64 " records=%" PRIu64 "\n", tag,
+	       " uerr=%" PRIu64 " dwarf=%" PRIu64 " records=%" PRIu64
+	       " sample_records=%" PRIu64 "\n", tag,
 	       s.taken, s.delivered, p->samples, s.queued, s.lost_bpf_full,
 	       s.lost_cpu_buffer, s.lost_queue_full, s.lost_sideband,
-	       s.stack_err_kernel, s.stack_err_user, s.dwarf_samples, s.records);
+	       s.stack_err_kernel, s.stack_err_user, s.dwarf_samples, s.records,
+	       p->sample_records);
 	if (s.taken != rhs || s.delivered != p->samples || s.queued != 0) {
 		printf("INVARIANT%s BAD taken=%" PRIu64 " sum=%" PRIu64 "\n", tag,
 		       s.taken, rhs);

@@ -2,8 +2,9 @@
  *
  * Usage: tests/gen-stream-seeds DIR   (e.g. fuzz/corpus/stream)
  * Writes small stream files into DIR: one with every record type, records
- * at their limits, a symbol table, unknown record types, a later minor
- * version with a longer header and extra fields, a cut stream, damaged
+ * at their limits, a symbol table, unknown record types, weighted runs of
+ * idle samples, a later minor version with a longer header and extra
+ * fields, a cut stream, damaged
  * lengths and counts. Deterministic: the same bytes on every run. Not run
  * by make check; the files it wrote are checked in.
  */
@@ -196,14 +197,40 @@ static int gen(struct out *o, const char *dir)
 	if ((rc = save(o, dir, "unknown-types", o->len)))
 		return rc;
 
+	/* Runs of idle samples (minor 1): weights 250, 1 and 2^32-1, a
+	 * busy sample between two runs of CPU 0. */
+	header(o);
+	r = meta();
+	if ((rc = add(o, &r)))
+		return rc;
+	for (i = 0; i < 4; i++) {
+		static const uint32_t w[] = { 250, 1, UINT32_MAX, 7 };
+
+		r = sample(200 + (uint64_t)i, 3, 0, 0, 0);
+		r.sample.flags = KP_SAMPLE_IDLE;
+		r.sample.pid = r.sample.tid = r.sample.gpid = r.sample.gtid = 0;
+		r.sample.uerr = 0;
+		r.sample.cpu = i == 1;
+		r.sample.weight = w[i];
+		if ((rc = add(o, &r)))
+			return rc;
+		if (i != 2)
+			continue;
+		r = sample(203, 2, 2, 0, 0);
+		if ((rc = add(o, &r)))
+			return rc;
+	}
+	if ((rc = save(o, dir, "idle-runs", o->len)))
+		return rc;
+
 	/* A later minor: longer header, extra fields at record ends. */
 	header(o);
-	o->buf[10] = 1;
+	o->buf[10] = KP_STREAM_MINOR + 1;
 	o->buf[14] = 24;
 	raw(o, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
 	raw(o, "\x04\x06\x01\x02\x02" "new", 8);	/* EXIT + 3 new bytes */
 	raw(o, "\x07\x05\x01\x04\x00\x05" "\x09", 7);	/* LOST + 1 */
-	return save(o, dir, "minor-1", o->len);
+	return save(o, dir, "minor-later", o->len);
 }
 
 int main(int argc, char **argv)

@@ -407,6 +407,75 @@ static void test_window_many(void **state)
 	assert_true(flat_total(c->m) == 801);
 }
 
+/* A sample record of weight w (a run of idle samples from the collector,
+ * or any record of a file): counted w times. */
+static void weighted(struct kp_model *m, uint32_t pid, uint64_t t, uint32_t flags,
+		     const uint64_t *k, int nk, const uint64_t *u, int nu, uint32_t w)
+{
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+
+	r.sample.pid = r.sample.tid = pid;
+	r.sample.time_ns = t;
+	r.sample.flags = flags;
+	strcpy(r.sample.comm, pid ? "app" : "swapper/0");
+	r.sample.kframes = k;
+	r.sample.nr_kframes = (uint16_t)nk;
+	r.sample.uframes = u;
+	r.sample.nr_uframes = (uint16_t)nu;
+	r.sample.weight = w;
+	assert_int_equal(kp_model__feed(m, &r), 0);
+}
+
+/* Weights count everywhere a sample counts: the summary, the rows, the
+ * window (also past 255 and 2^32 in one second), the baseline. */
+static void test_weights(void **state)
+{
+	struct ctx *c = *state;
+	const uint64_t k[] = { K(7) }, u1[] = { U(1) }, u2[] = { U(2) };
+	struct kp_model_summary sum;
+	struct kp_view *v;
+
+	weighted(c->m, 0, S(1), KP_SAMPLE_IDLE, k, 1, NULL, 0, 250);
+	weighted(c->m, 100, S(1), 0, NULL, 0, u1, 1, 3);
+	weighted(c->m, 100, S(1), 0, NULL, 0, u1, 1, 0);	/* zeroed: 1 */
+	kp_model__summary(c->m, &sum);
+	assert_int_equal(sum.samples, 254);
+	assert_true(sum.idle == 250);
+	assert_true(sum.total == 4);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "fn_1", 0)->self == 4);
+	assert_int_equal(must(v, "fn_1", 0)->samples, 4);
+	kp_view__free(v);
+	kp_model__baseline_mark(c->m);
+	weighted(c->m, 100, S(2), 0, NULL, 0, u1, 1, 6);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(v->base_total == 4);
+	assert_true(v->total == 6);
+	kp_view__free(v);
+	kp_model__baseline_clear(c->m);
+
+	kp_model__set_time_mode(c->m, KP_TIME_WINDOW, 2);
+	weighted(c->m, 0, S(5), KP_SAMPLE_IDLE, k, 1, NULL, 0, 250);
+	weighted(c->m, 0, S(5) + 1, KP_SAMPLE_IDLE, k, 1, NULL, 0, 250);
+	weighted(c->m, 100, S(5), 0, NULL, 0, u1, 1, 3);
+	weighted(c->m, 100, S(5), 0, NULL, 0, u2, 1, UINT32_MAX - 1);
+	weighted(c->m, 100, S(5), 0, NULL, 0, u2, 1, 5);	/* a second entry */
+	weighted(c->m, 100, S(1), 0, NULL, 0, u1, 1, 9);	/* older than the window */
+	kp_model__refresh(c->m, S(5) + 2);
+	kp_model__summary(c->m, &sum);
+	assert_true(sum.idle == 500);
+	assert_true(sum.total == 3.0 + UINT32_MAX - 1 + 5);
+	kp_model__refresh(c->m, S(8));
+	kp_model__summary(c->m, &sum);
+	assert_true(sum.idle == 0);
+	assert_true(sum.total == 0);
+	kp_model__set_time_mode(c->m, KP_TIME_CUMULATIVE, 0);
+	kp_model__summary(c->m, &sum);
+	assert_int_equal(sum.samples, 254 + 6 + 500 + 3 + (uint64_t)UINT32_MAX - 1 + 5 + 9);
+	assert_true(sum.idle == 500);		/* since the mark */
+	assert_true(sum.total == 6 + 3 + (double)UINT32_MAX - 1 + 5 + 9);
+}
+
 static void test_zero(void **state)
 {
 	struct ctx *c = *state;
@@ -1313,7 +1382,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_shared_prefix), T(test_recursion), T(test_bottomup),
 		T(test_threads_cgroups), T(test_exec_pid_reuse), T(test_decay),
-		T(test_window), T(test_window_many), T(test_zero), T(test_baseline), T(test_delta_sort),
+		T(test_window), T(test_window_many), T(test_weights), T(test_zero), T(test_baseline), T(test_delta_sort),
 		T(test_filters), T(test_focus), cmocka_unit_test(test_node_limit),
 		cmocka_unit_test(test_wide_node),
 		T(test_hiding), T(test_unknown_pid), T(test_junk_callers), T(test_symtab_and_unknown),

@@ -84,6 +84,35 @@ static void test_limit_drops_samples_only(void **state)
 	kp_queue__free(q);
 }
 
+/* A record standing for n samples counts n: queued, delivered, and
+ * dropped whole at the limit. */
+static void test_weighted_samples(void **state)
+{
+	struct kp_queue *q = kp_queue__new(250);
+	struct kp_queue_stats st;
+	uint8_t in[100] = { 0 }, out[4096];
+
+	assert_non_null(q);
+	assert_int_equal(kp_queue__push(q, in, 100, 250), 0);
+	assert_int_equal(kp_queue__push(q, in, 100, 1), 0);
+	assert_int_equal(kp_queue__push(q, in, 100, 0), 0);
+	assert_int_equal(kp_queue__push(q, in, 100, 40), -ENOBUFS);
+	kp_queue__stats(q, &st);
+	assert_int_equal(st.samples, 251);
+	assert_int_equal(st.dropped, 40);
+	assert_int_equal(st.records, 3);
+	assert_int_equal(kp_queue__pop(q, out, 150, 0), 100);	/* one record */
+	kp_queue__stats(q, &st);
+	assert_int_equal(st.samples, 1);
+	assert_int_equal(st.delivered, 250);
+	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 0), 200);
+	kp_queue__stats(q, &st);
+	assert_int_equal(st.samples, 0);
+	assert_int_equal(st.delivered, 251);
+	assert_int_equal(st.delivered + st.dropped, 291);
+	kp_queue__free(q);
+}
+
 static void test_big_records_span_chunks(void **state)
 {
 	struct kp_queue *q = kp_queue__new(64u << 20);
@@ -208,6 +237,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_and_whole_records),
 		cmocka_unit_test(test_limit_drops_samples_only),
+		cmocka_unit_test(test_weighted_samples),
 		cmocka_unit_test(test_big_records_span_chunks),
 		cmocka_unit_test(test_chunks_reused),
 		cmocka_unit_test(test_timeout_and_wake),

@@ -225,10 +225,10 @@ static void test_header(void **state)
 	struct kp_err e = { 0 };
 
 	kp_stream_header_encode(h);
-	assert_memory_equal(h, "KPTOPSTR\x01\x00\x00\x00\x01\x00\x10\x00", 16);
+	assert_memory_equal(h, "KPTOPSTR\x01\x00\x01\x00\x01\x00\x10\x00", 16);
 	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), 0);
 	assert_int_equal(hd.major, 1);
-	assert_int_equal(hd.minor, 0);
+	assert_int_equal(hd.minor, KP_STREAM_MINOR);
 	assert_int_equal(hd.header_len, 16);
 	assert_int_equal(kp_stream_header_decode(h, 15, &hd, &e), KP_ETRUNC);
 	h[10] = 7; h[14] = 20;		/* a later minor with a longer header */
@@ -316,6 +316,52 @@ static void test_roundtrip_sample_limits(void **state)
 		assert_int_equal(out.sample.regs[i], in.sample.regs[i]);
 	assert_int_equal(out.sample.stack_len, KP_MAX_STACK_BYTES);
 	assert_memory_equal(out.sample.stack, stack_bytes, KP_MAX_STACK_BYTES);
+	kp_decoder__free(d);
+	free(buf);
+}
+
+/* An idle sample standing for a run of 250: the weight is the last field,
+ * written only above 1, read back as 1 when absent. */
+static void test_roundtrip_weight(void **state)
+{
+	struct kp_decoder *d = kp_decoder__new();
+	uint8_t *buf = malloc(BIG);
+	struct kp_record in = rec_sample(3, 0, 0, 0), out;
+	struct kp_err e = { 0 };
+	size_t n1, n250, used;
+
+	assert_non_null(buf);
+	in.sample.flags = KP_SAMPLE_IDLE;
+	in.sample.weight = 0;			/* zeroed: one sample */
+	n1 = kp_record_encoded_size(&in);
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.sample.weight, 1);
+	assert_int_equal(buf[n1 - 1], 0);	/* the stack's length ends it */
+	in.sample.weight = 1;			/* the same bytes */
+	assert_int_equal(kp_record_encoded_size(&in), n1);
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.sample.weight, 1);
+	assert_int_equal(buf[n1 - 1], 0);
+
+	in.sample.weight = 250;			/* two more bytes: fa 01 */
+	n250 = kp_record_encoded_size(&in);
+	assert_int_equal(n250, n1 + 2);
+	roundtrip(&in, &out, d, buf);
+	assert_memory_equal(buf + n1, "\xfa\x01", 2);
+	assert_int_equal(out.sample.weight, 250);
+	assert_int_equal(out.sample.time_ns, UINT64_MAX);
+	assert_int_equal(out.sample.nr_kframes, 3);
+	assert_memory_equal(out.sample.kframes, kframes, 3 * sizeof(kframes[0]));
+	in.sample.weight = UINT32_MAX;
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.sample.weight, UINT32_MAX);
+
+	/* A minor-0 stream has no weight: the bytes are damage there. */
+	in.sample.weight = 250;
+	enc(&in, buf, BIG);
+	kp_decoder__set_minor(d, 0);
+	assert_int_equal(kp_decoder__next(d, buf, n250, 0, &used, &out, &e), KP_EFORMAT);
+	assert_int_equal(err_offset(&e), n1);
 	kp_decoder__free(d);
 	free(buf);
 }
@@ -786,9 +832,9 @@ static void test_trailing_bytes(void **state)
 	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), 1);
 	assert_int_equal(used, n);
 	assert_int_equal(out.exit.tid, 11);
-	kp_decoder__set_minor(d, 1);	/* a later minor: still lenient */
+	kp_decoder__set_minor(d, KP_STREAM_MINOR + 1);	/* a later minor: lenient */
 	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), 1);
-	kp_decoder__set_minor(d, 0);
+	kp_decoder__set_minor(d, KP_STREAM_MINOR);
 	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), KP_EFORMAT);
 	assert_int_equal(err_offset(&e), n - 3);
 	kp_decoder__free(d);
@@ -880,6 +926,38 @@ static void test_bad_varints(void **state)
 	kp_decoder__free(d);
 }
 
+/* SAMPLE's weight: 0 and over 32 bits are damage at the weight; bytes
+ * after it are a later minor's (lenient) or damage (strict). */
+static void test_bad_weight(void **state)
+{
+	struct kp_record in = rec_sample(1, 0, 0, 0), out;
+	struct kp_decoder *d = kp_decoder__new();
+	struct kp_err e = { 0 };
+	uint8_t rec[256], pay[256];
+	size_t n = enc(&in, rec, sizeof(rec)), p = n - 2, len, used;
+
+	assert_int_equal(rec[1], p);		/* a one-byte length */
+	memcpy(pay, rec + 2, p);
+	pay[p] = 0;				/* weight 0 */
+	len = put_raw(rec, KP_REC_SAMPLE, pay, p + 1);
+	expect_bad_payload(KP_REC_SAMPLE, pay, p + 1, p);
+	assert_int_equal(kp_decoder__next(d, rec, len, 0, &used, &out, &e), KP_EFORMAT);
+	assert_non_null(strstr(e.msg, "weight 0"));
+	memcpy(pay + p, "\x80\x80\x80\x80\x10", 5);	/* 2^32 */
+	expect_bad_payload(KP_REC_SAMPLE, pay, p + 5, p);
+
+	memcpy(pay + p, "\x07" "new", 4);	/* weight 7, then a later field */
+	len = put_raw(rec, KP_REC_SAMPLE, pay, p + 4);
+	kp_decoder__set_minor(d, KP_STREAM_MINOR + 1);
+	assert_int_equal(kp_decoder__next(d, rec, len, 0, &used, &out, &e), 1);
+	assert_int_equal(used, len);
+	assert_int_equal(out.sample.weight, 7);
+	kp_decoder__set_minor(d, KP_STREAM_MINOR);
+	assert_int_equal(kp_decoder__next(d, rec, len, 0, &used, &out, &e), KP_EFORMAT);
+	assert_int_equal(err_offset(&e), 2 + p + 1);
+	kp_decoder__free(d);
+}
+
 static void test_unsorted_symbols(void **state)
 {
 	struct kp_record r = rec_symtab(3, syms3);
@@ -909,6 +987,7 @@ int main(void)
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_roundtrip_small),
 		cmocka_unit_test(test_roundtrip_sample_limits),
+		cmocka_unit_test(test_roundtrip_weight),
 		cmocka_unit_test(test_roundtrip_paths_symbols),
 		cmocka_unit_test(test_encode_invalid),
 		cmocka_unit_test(test_encode_enospc),
@@ -920,6 +999,7 @@ int main(void)
 		cmocka_unit_test(test_trailing_bytes),
 		cmocka_unit_test(test_bad_strings),
 		cmocka_unit_test(test_bad_varints),
+		cmocka_unit_test(test_bad_weight),
 		cmocka_unit_test(test_unsorted_symbols),
 		cmocka_unit_test(test_decoder_free_null),
 	};

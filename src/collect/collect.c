@@ -28,6 +28,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "collect/coalesce.h"
 #include "collect/emit.h"
 #include "collect/internal.h"
 #include "collect/kp_bpf.h"
@@ -59,17 +60,31 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-/* One drain cycle: every CPU ring buffer, its samples held; then the
- * side-band, queued before them (a process or mapping is queued before
- * the samples that use it, also one that appeared while the rings were
- * read); then the samples, and LOST records for every counter that
- * moved. Called with c->lock held. */
+/* A SAMPLE record (maybe a run of idle ones) into the held samples; what
+ * could not be held is counted as dropped, its whole weight. */
+static int emit_sample(void *ctx, const struct kp_record *r, uint32_t cpu)
+{
+	struct kp_collector *c = ctx;
+	int ret = kp_emit__sample(&c->emit, r, cpu);
+
+	if (ret)
+		c->qdrop[cpu] += r->sample.weight ? r->sample.weight : 1;
+	return ret;
+}
+
+/* One drain cycle: every CPU ring buffer, its samples held (runs of
+ * identical idle samples merged, and the last run of every CPU emitted
+ * at the end of the pass); then the side-band, queued before them (a
+ * process or mapping is queued before the samples that use it, also one
+ * that appeared while the rings were read); then the samples, and LOST
+ * records for every counter that moved. Called with c->lock held. */
 static int drain(struct kp_collector *c)
 {
 	int sb;
 
 	c->emit.hold = 1;
 	ring_buffer__consume(c->rb);
+	kp_coalesce__flush(c->co, emit_sample, c);
 	c->emit.hold = 0;
 	sb = kp_sideband__drain(c->sb, &c->emit, c->sb_lost);
 	kp_emit__release(&c->emit, c->qdrop);
@@ -136,7 +151,7 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-/* Turn one BPF sample into a SAMPLE record and queue it. */
+/* Turn one BPF sample into a SAMPLE record and hold it (coalesce.h). */
 static int on_sample(void *ctx, void *data, size_t size)
 {
 	struct kp_collector *c = ctx;
@@ -180,8 +195,7 @@ static int on_sample(void *ctx, void *data, size_t size)
 		o->stack_len = s->stack_len;
 		o->stack = (const uint8_t *)(s->data + s->nr_kframes + s->nr_uframes);
 	}
-	if (kp_emit__sample(&c->emit, &r, cpu))
-		c->qdrop[cpu]++;
+	kp_coalesce__sample(c->co, &r, cpu, emit_sample, c);	/* counts drops */
 	return 0;
 }
 
@@ -309,6 +323,7 @@ void kp_collector__free(struct kp_collector *c)
 	kp_collect__close_bpf(c);
 	kp_sideband__free(c->sb);
 	kp_emit__fini(&c->emit);
+	kp_coalesce__free(c->co);
 	kp_queue__free(c->q);
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
@@ -387,7 +402,8 @@ struct kp_collector *kp_collector__new(const struct kp_collect_opts *opts,
 		goto out_free;
 	c->q = kp_queue__new(c->o.queue_limit_bytes);
 	c->stop_fd = eventfd(0, EFD_CLOEXEC);
-	if (!c->q || c->stop_fd < 0 || kp_emit__init(&c->emit, c->q)) {
+	c->co = kp_coalesce__new((uint32_t)c->nr_possible);
+	if (!c->q || c->stop_fd < 0 || !c->co || kp_emit__init(&c->emit, c->q)) {
 		ret = kp_err_set(err, -ENOMEM, "cannot create the central queue: %s",
 				 strerror(errno ? errno : ENOMEM));
 		goto out_free;

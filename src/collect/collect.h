@@ -15,6 +15,9 @@
  * one other thread (the main thread); they are not reentrant among
  * themselves.
  *
+ * Runs of identical idle samples of one CPU leave as one SAMPLE record
+ * with a weight (coalesce.h); nothing is held back from one drain pass to
+ * the next.
  * Drops: samples may be dropped (counted in kp_collect_stats); process,
  * exec, exit, thread, mmap, cgroup and lost records never are. The
  * invariant, exact at any time after kp_collector__stop() returns:
@@ -55,6 +58,8 @@ struct kp_collect_stats {
 	uint64_t taken;			/* samples the BPF program took (after filters) */
 	uint64_t delivered;		/* samples read out of the queue by the caller */
 	uint64_t queued;		/* samples in the queue right now */
+	/* (delivered, queued and lost_queue_full count a SAMPLE record of
+	 * weight n, a run of idle samples, as n) */
 	uint64_t lost_bpf_full;		/* BPF could not write to its CPU buffer */
 	uint64_t lost_cpu_buffer;	/* kernel-reported lost records, CPU buffers */
 	uint64_t lost_queue_full;	/* dropped at the central queue's limit */

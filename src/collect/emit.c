@@ -12,6 +12,7 @@
 
 int kp_emit__init(struct kp_emit *e, struct kp_queue *q)
 {
+	memset(e, 0, sizeof(*e));
 	e->q = q;
 	e->cap = EMIT_BUF;
 	e->buf = malloc(e->cap);
@@ -26,21 +27,29 @@ void kp_emit__fini(struct kp_emit *e)
 	e->held_len = e->held_cap = 0;
 }
 
+/* The samples r stands for: 0 for a control record, a SAMPLE's weight. */
+static uint32_t samples_of(const struct kp_record *r)
+{
+	if (r->type != KP_REC_SAMPLE)
+		return 0;
+	return r->sample.weight ? r->sample.weight : 1;
+}
+
 int kp_emit(struct kp_emit *e, const struct kp_record *r)
 {
 	ssize_t n = kp_record_encode(r, e->buf, e->cap);
 
 	if (n < 0)
 		return (int)n;
-	return kp_queue__push(e->q, e->buf, (size_t)n, r->type == KP_REC_SAMPLE);
+	return kp_queue__push(e->q, e->buf, (size_t)n, samples_of(r));
 }
 
-#define HELD_HDR 8u	/* u32 length, u32 cpu */
+#define HELD_HDR 12u	/* u32 length, u32 cpu, u32 samples */
 
 /* A sample: queued now, or held while e->hold is set. */
 int kp_emit__sample(struct kp_emit *e, const struct kp_record *r, uint32_t cpu)
 {
-	uint32_t hdr[2];
+	uint32_t hdr[3];
 	ssize_t n;
 
 	if (!e->hold)
@@ -62,6 +71,7 @@ int kp_emit__sample(struct kp_emit *e, const struct kp_record *r, uint32_t cpu)
 		return (int)n;
 	hdr[0] = (uint32_t)n;
 	hdr[1] = cpu;
+	hdr[2] = samples_of(r);
 	memcpy(e->held + e->held_len, hdr, HELD_HDR);
 	e->held_len += HELD_HDR + (size_t)n;
 	return 0;
@@ -69,12 +79,12 @@ int kp_emit__sample(struct kp_emit *e, const struct kp_record *r, uint32_t cpu)
 
 void kp_emit__release(struct kp_emit *e, uint64_t *drops)
 {
-	uint32_t hdr[2];
+	uint32_t hdr[3];
 
 	for (size_t off = 0; off < e->held_len; off += HELD_HDR + hdr[0]) {
 		memcpy(hdr, e->held + off, HELD_HDR);
-		if (kp_queue__push(e->q, e->held + off + HELD_HDR, hdr[0], 1))
-			drops[hdr[1]]++;
+		if (kp_queue__push(e->q, e->held + off + HELD_HDR, hdr[0], hdr[2]))
+			drops[hdr[1]] += hdr[2];	/* a weighted record: all of it */
 	}
 	e->held_len = 0;
 }

@@ -8,8 +8,8 @@
  * Holding: while `hold` is set, samples are encoded into a staging buffer
  * instead of the queue, each with the index of the CPU it came from;
  * kp_emit__release queues them, in order, after whatever control records
- * were emitted meanwhile, and counts the ones the queue refused in
- * drops[cpu]. The collector holds the samples of a drain until it has
+ * were emitted meanwhile, and counts the samples the queue refused in
+ * drops[cpu] (a SAMPLE's whole weight). The collector holds the samples of a drain until it has
  * read the side-band, so a process's PROCESS record precedes its samples
  * even when it forked while the buffers were being read.
  * Errors: 0 or -errno. Never: blocks.
@@ -28,7 +28,7 @@ struct kp_emit {
 	uint8_t *buf;
 	size_t cap;
 	int hold;		/* samples go to `held` (see above) */
-	uint8_t *held;		/* (u32 length, u32 cpu, record) ... */
+	uint8_t *held;		/* (u32 length, u32 cpu, u32 weight, record) ... */
 	size_t held_len, held_cap;
 };
 
@@ -38,7 +38,8 @@ void kp_emit__fini(struct kp_emit *e);
 /* Encode r and push it; samples may be dropped (-ENOBUFS). */
 int kp_emit(struct kp_emit *e, const struct kp_record *r);
 /* A sample: kp_emit, or held while e->hold is set; cpu is the index
- * counted in drops[] by kp_emit__release if the queue refuses it. */
+ * counted in drops[] by kp_emit__release if the queue refuses it. On an
+ * error the record was not taken: the caller counts its weight dropped. */
 int kp_emit__sample(struct kp_emit *e, const struct kp_record *r, uint32_t cpu);
 void kp_emit__release(struct kp_emit *e, uint64_t *drops);
 

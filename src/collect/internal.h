@@ -19,6 +19,7 @@ struct kptop_bpf;
 struct ring_buffer;
 struct bpf_link;
 struct kp_sideband;
+struct kp_coalesce;
 
 struct kp_collector {
 	struct kp_collect_opts o;	/* with defaults filled in */
@@ -39,6 +40,7 @@ struct kp_collector {
 	pthread_mutex_t lock;
 	struct kp_sideband *sb;
 	struct kp_emit emit;
+	struct kp_coalesce *co;		/* idle runs of the pass being drained */
 	int sampling;
 	uint64_t marked;
 	uint64_t *qdrop;		/* [nr_possible] queue-full drops */

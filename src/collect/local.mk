@@ -37,6 +37,7 @@ noinst_LIBRARIES += libkpcollect.a
 libkpcollect_a_SOURCES = src/collect/collect.h src/collect/kp_bpf.h \
 	src/collect/queue.h src/collect/queue.c \
 	src/collect/emit.h src/collect/emit.c \
+	src/collect/coalesce.h src/collect/coalesce.c \
 	src/collect/snapshot.h src/collect/snapshot.c \
 	src/collect/sideband.h src/collect/sideband.c \
 	src/collect/internal.h src/collect/bpfload.c src/collect/collect.c
@@ -53,6 +54,11 @@ TESTS += tests/test-queue
 tests_test_queue_SOURCES = tests/test-queue.c
 tests_test_queue_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_queue_LDADD = libkpcollect.a $(CMOCKA_LIBS) -lpthread
+check_PROGRAMS += tests/test-coalesce
+TESTS += tests/test-coalesce
+tests_test_coalesce_SOURCES = tests/test-coalesce.c
+tests_test_coalesce_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_coalesce_LDADD = libkpcollect.a libkpstream.a libkputil.a $(CMOCKA_LIBS)
 endif
 
 ## The collector's test driver (tests/collect-*.sh, bench/collect-bench.sh).

@@ -13,8 +13,7 @@
 /* Emptied chunks kept for reuse: fresh ones cost a page fault per 4 KiB
  * (some 50 us each in a paravirt guest) every time the queue fills. */
 #define SPARE_CHUNKS 4
-#define ENTRY_HDR 8u	/* u32 length, u32 flags */
-#define ENTRY_SAMPLE 1u
+#define ENTRY_HDR 8u	/* u32 length, u32 samples (0: control record) */
 
 struct chunk {
 	struct chunk *next;
@@ -128,24 +127,23 @@ static void signal_fd(int efd, int on)
 }
 
 int kp_queue__push(struct kp_queue *q, const void *rec, size_t len,
-		   int is_sample)
+		   uint32_t samples)
 {
-	uint32_t hdr[2] = { (uint32_t)len, is_sample ? ENTRY_SAMPLE : 0 };
+	uint32_t hdr[2] = { (uint32_t)len, samples };
 	struct chunk *c;
 	int ret = 0;
 
 	if (len == 0 || len > UINT32_MAX)
 		return -EINVAL;
 	pthread_mutex_lock(&q->lock);
-	if (is_sample && q->st.bytes + len > q->st.limit) {
-		q->st.dropped++;
+	if (samples && q->st.bytes + len > q->st.limit) {
+		q->st.dropped += samples;
 		ret = -ENOBUFS;
 		goto out_unlock;
 	}
 	c = tail_room(q, ENTRY_HDR + len);
 	if (!c) {
-		if (is_sample)
-			q->st.dropped++;
+		q->st.dropped += samples;
 		ret = -ENOMEM;
 		goto out_unlock;
 	}
@@ -154,8 +152,7 @@ int kp_queue__push(struct kp_queue *q, const void *rec, size_t len,
 	c->tail += ENTRY_HDR + len;
 	q->st.bytes += len;
 	q->st.records++;
-	if (is_sample)
-		q->st.samples++;
+	q->st.samples += samples;
 out_unlock:
 	pthread_mutex_unlock(&q->lock);
 	return ret;
@@ -216,10 +213,8 @@ static ssize_t take(struct kp_queue *q, uint8_t *buf, size_t cap)
 		c->head += ENTRY_HDR + hdr[0];
 		out += hdr[0];
 		q->st.bytes -= hdr[0];
-		if (hdr[1] & ENTRY_SAMPLE) {
-			q->st.samples--;
-			q->st.delivered++;
-		}
+		q->st.samples -= hdr[1];
+		q->st.delivered += hdr[1];
 	}
 	return out;
 }

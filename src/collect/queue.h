@@ -15,7 +15,8 @@
  * is read empty.
  *
  * Errors: 0 or -errno; kp_queue__new returns NULL with errno set.
- * Never: looks inside the records (the caller says which are samples).
+ * Never: looks inside the records (the caller says which are samples, and
+ * how many samples each stands for: a weighted SAMPLE counts its weight).
  */
 #ifndef KP_COLLECT_QUEUE_H
 #define KP_COLLECT_QUEUE_H
@@ -29,10 +30,10 @@ struct kp_queue;
 struct kp_queue_stats {
 	uint64_t bytes;		/* record bytes queued now */
 	uint64_t limit;
-	uint64_t samples;	/* samples queued now */
+	uint64_t samples;	/* samples queued now (weights summed) */
 	uint64_t records;	/* records ever admitted */
-	uint64_t dropped;	/* samples dropped at the limit */
-	uint64_t delivered;	/* samples popped */
+	uint64_t dropped;	/* samples dropped at the limit (weights summed) */
+	uint64_t delivered;	/* samples popped (weights summed) */
 	uint64_t chunks_allocated;	/* chunks ever malloc'd (emptied ones
 					 * are reused, up to 4 kept) */
 };
@@ -40,10 +41,12 @@ struct kp_queue_stats {
 struct kp_queue *kp_queue__new(size_t limit_bytes);
 void kp_queue__free(struct kp_queue *q);
 
-/* Append one record of len bytes. is_sample: may be dropped at the limit
- * (returns -ENOBUFS and counts it). Returns 0, -ENOBUFS or -ENOMEM. */
+/* Append one record of len bytes. samples: 0 for a control record, else
+ * the samples it stands for (a SAMPLE's weight); a sample record may be
+ * dropped at the limit (returns -ENOBUFS and counts all of them).
+ * Returns 0, -ENOBUFS or -ENOMEM. */
 int kp_queue__push(struct kp_queue *q, const void *rec, size_t len,
-		   int is_sample);
+		   uint32_t samples);
 
 /* Wake readers (condvar and eventfd) if the queue holds records. Pushed
  * records can be popped at once; a waiting reader wakes on publish. */

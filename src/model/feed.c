@@ -2,7 +2,8 @@
  *
  * The hot path: a sample is hashed raw (identity, tid, cgroup, flags,
  * kernel pcs, user pcs) and looked up in the stack table; a known stack
- * only has its counts bumped. Only a new stack is mapped to frames and
+ * only has its counts bumped, by the record's weight (the samples it
+ * stands for). Only a new stack is mapped to frames and
  * hung in its process's trie.
  */
 #include "model/model-int.h"
@@ -179,7 +180,7 @@ static uint32_t new_stack(struct kp_model *m, const struct kp_bhdr *hdr,
 /* The user stack: unwound from regs when the resolver can, else the
  * frame-pointer stack of the sample. */
 static const uint64_t *user_stack(struct kp_model *m, const struct kp_rec_sample *s,
-				  uint32_t proc, uint16_t *nu)
+				  uint32_t w, uint32_t proc, uint16_t *nu)
 {
 	const struct kp_proc *p = &m->procs[proc];
 	int n, trunc = 0;
@@ -194,14 +195,14 @@ static const uint64_t *user_stack(struct kp_model *m, const struct kp_rec_sample
 			/* A walk that stopped early keeps its frames and is
 			 * counted with the losses (stage "unwind"). */
 			if (trunc)
-				m->sum.lost[KP_LOST_UNWIND]++;
-			m->sum.unwound_dwarf++;
+				m->sum.lost[KP_LOST_UNWIND] += w;
+			m->sum.unwound_dwarf += w;
 			*nu = (uint16_t)n;
 			return m->upcs;
 		}
 	}
 	if (*nu)
-		m->sum.unwound_fp++;
+		m->sum.unwound_fp += w;
 	return s->uframes;
 }
 
@@ -210,6 +211,7 @@ static const uint64_t *user_stack(struct kp_model *m, const struct kp_rec_sample
 struct kp_batch {
 	struct kp_bhdr hdr[KP_BATCH];
 	uint64_t time[KP_BATCH];
+	uint32_t w[KP_BATCH];		/* the samples each record stands for */
 	uint32_t off[KP_BATCH];
 	uint16_t nk[KP_BATCH], nu[KP_BATCH];
 	uint32_t id[KP_BATCH];
@@ -256,6 +258,7 @@ int kp_feed__flush(struct kp_model *m)
 	struct kp_batch *b = m->batch;
 	size_t i;
 	int err = 0, counted;
+	uint32_t w;
 
 	if (!b || !b->n)
 		return 0;
@@ -271,12 +274,14 @@ int kp_feed__flush(struct kp_model *m)
 		if (b->id[i] == KP_NONE)
 			continue;
 		kp_vcache__touch(m, b->id[i]);
-		counted = m->mode == KP_TIME_WINDOW ? kp_time__add(m, b->id[i], b->time[i]) : 1;
+		w = b->w[i];
+		counted = m->mode == KP_TIME_WINDOW ?
+			  kp_time__add(m, b->id[i], b->time[i], w) : 1;
 		if (counted < 0)
 			err = counted;
-		else
-			m->stks[b->id[i]].cur += counted;
-		m->stks[b->id[i]].samples++;
+		else if (counted)
+			m->stks[b->id[i]].cur += w;
+		m->stks[b->id[i]].samples += w;
 	}
 	b->n = b->npcs = 0;
 	if (m->defer && !kp_pend__full(m))
@@ -293,7 +298,8 @@ int kp_feed__settle(struct kp_model *m)
 
 /* Keep what a new stack needs of the sample: its pcs, time and comm. */
 static void batch_push(struct kp_batch *b, const struct kp_rec_sample *s,
-		       const uint64_t *k, uint16_t nk, const uint64_t *u, uint16_t nu)
+		       uint32_t w, const uint64_t *k, uint16_t nk, const uint64_t *u,
+		       uint16_t nu)
 {
 	b->off[b->n] = (uint32_t)b->npcs;
 	b->nk[b->n] = nk;
@@ -304,6 +310,7 @@ static void batch_push(struct kp_batch *b, const struct kp_rec_sample *s,
 		memcpy(b->pcs + b->npcs + nk, u, nu * sizeof(*u));
 	b->npcs += (size_t)nk + nu;
 	b->time[b->n] = s->time_ns;
+	b->w[b->n] = w;
 	memcpy(b->comm[b->n], s->comm, KP_COMM_LEN);
 	b->comm[b->n][KP_COMM_LEN - 1] = 0;
 	b->n++;
@@ -314,6 +321,7 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 	struct kp_batch *b = m->batch;
 	struct kp_bhdr *hdr;
 	const uint64_t *u, *k = s->kframes;
+	uint32_t w = s->weight ? s->weight : 1;	/* a zeroed record: 1 */
 	uint16_t nk, nu;
 	int created;
 
@@ -332,18 +340,18 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 		return -ENOMEM;
 	hdr->flags = (s->flags & KP_SAMPLE_IDLE) ? KP_STK_IDLE : 0;
 	if (m->procs[hdr->proc].placeholder && !hdr->flags)
-		m->sum.unknown_pid++;
+		m->sum.unknown_pid += w;
 	nk = k ? (s->nr_kframes > KP_MAX_FRAMES ? KP_MAX_FRAMES : s->nr_kframes) : 0;
-	u = user_stack(m, s, hdr->proc, &nu);
+	u = user_stack(m, s, w, hdr->proc, &nu);
 
 	hdr->key = kp_hash2((uint64_t)hdr->proc << 32 | hdr->tid,
 			    hdr->cgroup ^ ((uint64_t)hdr->flags << 48 | (uint64_t)nk << 16 | nu));
 	hdr->key = kp_mix64(hash_pcs(hash_pcs(hdr->key, k, nk), u, nu));
 	if (m->stk_tab.n)
 		__builtin_prefetch(&m->stk_tab.slots[kp_htab_pos(&m->stk_tab, (uint32_t)hdr->key)]);
-	batch_push(b, s, k, nk, u, nu);
+	batch_push(b, s, w, k, nk, u, nu);
 
-	m->sum.samples++;
+	m->sum.samples += w;
 	if (!m->sum.first_ns || s->time_ns < m->sum.first_ns)
 		m->sum.first_ns = s->time_ns;
 	if (s->time_ns > m->sum.last_ns)

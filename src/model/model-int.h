@@ -274,12 +274,14 @@ struct kp_pend {
 
 /* ---- time (time.c) ---- */
 
-/* A stack's samples in one second of the window: 5 bytes; a stack with
- * more than 255 samples in a second has more than one entry. */
+/* A stack's samples in one second of the window: 8 bytes. n is 32-bit
+ * because one weighted sample record may stand for many samples (runs of
+ * idle samples: some 250 each; a file may say up to 2^32 - 1), and a
+ * narrower count would split such a record into many entries. */
 struct kp_went {
 	uint32_t stk;
-	uint8_t n;
-} __attribute__((packed));
+	uint32_t n;
+};
 
 struct kp_wbucket {
 	uint64_t sec;
@@ -568,7 +570,7 @@ uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s, uint32_t hash);
 void kp_stk__fini(struct kp_model *m);
 
 /* time.c */
-int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t);
+int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t, uint32_t n);
 void kp_time__clear_window(struct kp_model *m);
 void kp_time__remap(struct kp_model *m, const uint32_t *remap);
 void kp_time__fini(struct kp_model *m);

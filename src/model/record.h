@@ -133,6 +133,11 @@ struct kp_rec_sample {
 	uint64_t regs[KP_MAX_REGS];
 	uint32_t stack_len;
 	const uint8_t *stack;
+	/* The number of identical samples this record stands for (a run of
+	 * idle samples of one CPU, sent as one record: kptop-stream(5));
+	 * time_ns is the first one's. 0 is read as 1, so a zeroed record is
+	 * one sample; the decoder always sets it, to 1 or more. */
+	uint32_t weight;
 };
 
 /* Stages at which items can be lost; the numbers are in the stream. */

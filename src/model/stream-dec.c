@@ -33,6 +33,7 @@ _Static_assert(sizeof(struct kp_symbol) <= 24, "SYMTAB_SCRATCH bound");
 struct kp_decoder {
 	struct kp_scratch sc;
 	int strict;		/* trailing payload bytes are damage */
+	uint16_t minor;		/* the stream's; KP_STREAM_MINOR until told */
 	struct kp_decoder_stats st;
 };
 
@@ -92,6 +93,7 @@ struct kp_decoder *kp_decoder__new(void)
 		return NULL;
 	}
 	d->sc.cap = SCRATCH_BASE;
+	d->minor = KP_STREAM_MINOR;
 	return d;
 }
 
@@ -111,8 +113,10 @@ void kp_decoder__stats(const struct kp_decoder *d, struct kp_decoder_stats *out)
 
 void kp_decoder__set_minor(struct kp_decoder *d, uint16_t minor)
 {
-	if (d)
-		d->strict = minor <= KP_STREAM_MINOR;
+	if (!d)
+		return;
+	d->strict = minor <= KP_STREAM_MINOR;
+	d->minor = minor;
 }
 
 /* ---- records ---- */
@@ -186,7 +190,8 @@ static void dec_mmap(struct rd *r, struct kp_rec_mmap *m)
 	m->path = get_str(r, KP_PATH_MAX, "path");
 }
 
-static void dec_sample(struct rd *r, struct kp_rec_sample *s)
+/* minor: the stream's; a minor-0 stream has no weight field. */
+static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
 {
 	size_t n;
 
@@ -211,6 +216,14 @@ static void dec_sample(struct rd *r, struct kp_rec_sample *s)
 	s->stack_len = (uint32_t)n;
 	if (!n)
 		s->stack = NULL;	/* points into buf otherwise */
+	s->weight = 1;
+	if (minor >= 1 && !r->rc && r->p < r->end) {	/* minor 1: weight */
+		const uint8_t *at = r->p;
+
+		s->weight = get_u32(r, "weight");
+		if (!r->rc && !s->weight)
+			fail(r, at, "weight 0 (a sample stands for at least 1)");
+	}
 }
 
 static void dec_lost(struct rd *r, struct kp_rec_lost *l)
@@ -254,10 +267,10 @@ static void dec_cgroup(struct rd *r, struct kp_rec_cgroup *c)
 	c->path = get_str(r, KP_PATH_MAX, "path");
 }
 
-static void dec_payload(struct rd *r, struct kp_record *out)
+static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 {
 	switch (out->type) {
-	case KP_REC_SAMPLE: dec_sample(r, &out->sample); break;
+	case KP_REC_SAMPLE: dec_sample(r, &out->sample, minor); break;
 	case KP_REC_META: dec_meta(r, &out->meta); break;
 	case KP_REC_PROCESS: dec_process(r, &out->process); break;
 	case KP_REC_EXEC: dec_exec(r, &out->exec); break;
@@ -353,7 +366,7 @@ int kp_decoder__next(struct kp_decoder *d, const uint8_t *buf, size_t len,
 		r.end = r.p + plen;
 		memset(out, 0, sizeof(*out));
 		out->type = type;
-		dec_payload(&r, out);
+		dec_payload(&r, out, d->minor);
 		if (!r.rc && d->strict && r.p != r.end)
 			fail(&r, r.p, "%zu bytes after the last field",
 			     (size_t)(r.end - r.p));

@@ -126,6 +126,8 @@ static void e_sample(struct enc *e, const struct kp_rec_sample *s)
 		e->bad = 1;
 	else
 		e_bytes(e, s->stack, s->stack_len);
+	if (s->weight > 1)	/* absent means 1 (minor 1) */
+		e_u(e, s->weight);
 }
 
 static void e_mmap(struct enc *e, const struct kp_rec_mmap *m)

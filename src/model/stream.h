@@ -26,7 +26,7 @@
 
 #define KP_STREAM_MAGIC "KPTOPSTR"	/* 8 bytes, no NUL */
 #define KP_STREAM_MAJOR 1
-#define KP_STREAM_MINOR 0
+#define KP_STREAM_MINOR 1	/* 1: SAMPLE's weight */
 #define KP_STREAM_HEADER_LEN 16
 
 /* The longest record the encoder produces or the decoder accepts, in
@@ -89,7 +89,9 @@ void kp_decoder__stats(const struct kp_decoder *d, struct kp_decoder_stats *out)
 /* Tell the decoder the stream's minor version (from its header). When this
  * build knows that minor (minor <= KP_STREAM_MINOR), payload bytes after a
  * record's last field mean damage and __next fails on them; otherwise, and
- * until this is called, they are a later minor's fields and are ignored. */
+ * until this is called, they are a later minor's fields and are ignored.
+ * Fields a minor added are read only from streams of that minor or later
+ * (until this is called: this build's). */
 void kp_decoder__set_minor(struct kp_decoder *d, uint16_t minor);
 
 #endif /* KP_MODEL_STREAM_H */

@@ -57,9 +57,10 @@ static int window_ready(struct kp_model *m, uint32_t stk)
 	return 0;
 }
 
-/* Count a sample of stack stk at time t in the window: 1 if counted,
- * 0 if it is already older than the window, or -ENOMEM. */
-int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t)
+/* Count n samples of stack stk at time t in the window (one weighted
+ * record: all in t's second): 1 if counted, 0 if they are already older
+ * than the window, or -ENOMEM. */
+int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t, uint32_t n)
 {
 	struct kp_window *w = &m->win;
 	uint64_t span = (uint64_t)m->window_s * KP_NS, sec = t / KP_NS;
@@ -85,14 +86,14 @@ int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t)
 	}
 	/* an entry of stk in this bucket, wherever its slot came from */
 	i = w->slot[stk];
-	if (i < b->nr && b->e[i].stk == stk && b->e[i].n < UINT8_MAX) {
-		b->e[i].n++;
+	if (i < b->nr && b->e[i].stk == stk && b->e[i].n <= UINT32_MAX - n) {
+		b->e[i].n += n;
 		return 1;
 	}
 	if (kp_grow(&b->e, &b->cap, b->nr + 1, sizeof(*b->e)))
 		return -ENOMEM;
 	b->e[b->nr].stk = stk;
-	b->e[b->nr].n = 1;
+	b->e[b->nr].n = n;
 	w->slot[stk] = (uint32_t)b->nr++;
 	return 1;
 }
