@@ -56,6 +56,33 @@ static void test_order_and_whole_records(void **state)
 	kp_queue__free(q);
 }
 
+/* With a notify threshold the fd turns readable only once a publish finds
+ * that many bytes queued; readers waiting in pop are woken regardless. */
+static void test_notify_threshold(void **state)
+{
+	struct kp_queue *q = kp_queue__new(1 << 20);
+	uint8_t in[100] = { 0 }, out[4096];
+
+	assert_non_null(q);
+	kp_queue__set_notify(q, 250);
+	assert_int_equal(kp_queue__push(q, in, 100, 1), 0);
+	assert_int_equal(kp_queue__push(q, in, 100, 0), 0);
+	kp_queue__publish(q);
+	assert_false(readable(kp_queue__fd(q)));	/* 200 bytes */
+	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 0), 200);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(kp_queue__push(q, in, 100, 1), 0);
+	kp_queue__publish(q);
+	assert_true(readable(kp_queue__fd(q)));		/* 300 bytes */
+	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 0), 300);
+	assert_false(readable(kp_queue__fd(q)));
+	kp_queue__set_notify(q, 0);
+	assert_int_equal(kp_queue__push(q, in, 100, 1), 0);
+	kp_queue__publish(q);
+	assert_true(readable(kp_queue__fd(q)));
+	kp_queue__free(q);
+}
+
 static void test_limit_drops_samples_only(void **state)
 {
 	struct kp_queue *q = kp_queue__new(250);
@@ -236,6 +263,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_and_whole_records),
+		cmocka_unit_test(test_notify_threshold),
 		cmocka_unit_test(test_limit_drops_samples_only),
 		cmocka_unit_test(test_weighted_samples),
 		cmocka_unit_test(test_big_records_span_chunks),

@@ -253,6 +253,14 @@ int kp_collector__fd(const struct kp_collector *c)
 	return kp_queue__fd(c->q);
 }
 
+void kp_collector__set_lazy_fd(struct kp_collector *c, int lazy)
+{
+	struct kp_queue_stats qs;
+
+	kp_queue__stats(c->q, &qs);
+	kp_queue__set_notify(c->q, lazy ? qs.limit / 8 : 0);
+}
+
 int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on)
 {
 	uint8_t one = 1;

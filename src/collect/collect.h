@@ -102,6 +102,12 @@ ssize_t kp_collector__read(struct kp_collector *c, void *buf, size_t cap,
 
 /* An fd that is readable while the queue is not empty (for poll()). */
 int kp_collector__fd(const struct kp_collector *c);
+/* lazy = 1: the fd turns readable only once the queue holds an eighth of
+ * its limit, for a reader that reads on its own timer as well (the live
+ * view, at each refresh): an idle machine then costs it no wakeup between
+ * refreshes, a busy one is read long before samples are dropped.
+ * 0 (the default): as soon as it holds a record. */
+void kp_collector__set_lazy_fd(struct kp_collector *c, int lazy);
 
 /* Counters, exact; also written into the queue as LOST records. */
 void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out);

@@ -31,6 +31,7 @@ struct kp_queue {
 	unsigned wakeups;		/* kp_queue__wake calls not yet seen */
 	int efd;
 	int efd_set;			/* the eventfd is readable */
+	uint64_t notify_bytes;		/* publish sets the eventfd from there */
 };
 
 struct kp_queue *kp_queue__new(size_t limit_bytes)
@@ -246,7 +247,7 @@ void kp_queue__publish(struct kp_queue *q)
 {
 	pthread_mutex_lock(&q->lock);
 	if (q->st.bytes > 0) {
-		if (!q->efd_set) {
+		if (!q->efd_set && q->st.bytes >= q->notify_bytes) {
 			signal_fd(q->efd, 1);
 			q->efd_set = 1;
 		}
@@ -266,6 +267,13 @@ void kp_queue__wake(struct kp_queue *q)
 int kp_queue__fd(const struct kp_queue *q)
 {
 	return q->efd;
+}
+
+void kp_queue__set_notify(struct kp_queue *q, uint64_t bytes)
+{
+	pthread_mutex_lock(&q->lock);
+	q->notify_bytes = bytes;
+	pthread_mutex_unlock(&q->lock);
 }
 
 void kp_queue__stats(struct kp_queue *q, struct kp_queue_stats *out)

@@ -11,8 +11,8 @@
  * Who calls it: the collector's consumer thread pushes a batch of records
  * and then publishes them (one wakeup per batch, not per record); the
  * collector's reader pops (kp_collector__read). Thread-safe: a mutex and a
- * condvar inside; an eventfd is readable from a publish until the queue
- * is read empty.
+ * condvar inside; an eventfd is readable from a publish (past a threshold
+ * the reader may set) until the queue is read empty.
  *
  * Errors: 0 or -errno; kp_queue__new returns NULL with errno set.
  * Never: looks inside the records (the caller says which are samples, and
@@ -62,8 +62,11 @@ ssize_t kp_queue__pop(struct kp_queue *q, void *buf, size_t cap,
 /* Wake a waiting kp_queue__pop (it returns 0). */
 void kp_queue__wake(struct kp_queue *q);
 
-/* Readable while the queue holds a record. Owned by the queue. */
+/* Readable from a publish that found at least the notify threshold of
+ * bytes queued (0, the default: any record) until the queue is read
+ * empty. Owned by the queue. */
 int kp_queue__fd(const struct kp_queue *q);
+void kp_queue__set_notify(struct kp_queue *q, uint64_t bytes);
 
 void kp_queue__stats(struct kp_queue *q, struct kp_queue_stats *out);
 

@@ -57,8 +57,10 @@ static int read_keys(struct kp_tui *t)
 			return KP_ACT_QUIT;
 		if (a == KP_ACT_REVIEW)
 			rc = kp_tui__review(t);
-		else if (a == KP_ACT_REFRESH)
+		else if (a == KP_ACT_REFRESH) {
+			pump(t);	/* what a flush queued, say */
 			rc = kp_tui__refresh(t);
+		}
 		else
 			rc = 0;
 		if (rc < 0)
@@ -84,10 +86,12 @@ static int read_signals(struct kp_tui *t, struct kp_sig *sig)
 	return (what & KP_SIG_QUIT) != 0;
 }
 
-/* The collector's fd is watched until it is readable. Readable before
- * next_pump: the pump is due then, and the fd is left out of the polls
- * until it has run (it stays readable). So an idle queue costs no wakeup
- * of its own, and a busy one is pumped at most every KP_PUMP_MS. */
+/* Every refresh flushes the collector and pumps. Between refreshes the
+ * collector's fd (lazy: readable only past an eighth of the queue's
+ * limit) is watched until it is readable; readable before next_pump: the
+ * pump is due then, and the fd is left out of the polls until it has run
+ * (it stays readable). So a quiet machine costs no wakeup between
+ * refreshes, and a busy queue is pumped at most every KP_PUMP_MS. */
 static int turn(struct kp_tui *t, struct kp_sig *sig, uint64_t *next_refresh,
 		uint64_t *next_pump, int *pump_due)
 {
@@ -139,6 +143,8 @@ static int loop(struct kp_tui *t, struct kp_sig *sig)
 	uint64_t next_refresh, next_pump = 0;
 	int rc, pump_due = 0;
 
+	if (t->cfg.collector)
+		kp_collector__set_lazy_fd(t->cfg.collector, 1);
 	rc = kp_tui__set_filter(t);
 	if (rc < 0)
 		return kp_err_set(&t->err, rc, "cannot set the filter: %s",
