@@ -40,7 +40,7 @@ int kp_coalesce__can_start(const struct kp_rec_sample *s)
 {
 	return (s->flags & KP_SAMPLE_IDLE) && !s->nr_uframes && !s->nr_regs &&
 	       !s->stack_len && s->nr_kframes <= KP_MAX_FRAMES &&
-	       (s->weight ? s->weight : 1) == 1;
+	       kp_sample_weight(s) == 1;
 }
 
 int kp_coalesce__joins(const struct kp_rec_sample *run,

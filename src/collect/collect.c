@@ -68,7 +68,7 @@ static int emit_sample(void *ctx, const struct kp_record *r, uint32_t cpu)
 	int ret = kp_emit__sample(&c->emit, r, cpu);
 
 	if (ret)
-		c->qdrop[cpu] += r->sample.weight ? r->sample.weight : 1;
+		c->qdrop[cpu] += kp_sample_weight(&r->sample);
 	return ret;
 }
 
@@ -255,10 +255,7 @@ int kp_collector__fd(const struct kp_collector *c)
 
 void kp_collector__set_lazy_fd(struct kp_collector *c, int lazy)
 {
-	struct kp_queue_stats qs;
-
-	kp_queue__stats(c->q, &qs);
-	kp_queue__set_notify(c->q, lazy ? qs.limit / 8 : 0);
+	kp_queue__set_notify(c->q, lazy ? c->o.queue_limit_bytes / 8 : 0);
 }
 
 int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on)

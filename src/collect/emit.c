@@ -32,7 +32,7 @@ static uint32_t samples_of(const struct kp_record *r)
 {
 	if (r->type != KP_REC_SAMPLE)
 		return 0;
-	return r->sample.weight ? r->sample.weight : 1;
+	return kp_sample_weight(&r->sample);
 }
 
 int kp_emit(struct kp_emit *e, const struct kp_record *r)

@@ -9,9 +9,10 @@
  * instead of the queue, each with the index of the CPU it came from;
  * kp_emit__release queues them, in order, after whatever control records
  * were emitted meanwhile, and counts the samples the queue refused in
- * drops[cpu] (a SAMPLE's whole weight). The collector holds the samples of a drain until it has
- * read the side-band, so a process's PROCESS record precedes its samples
- * even when it forked while the buffers were being read.
+ * drops[cpu] (a SAMPLE's whole weight). The collector holds the samples
+ * of a drain until it has read the side-band, so a process's PROCESS
+ * record precedes its samples even when it forked while the buffers
+ * were being read.
  * Errors: 0 or -errno. Never: blocks.
  */
 #ifndef KP_COLLECT_EMIT_H

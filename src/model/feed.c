@@ -92,7 +92,7 @@ static uint32_t pc_children(struct kp_model *m, struct path *p, uint32_t leaf,
  * frame outside it become one "[unknown]" frame, so junk does not make new
  * frames, names and nodes sample after sample. */
 size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
-			 size_t nu, uint32_t *out)
+			 size_t nu, uint64_t *out)
 {
 	size_t i, n = 0;
 	uint32_t mod;
@@ -109,7 +109,7 @@ size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
 	return n;
 }
 
-uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint32_t *upck,
+uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint64_t *upck,
 		       size_t n, const uint64_t *k, size_t nk)
 {
 	uint32_t leaf = m->procs[proc].root;
@@ -118,7 +118,7 @@ uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint32_t *upck,
 
 	p.n = 0;
 	for (i = 0; i < n && leaf != KP_NONE; i++)
-		leaf = pc_children(m, &p, leaf, upck[i]);
+		leaf = pc_children(m, &p, leaf, (uint32_t)upck[i]);
 	for (i = nk; i-- > 0 && leaf != KP_NONE;)
 		leaf = pc_children(m, &p, leaf, kp_intern__kernel_pc(m, k[i]));
 	return leaf;
@@ -128,7 +128,7 @@ uint32_t kp_feed__stack_leaf(struct kp_model *m, uint32_t proc,
 			     const uint64_t *k, size_t nk, const uint64_t *u,
 			     size_t nu)
 {
-	uint32_t upck[KP_MAX_FRAMES + 1];
+	uint64_t upck[KP_MAX_FRAMES + 1];
 
 	if (nu > KP_MAX_FRAMES)
 		nu = KP_MAX_FRAMES;
@@ -321,7 +321,7 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 	struct kp_batch *b = m->batch;
 	struct kp_bhdr *hdr;
 	const uint64_t *u, *k = s->kframes;
-	uint32_t w = s->weight ? s->weight : 1;	/* a zeroed record: 1 */
+	uint32_t w = kp_sample_weight(s);
 	uint16_t nk, nu;
 	int created;
 

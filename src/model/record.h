@@ -140,6 +140,12 @@ struct kp_rec_sample {
 	uint32_t weight;
 };
 
+/* The samples a SAMPLE record stands for: its weight, 0 read as 1. */
+static inline uint32_t kp_sample_weight(const struct kp_rec_sample *s)
+{
+	return s->weight ? s->weight : 1;
+}
+
 /* Stages at which items can be lost; the numbers are in the stream. */
 enum kp_lost_stage {
 	KP_LOST_BPF_FULL = 1,	/* BPF could not reserve space in its CPU buffer */
