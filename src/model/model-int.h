@@ -555,14 +555,15 @@ int kp_feed__settle(struct kp_model *m);
 /* The leaf node of a new stack (kernel and user pcs, innermost first)
  * hung in process proc's trie; KP_NONE on -ENOMEM. In two steps: the
  * pc keys of the user pcs (named with the process's mappings), root
- * first, at most nu of them, into out (KP_NONE for one without memory);
- * then the walk down the trie, user keys and kernel pcs. */
+ * first, at most nu of them, into out (KP_NONE for one without memory;
+ * 64-bit to sit in place of the pcs, pending.c); then the walk down the
+ * trie, user keys and kernel pcs. */
 uint32_t kp_feed__stack_leaf(struct kp_model *m, uint32_t proc,
 			     const uint64_t *k, size_t nk, const uint64_t *u,
 			     size_t nu);
 size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
-			 size_t nu, uint32_t *out);
-uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint32_t *upck,
+			 size_t nu, uint64_t *out);
+uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint64_t *upck,
 		       size_t n, const uint64_t *k, size_t nk);
 size_t kp_feed__batch_bytes(const struct kp_model *m);
 /* A new stack record, hash: the low half of its 64-bit hash. */

@@ -6,9 +6,10 @@
  * KP_PEND_MAX_BYTES of waiting pcs. A process whose mappings are about to
  * change or that goes away has only its user pcs named then (with the
  * mappings they were sampled in, while the resolver still knows the
- * process): kernel names and the trie wait on. Naming the frames (symbol tables, DWARF) is most of what a
- * new stack costs, so a batch run pays for it when it reports, as perf
- * record + perf report do, and not while the workload runs.
+ * process): kernel names and the trie wait on. Naming the frames (symbol
+ * tables, DWARF) is most of what a new stack costs, so a batch run pays
+ * for it when it reports, as perf record + perf report do, and not while
+ * the workload runs.
  */
 #include "model/model-int.h"
 
@@ -42,13 +43,12 @@ int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
 /* Name the user pcs of waiting stack p: pc keys replace them. */
 static void name_user(struct kp_model *m, struct kp_pend *p)
 {
-	uint32_t proc = kp_stk_proc(m, kp_stk(m, p->stk)), upck[KP_MAX_FRAMES + 1];
-	uint64_t *u = m->ppcs + p->off + p->nk;
-	size_t n, i;
+	uint32_t proc = kp_stk_proc(m, kp_stk(m, p->stk));
+	uint64_t *u = m->ppcs + p->off + p->nk, upck[KP_MAX_FRAMES + 1];
+	size_t n;
 
 	n = kp_feed__user_pcks(m, proc, u, p->nu, upck);	/* n <= nu */
-	for (i = 0; i < n; i++)
-		u[i] = upck[i];
+	memcpy(u, upck, n * sizeof(*u));
 	p->nu = (uint16_t)n;
 	p->user_named = 1;
 	if (m->procs[proc].npend)
@@ -60,15 +60,12 @@ static void name_user(struct kp_model *m, struct kp_pend *p)
 static int hang(struct kp_model *m, struct kp_pend *p)
 {
 	struct kp_stk *s = kp_stk(m, p->stk);
-	uint32_t proc = kp_stk_proc(m, s), upck[KP_MAX_FRAMES + 1];
+	uint32_t proc = kp_stk_proc(m, s);
 	const uint64_t *pcs = m->ppcs + p->off;
-	size_t i;
 
 	if (!p->user_named)
 		name_user(m, p);
-	for (i = 0; i < p->nu; i++)
-		upck[i] = (uint32_t)pcs[p->nk + i];
-	s->leaf = kp_feed__hang(m, proc, upck, p->nu, pcs, p->nk);
+	s->leaf = kp_feed__hang(m, proc, pcs + p->nk, p->nu, pcs, p->nk);
 	if (s->leaf != KP_NONE)
 		return 0;
 	s->leaf = m->procs[proc].root;

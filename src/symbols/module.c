@@ -28,8 +28,7 @@ struct kp_module {
 	void *mem, *mini;	/* bytes behind open_mem / MiniDebugInfo */
 	size_t mini_len;
 	Dwarf *dw;		/* begun on first use: dw_of() */
-	Elf *dw_elf;		/* the ELF holding the DWARF, NULL: none */
-	int dw_tried;
+	Elf *dw_elf;		/* the ELF holding DWARF not begun yet, or NULL */
 	struct kp_dw_index *dwi;	/* its scopes by CU, made on first use */
 	struct kp_elf_info info;
 	struct kp_symtab *syms;
@@ -125,9 +124,9 @@ static void load_debug(struct kp_module *m, const struct kp_module_opts *o,
 
 static Dwarf *dw_of(struct kp_module *m)
 {
-	if (!m->dw_tried && m->dw_elf) {
-		m->dw_tried = 1;
+	if (m->dw_elf) {	/* begun once, whether it works or not */
 		m->dw = dwarf_begin_elf(m->dw_elf, DWARF_C_READ, NULL);
+		m->dw_elf = NULL;
 	}
 	return m->dw;
 }
