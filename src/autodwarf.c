@@ -229,11 +229,39 @@ static void op_process_gone(void *ctx, uint32_t pid, uint64_t start_ns)
 		a->inner.ops->process_gone(a->inner.ctx, pid, start_ns);
 }
 
+static void *op_hold(void *ctx, const struct kp_map_info *map)
+{
+	struct kp_autodwarf *a = ctx;
+
+	if (!a->inner.ops->hold)
+		return NULL;
+	return a->inner.ops->hold(a->inner.ctx, map);
+}
+
+/* Only called with what the inner op_hold gave. */
+static int op_symbolize_held(void *ctx, void *held, uint64_t off,
+			     struct kp_frame_info *out, int max)
+{
+	struct kp_autodwarf *a = ctx;
+
+	return a->inner.ops->symbolize_held(a->inner.ctx, held, off, out, max);
+}
+
+static void op_release(void *ctx, void *held)
+{
+	struct kp_autodwarf *a = ctx;
+
+	a->inner.ops->release(a->inner.ctx, held);
+}
+
 static const struct kp_resolver_ops autodwarf_ops = {
 	.symbolize = op_symbolize,
 	.module_name = op_module_name,
 	.unwind = op_unwind,
 	.process_gone = op_process_gone,
+	.hold = op_hold,
+	.symbolize_held = op_symbolize_held,
+	.release = op_release,
 };
 
 struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)

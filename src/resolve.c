@@ -123,6 +123,22 @@ static void to_sym_map(const struct kp_map_info *m, struct kp_sym_map *out)
 	out->path = m->path ? m->path : "";
 }
 
+/* The symbolizer's frames f[0..n) as the model's, names interned. */
+static int to_frames(struct kp_resolve *r, const struct kp_sym_frame *f, int n,
+		     struct kp_frame_info *out)
+{
+	for (int i = 0; i < n; i++) {
+		out[i].name = intern(r, f[i].name);
+		out[i].mangled = intern(r, f[i].mangled);
+		out[i].file = intern(r, f[i].file);
+		out[i].line = f[i].line;
+		out[i].inlined = f[i].inlined;
+		if (!out[i].name && f[i].name)
+			return -ENOMEM;
+	}
+	return n;
+}
+
 static int op_symbolize(void *ctx, const struct kp_map_info *map, uint64_t addr,
 			struct kp_frame_info *out, int max)
 {
@@ -140,16 +156,35 @@ static int op_symbolize(void *ctx, const struct kp_map_info *map, uint64_t addr,
 	} else {
 		n = kp_symbols__kernel(r->syms, addr, f);
 	}
-	for (int i = 0; i < n; i++) {
-		out[i].name = intern(r, f[i].name);
-		out[i].mangled = intern(r, f[i].mangled);
-		out[i].file = intern(r, f[i].file);
-		out[i].line = f[i].line;
-		out[i].inlined = f[i].inlined;
-		if (!out[i].name && f[i].name)
-			return -ENOMEM;
-	}
-	return n;
+	return to_frames(r, f, n, out);
+}
+
+static void *op_hold(void *ctx, const struct kp_map_info *map)
+{
+	struct kp_resolve *r = ctx;
+	struct kp_sym_map sm;
+
+	to_sym_map(map, &sm);
+	return kp_symbols__hold(r->syms, &sm);
+}
+
+static int op_symbolize_held(void *ctx, void *held, uint64_t off,
+			     struct kp_frame_info *out, int max)
+{
+	struct kp_resolve *r = ctx;
+	struct kp_sym_frame f[KP_RESOLVE_MAX_FRAMES];
+	int n;
+
+	n = kp_symbols__held_user(r->syms, held, off, f,
+				  max < KP_RESOLVE_MAX_FRAMES ? max : KP_RESOLVE_MAX_FRAMES);
+	return to_frames(r, f, n, out);
+}
+
+static void op_release(void *ctx, void *held)
+{
+	struct kp_resolve *r = ctx;
+
+	kp_symbols__release(r->syms, held);
 }
 
 static int op_function(void *ctx, const struct kp_map_info *map, uint64_t addr,
@@ -293,6 +328,9 @@ static const struct kp_resolver_ops resolve_ops = {
 	.unwind = op_unwind,
 	.process_gone = op_process_gone,
 	.function = op_function,
+	.hold = op_hold,
+	.symbolize_held = op_symbolize_held,
+	.release = op_release,
 };
 
 struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,

@@ -22,6 +22,9 @@ struct fake {
 	int symbolize_calls, unwind_calls, gone_calls;
 	int calls_at_gone;	/* symbolize_calls when process_gone came */
 	int kernel_calls;	/* symbolize_calls for kernel addresses */
+	int holds, releases;	/* hold op: handles given, released */
+	int held_calls;		/* symbolize_held calls */
+	int no_hold;		/* 1: hold gives NULL (name at once) */
 	uint64_t last_addr;
 	uint32_t gone_pid;
 	uint64_t unwind_pcs[8];
@@ -98,10 +101,43 @@ static void fake_gone(void *ctx, uint32_t pid, uint64_t start_ns)
 	f->calls_at_gone = f->symbolize_calls;
 }
 
+/* A handle is the map's path ("//anon": none); a held offset is named
+ * as symbolize names it. */
+static void *fake_hold(void *ctx, const struct kp_map_info *map)
+{
+	struct fake *f = ctx;
+
+	if (f->no_hold || !map->path || !strcmp(map->path, "//anon"))
+		return NULL;
+	f->holds++;
+	return (void *)map->path;
+}
+
+static int fake_symbolize_held(void *ctx, void *held, uint64_t off,
+			       struct kp_frame_info *out, int max)
+{
+	struct fake *f = ctx;
+	struct kp_map_info m = { .path = held };
+
+	f->held_calls++;	/* and symbolize_calls, by fake_symbolize */
+	return fake_symbolize(ctx, &m, off, out, max);
+}
+
+static void fake_release(void *ctx, void *held)
+{
+	struct fake *f = ctx;
+
+	(void)held;
+	f->releases++;
+}
+
 static const struct kp_resolver_ops fake_ops = {
 	.symbolize = fake_symbolize,
 	.unwind = fake_unwind,
 	.process_gone = fake_gone,
+	.hold = fake_hold,
+	.symbolize_held = fake_symbolize_held,
+	.release = fake_release,
 };
 
 static inline struct kp_model *fake_model(struct fake *f, size_t max_nodes)

@@ -112,11 +112,13 @@ static void test_old_mappings(void **state)
 	kp_model__free(m);
 }
 
-/* An exiting process's user pcs are named before the resolver forgets
- * it; its kernel pcs (and the other process's stack) still wait. */
-static void test_named_before_gone(void **state)
+/* An exiting process's user pcs become pc keys before the resolver
+ * forgets it, their modules held; names, its kernel pcs (and the other
+ * process's stack) wait. A resolver that holds nothing (no_hold) names
+ * those user pcs then. */
+static void named_before_gone(int no_hold)
 {
-	struct fake f = { 0 };
+	struct fake f = { .no_hold = no_hold };
 	struct kp_model *m = new_model(&f, 1, 0);
 	uint64_t pc = U(6), k = K(9);
 
@@ -128,12 +130,60 @@ static void test_named_before_gone(void **state)
 	assert_int_equal(feed_sample(m, 200, 200, 1, 0, 0, NULL, 0, &pc, 1), 0);
 	feed_exit(m, 100);
 	assert_int_equal(f.gone_calls, 1);
-	assert_int_equal(f.calls_at_gone, 1);	/* 100's user pc, not 200's */
+	/* 100's user pc, not 200's */
+	assert_int_equal(f.calls_at_gone, no_hold ? 1 : 0);
+	assert_int_equal(f.holds, no_hold ? 0 : 1);
 	assert_int_equal(f.kernel_calls, 0);	/* kernel names need no process */
 	assert_true(self_of(m, "fn_6") == 1);
 	assert_true(self_of(m, "k_ffffffff810009") == 1);
 	assert_int_equal(f.kernel_calls, 1);
+	assert_int_equal(f.held_calls, no_hold ? 0 : 1);
+	assert_int_equal(f.releases, f.holds);	/* all released once named */
 	kp_model__free(m);
+}
+
+static void test_named_before_gone(void **state)
+{
+	named_before_gone(0);
+	named_before_gone(1);
+}
+
+/* Keys held for late names: one hold per module, released once named or
+ * when the model is freed unread; anonymous code is named at once; a
+ * key made late and met again in another process's stack is named once. */
+static void test_held_modules(void **state)
+{
+	struct fake f = { 0 };
+	struct kp_model *m = new_model(&f, 1, 0);
+	uint64_t a[] = { U(1), U(2) }, jit = 0x7f0000000010ull;
+
+	assert_int_equal(feed_process(m, 100, 1, "app"), 0);
+	assert_int_equal(feed_process(m, 200, 1, "app2"), 0);
+	assert_int_equal(feed_mmap(m, 100, APP, 0x100000, 0, "/bin/app", 1), 0);
+	assert_int_equal(feed_mmap(m, 100, 0x7f0000000000ull, 0x1000, 0, "//anon", 0), 0);
+	assert_int_equal(feed_mmap(m, 200, APP, 0x100000, 0, "/bin/app", 1), 0);
+	assert_int_equal(feed_sample(m, 100, 100, 1, 0, 0, NULL, 0, a, 2), 0);
+	assert_int_equal(feed_sample(m, 100, 100, 2, 0, 0, NULL, 0, &jit, 1), 0);
+	feed_exit(m, 100);
+	assert_int_equal(f.holds, 1);		/* /bin/app once, not //anon */
+	assert_int_equal(f.calls_at_gone, 1);	/* the anonymous pc */
+	assert_int_equal(f.symbolize_calls, 1);
+	assert_int_equal(feed_sample(m, 200, 200, 3, 0, 0, NULL, 0, a, 2), 0);
+	assert_true(self_of(m, "fn_1") == 2);
+	assert_int_equal(f.held_calls, 2);	/* fn_1, fn_2: named once */
+	assert_int_equal(f.releases, 1);
+	kp_model__free(m);
+
+	memset(&f, 0, sizeof(f));
+	m = new_model(&f, 1, 0);
+	assert_int_equal(feed_process(m, 100, 1, "app"), 0);
+	assert_int_equal(feed_mmap(m, 100, APP, 0x100000, 0, "/bin/app", 1), 0);
+	assert_int_equal(feed_sample(m, 100, 100, 1, 0, 0, NULL, 0, a, 2), 0);
+	feed_exit(m, 100);
+	assert_int_equal(f.holds, 1);
+	kp_model__free(m);			/* never read */
+	assert_int_equal(f.releases, 1);
+	assert_int_equal(f.held_calls, 0);
 }
 
 /* Waiting stacks are bounded: past 8 MiB they are hung without a reader. */
@@ -283,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_named_late),
 		cmocka_unit_test(test_old_mappings),
 		cmocka_unit_test(test_named_before_gone),
+		cmocka_unit_test(test_held_modules),
 		cmocka_unit_test(test_bounded),
 		cmocka_unit_test(test_same_answers),
 	};

@@ -738,6 +738,45 @@ static void jit_map(struct kp_sym_map *m, uint64_t proc_start)
 	m->path = "//anon";
 }
 
+/* A held module names its code after the process is gone, with inlined
+ * frames, and stays loaded until released; JIT code is not held. */
+static void test_hold(void **state)
+{
+	struct kp_symbols *s = new_syms_keep(1);	/* keep none unused */
+	const char *bin = fx("fx-prog-pie");
+	uint64_t a = nm_addr(bin, "kp_mark_inline");
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[8];
+	struct kp_sym_held *h;
+	struct kp_sym_map m;
+
+	(void)state;
+	exec_map(bin, 0x10000, &m);
+	m.pid = 0;
+	m.proc_start = 20;
+	h = kp_symbols__hold(s, &m);
+	assert_non_null(h);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.held, 1);
+	assert_int_equal(st.dwarf_begun, 0);
+	kp_symbols__process_gone(s, 0, 20);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.modules_live, 1);	/* the hold keeps it */
+	assert_int_equal(kp_symbols__held_user(s, h, a - (m.start - 0x10000) + m.pgoff,
+					       f, 8), 2);
+	assert_string_equal(f[0].name, "kp_inner");
+	assert_int_equal(f[0].inlined, 1);
+	assert_string_equal(f[1].name, "kp_outer");
+	kp_symbols__release(s, h);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.held, 0);
+	assert_int_equal(st.modules_live, 0);
+	assert_int_equal(st.modules_freed, 1);
+	jit_map(&m, 21);
+	assert_null(kp_symbols__hold(s, &m));
+	kp_symbols__free(s);
+}
+
 static void test_jit_map(void **state)
 {
 	struct kp_symbols *s = jit_syms();
@@ -1112,6 +1151,7 @@ int main(void)
 		cmocka_unit_test(test_module_build_id_key),
 		cmocka_unit_test(test_dwarf_index_matches),
 		cmocka_unit_test(test_process_gone_first),
+		cmocka_unit_test(test_hold),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_jit_map_untrusted),
 		cmocka_unit_test(test_kernel),

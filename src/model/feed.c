@@ -92,7 +92,7 @@ static uint32_t pc_children(struct kp_model *m, struct path *p, uint32_t leaf,
  * frame outside it become one "[unknown]" frame, so junk does not make new
  * frames, names and nodes sample after sample. */
 size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
-			 size_t nu, uint64_t *out)
+			 size_t nu, uint64_t *out, int late)
 {
 	size_t i, n = 0;
 	uint32_t mod;
@@ -105,7 +105,7 @@ size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
 		}
 	}
 	for (i = nu; i-- > 0;)
-		out[n++] = kp_intern__user_pc(m, proc, u[i], i > 0);
+		out[n++] = kp_intern__user_pc(m, proc, u[i], i > 0, late);
 	return n;
 }
 
@@ -116,6 +116,8 @@ uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint64_t *upck,
 	struct path p;
 	size_t i;
 
+	if (m->nr_late && kp_intern__name_late(m))
+		return KP_NONE;
 	p.n = 0;
 	for (i = 0; i < n && leaf != KP_NONE; i++)
 		leaf = pc_children(m, &p, leaf, (uint32_t)upck[i]);
@@ -132,7 +134,7 @@ uint32_t kp_feed__stack_leaf(struct kp_model *m, uint32_t proc,
 
 	if (nu > KP_MAX_FRAMES)
 		nu = KP_MAX_FRAMES;
-	return kp_feed__hang(m, proc, upck, kp_feed__user_pcks(m, proc, u, nu, upck),
+	return kp_feed__hang(m, proc, upck, kp_feed__user_pcks(m, proc, u, nu, upck, 0),
 			     k, nk);
 }
 

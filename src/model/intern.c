@@ -60,10 +60,15 @@ int kp_intern__init(struct kp_model *m)
 	return 0;
 }
 
+static void release_held(struct kp_model *m);
+
 void kp_intern__fini(struct kp_model *m)
 {
 	size_t i;
 
+	release_held(m);
+	free(m->late);
+	free(m->held);
 	for (i = 0; i < m->nr_symtabs; i++)
 		free(m->symtabs[i].syms);
 	free(m->symtabs);
@@ -262,25 +267,12 @@ static uint32_t unknown_fn(struct kp_model *m, const struct kp_pck *k)
 	return fn;
 }
 
-/* Give pc key k its frames; addr is what the resolver is asked about. */
-static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi,
-		    uint64_t addr)
+/* Give pc key k the frames fi[0..n) (n <= 0: unknown). */
+static int add_frames(struct kp_model *m, uint32_t k, struct kp_frame_info *fi, int n)
 {
-	struct kp_frame_info fi[KP_MAX_INLINE];
-	const struct kp_module *mod = &m->mods[m->pcks[k].module];
-	const char *name = NULL;
-	int i, n = 0, err;
+	int i, err;
 
 	m->pcks[k].first = (uint32_t)m->nr_frames;
-	if (mod->symtab >= 0)
-		name = symtab_lookup(&m->symtabs[mod->symtab], m->pcks[k].off);
-	if (name) {
-		err = add_frame(m, k, kp_intern__fn(m, m->pcks[k].module, name), NULL);
-		m->pcks[k].n = 1;
-		return err;
-	}
-	if (m->res.ops && m->res.ops->symbolize && m->pcks[k].module != KP_MOD_UNKNOWN)
-		n = m->res.ops->symbolize(m->res.ctx, mi, addr, fi, KP_MAX_INLINE);
 	if (n <= 0) {
 		n = 1;
 		memset(fi, 0, sizeof(fi[0]));
@@ -299,8 +291,96 @@ static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi
 	return 0;
 }
 
+/* A name from a symbol table of the stream, else NULL. */
+static const char *table_name(struct kp_model *m, uint32_t k)
+{
+	const struct kp_module *mod = &m->mods[m->pcks[k].module];
+
+	if (mod->symtab < 0)
+		return NULL;
+	return symtab_lookup(&m->symtabs[mod->symtab], m->pcks[k].off);
+}
+
+/* Give pc key k its frames; addr is what the resolver is asked about. */
+static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi,
+		    uint64_t addr)
+{
+	struct kp_frame_info fi[KP_MAX_INLINE];
+	const char *name = table_name(m, k);
+	int n = 0;
+
+	if (name) {
+		fi[0] = (struct kp_frame_info){ .name = name };
+		return add_frames(m, k, fi, 1);
+	}
+	if (m->res.ops && m->res.ops->symbolize && m->pcks[k].module != KP_MOD_UNKNOWN)
+		n = m->res.ops->symbolize(m->res.ctx, mi, addr, fi, KP_MAX_INLINE);
+	return add_frames(m, k, fi, n);
+}
+
+/* Can new key k of mapping mi wait for its names? Yes when no table of
+ * the stream names it and the resolver holds its module. */
+static int hold_for_late(struct kp_model *m, uint32_t k, const struct kp_map_info *mi)
+{
+	struct kp_module *mod = &m->mods[m->pcks[k].module];
+	const struct kp_resolver_ops *ops = m->res.ops;
+
+	if (!mi || m->pcks[k].module == KP_MOD_UNKNOWN || mod->symtab >= 0 ||
+	    !ops || !ops->hold || !ops->symbolize_held || !ops->release)
+		return 0;
+	if (mod->held)
+		return 1;
+	if (kp_grow(&m->held, &m->cap_held, m->nr_held + 1, sizeof(*m->held)))
+		return 0;
+	mod->held = ops->hold(m->res.ctx, mi);
+	if (!mod->held)
+		return 0;
+	m->held[m->nr_held++] = m->pcks[k].module;
+	return 1;
+}
+
+static void release_held(struct kp_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_held; i++) {
+		struct kp_module *mod = &m->mods[m->held[i]];
+
+		m->res.ops->release(m->res.ctx, mod->held);
+		mod->held = NULL;
+	}
+	m->nr_held = 0;
+}
+
+int kp_intern__name_late(struct kp_model *m)
+{
+	struct kp_frame_info fi[KP_MAX_INLINE];
+	int err = 0;
+	size_t i;
+
+	for (i = 0; i < m->nr_late && !err; i++) {
+		uint32_t k = m->late[i];
+		const char *name = table_name(m, k);
+		int n;
+
+		if (name) {
+			fi[0] = (struct kp_frame_info){ .name = name };
+			n = 1;
+		} else {
+			n = m->res.ops->symbolize_held(m->res.ctx,
+						       m->mods[m->pcks[k].module].held,
+						       m->pcks[k].off, fi, KP_MAX_INLINE);
+		}
+		err = add_frames(m, k, fi, n);
+	}
+	m->nr_late = 0;
+	release_held(m);
+	return err;
+}
+
 static uint32_t new_pck(struct kp_model *m, uint32_t h, uint32_t module,
-			uint64_t off, const struct kp_map_info *mi, uint64_t addr)
+			uint64_t off, const struct kp_map_info *mi, uint64_t addr,
+			int late)
 {
 	struct kp_pck *k;
 	uint32_t idx = (uint32_t)m->nr_pcks;
@@ -312,6 +392,11 @@ static uint32_t new_pck(struct kp_model *m, uint32_t h, uint32_t module,
 	memset(k, 0, sizeof(*k));
 	k->module = module;
 	k->off = off;
+	if (late && hold_for_late(m, idx, mi) &&
+	    !kp_grow(&m->late, &m->cap_late, m->nr_late + 1, sizeof(*m->late))) {
+		m->late[m->nr_late++] = idx;	/* n == 0 until then */
+		return idx;
+	}
 	if (name_pck(m, idx, mi, addr))
 		return KP_NONE;
 	return idx;
@@ -320,7 +405,7 @@ static uint32_t new_pck(struct kp_model *m, uint32_t h, uint32_t module,
 /* The pc key (module, off) of a user pc, found or made (named by asking
  * the resolver about addr in mapping mi). */
 static uint32_t user_pck(struct kp_model *m, uint32_t module, uint64_t off,
-			 const struct kp_map_info *mi, uint64_t addr)
+			 const struct kp_map_info *mi, uint64_t addr, int late)
 {
 	uint32_t h = (uint32_t)kp_hash2(module, off), v = 0;
 	uint64_t *found;
@@ -329,10 +414,11 @@ static uint32_t user_pck(struct kp_model *m, uint32_t module, uint64_t off,
 		     m->pcks[v].module == module && m->pcks[v].off == off, found);
 	if (found)
 		return v;
-	return new_pck(m, h, module, off, mi, addr);
+	return new_pck(m, h, module, off, mi, addr, late);
 }
 
-uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret)
+uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret,
+			    int late)
 {
 	uint32_t module = KP_MOD_UNKNOWN;
 	const struct kp_map_info *mi;
@@ -343,12 +429,12 @@ uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret
 		addr = ret && pc > mi->addr ? pc - 1 : pc;
 		off = addr - mi->addr + mi->pgoff;
 	}
-	return user_pck(m, module, off, mi, addr);
+	return user_pck(m, module, off, mi, addr, late);
 }
 
 uint32_t kp_intern__junk(struct kp_model *m)
 {
-	return user_pck(m, KP_MOD_UNKNOWN, KP_JUNK_OFF, NULL, 0);
+	return user_pck(m, KP_MOD_UNKNOWN, KP_JUNK_OFF, NULL, 0, 0);
 }
 
 uint32_t kp_intern__kernel_pc(struct kp_model *m, uint64_t pc)
@@ -363,7 +449,7 @@ uint32_t kp_intern__kernel_pc(struct kp_model *m, uint64_t pc)
 	module = kernel_module(m, pc);
 	if (module == KP_NONE)
 		return KP_NONE;
-	return new_pck(m, h, module, pc, NULL, pc);
+	return new_pck(m, h, module, pc, NULL, pc, 0);
 }
 
 static int sym_cmp(const void *a, const void *b)

@@ -160,6 +160,7 @@ struct kp_module {
 	uint8_t build_id[KP_BUILD_ID_MAX];
 	uint8_t kernel;
 	int32_t symtab;		/* index in m->symtabs, -1: none */
+	void *held;		/* resolver hold while late keys of it wait */
 };
 
 /* 12 bytes (packed: 4 would be padding). */
@@ -172,7 +173,8 @@ struct kp_func {
 
 /* A distinct code address: (module, offset). Its names are frames
  * frames[first .. first + n): inlined ones first, the containing
- * function last. 16 bytes. */
+ * function last. n == 0: not named yet (a "late" key, whose module the
+ * resolver holds; kp_intern__name_late names it). 16 bytes. */
 struct kp_pck {
 	uint64_t off;		/* user: file offset; kernel: address */
 	uint32_t module : 28;
@@ -411,6 +413,10 @@ struct kp_model {
 	size_t nr_frames, cap_frames;
 	struct kp_symtab *symtabs;
 	size_t nr_symtabs, cap_symtabs;
+	uint32_t *late;			/* pc keys not named yet (n == 0) */
+	size_t nr_late, cap_late;
+	uint32_t *held;			/* modules with a resolver hold */
+	size_t nr_held, cap_held;
 	struct kp_frame_ref *refs;	/* for foreach_stack, made on demand */
 	size_t nr_refs, cap_refs;
 
@@ -497,8 +503,14 @@ int kp_intern__init(struct kp_model *m);
 void kp_intern__fini(struct kp_model *m);
 uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name);
 /* The pc key of a user pc of process p (ret: a return address, named at
- * pc - 1) or of a kernel address; KP_NONE on -ENOMEM. */
-uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret);
+ * pc - 1) or of a kernel address; KP_NONE on -ENOMEM. late: a new key of
+ * a file mapping is named later (kp_intern__name_late), its module held
+ * by the resolver meanwhile, where the resolver can hold it. */
+uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret,
+			    int late);
+/* Name every late pc key and release the resolver's holds. Before any
+ * key's frames are read (kp_feed__hang calls it). */
+int kp_intern__name_late(struct kp_model *m);
 uint32_t kp_intern__kernel_pc(struct kp_model *m, uint64_t pc);
 /* The one "[unknown]" frame that stands for callers in no mapping. */
 #define KP_JUNK_OFF UINT64_MAX
@@ -556,13 +568,14 @@ int kp_feed__settle(struct kp_model *m);
  * hung in process proc's trie; KP_NONE on -ENOMEM. In two steps: the
  * pc keys of the user pcs (named with the process's mappings), root
  * first, at most nu of them, into out (KP_NONE for one without memory;
- * 64-bit to sit in place of the pcs, pending.c); then the walk down the
- * trie, user keys and kernel pcs. */
+ * 64-bit to sit in place of the pcs, pending.c; late: see
+ * kp_intern__user_pc); then the walk down the trie, user keys and kernel
+ * pcs. */
 uint32_t kp_feed__stack_leaf(struct kp_model *m, uint32_t proc,
 			     const uint64_t *k, size_t nk, const uint64_t *u,
 			     size_t nu);
 size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
-			 size_t nu, uint64_t *out);
+			 size_t nu, uint64_t *out, int late);
 uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint64_t *upck,
 		       size_t n, const uint64_t *k, size_t nk);
 size_t kp_feed__batch_bytes(const struct kp_model *m);

@@ -86,6 +86,15 @@ struct kp_resolver_ops {
 	 * resolvers that judge stacks as they come (src/autodwarf.c). */
 	int (*function)(void *ctx, const struct kp_map_info *map, uint64_t addr,
 			const char **name);
+	/* Names for later (may all be NULL: then the model names at once).
+	 * hold: keep what names the code of map (its module) after the
+	 * process is gone or remapped it; a handle, or NULL to name now.
+	 * symbolize_held: as symbolize, for file offset off of a held
+	 * module. release: every hold once, before the resolver is freed. */
+	void *(*hold)(void *ctx, const struct kp_map_info *map);
+	int (*symbolize_held)(void *ctx, void *held, uint64_t off,
+			      struct kp_frame_info *out, int max);
+	void (*release)(void *ctx, void *held);
 };
 
 struct kp_resolver {

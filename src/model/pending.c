@@ -4,9 +4,10 @@
  * A new stack is counted at once, but its pcs wait here until something
  * needs its place in the trie: a view, a report, a refresh, or
  * KP_PEND_MAX_BYTES of waiting pcs. A process whose mappings are about to
- * change or that goes away has only its user pcs named then (with the
- * mappings they were sampled in, while the resolver still knows the
- * process): kernel names and the trie wait on. Naming the frames (symbol
+ * change or that goes away has its user pcs turned into pc keys then
+ * (module + offset, with the mappings they were sampled in, while the
+ * resolver still knows the process); the resolver holds those modules,
+ * and names, kernel pcs and the trie wait on. Naming the frames (symbol
  * tables, DWARF) is most of what a new stack costs, so a batch run pays
  * for it when it reports, as perf record + perf report do, and not while
  * the workload runs.
@@ -40,14 +41,15 @@ int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
 	return 0;
 }
 
-/* Name the user pcs of waiting stack p: pc keys replace them. */
-static void name_user(struct kp_model *m, struct kp_pend *p)
+/* Put pc keys in place of the user pcs of waiting stack p (late: their
+ * names wait too, kp_intern__user_pc). */
+static void name_user(struct kp_model *m, struct kp_pend *p, int late)
 {
 	uint32_t proc = kp_stk_proc(m, kp_stk(m, p->stk));
 	uint64_t *u = m->ppcs + p->off + p->nk, upck[KP_MAX_FRAMES + 1];
 	size_t n;
 
-	n = kp_feed__user_pcks(m, proc, u, p->nu, upck);	/* n <= nu */
+	n = kp_feed__user_pcks(m, proc, u, p->nu, upck, late);	/* n <= nu */
 	memcpy(u, upck, n * sizeof(*u));
 	p->nu = (uint16_t)n;
 	p->user_named = 1;
@@ -64,7 +66,7 @@ static int hang(struct kp_model *m, struct kp_pend *p)
 	const uint64_t *pcs = m->ppcs + p->off;
 
 	if (!p->user_named)
-		name_user(m, p);
+		name_user(m, p, 0);
 	s->leaf = kp_feed__hang(m, proc, pcs + p->nk, p->nu, pcs, p->nk);
 	if (s->leaf != KP_NONE)
 		return 0;
@@ -95,7 +97,7 @@ void kp_pend__name_user(struct kp_model *m, uint32_t proc)
 		struct kp_pend *p = &m->pend[i];
 
 		if (!p->user_named && kp_stk_proc(m, kp_stk(m, p->stk)) == proc)
-			name_user(m, p);
+			name_user(m, p, 1);
 	}
 }
 

@@ -79,6 +79,7 @@ struct kp_symbols_stats {
 	uint64_t jit_maps, jit_bad_lines, jit_refused;
 	uint64_t kernel_symbols;
 	uint64_t dwarf_begun;			/* modules whose DWARF was read */
+	uint64_t held;				/* holds not yet released */
 	int kernel_restricted;			/* kallsyms addresses hidden */
 	uint64_t bytes;				/* memory held by modules */
 };
@@ -101,6 +102,20 @@ int kp_symbols__user(struct kp_symbols *s, const struct kp_sym_map *map,
  * -errno. */
 int kp_symbols__user_function(struct kp_symbols *s, const struct kp_sym_map *map,
 			      uint64_t addr, struct kp_sym_frame *out);
+
+/* Hold the module of file mapping map (opened if need be) so that its
+ * code can be named later, after the process exited or remapped it:
+ * kp_symbols__held_user(h, off) names file offset off as
+ * kp_symbols__user names the address at that offset. NULL: nothing to
+ * hold (anonymous or JIT code, a file that cannot be opened): name now.
+ * Every hold is released once (kp_symbols__release), before
+ * kp_symbols__free. Cheap: no symbol is read. */
+struct kp_sym_held;
+struct kp_sym_held *kp_symbols__hold(struct kp_symbols *s,
+				     const struct kp_sym_map *map);
+int kp_symbols__held_user(struct kp_symbols *s, struct kp_sym_held *h,
+			  uint64_t off, struct kp_sym_frame *out, int max);
+void kp_symbols__release(struct kp_symbols *s, struct kp_sym_held *h);
 
 /* Name the kernel address addr: 1 with out filled, 0 unknown (or
  * addresses hidden: see kp_symbols__kernel_status). */

@@ -494,6 +494,48 @@ int kp_symbols__user_function(struct kp_symbols *s, const struct kp_sym_map *map
 	return user_lookup(s, map, addr, out, 1, 1);
 }
 
+/* ---- held modules: names for later ---- */
+
+struct kp_sym_held *kp_symbols__hold(struct kp_symbols *s,
+				     const struct kp_sym_map *map)
+{
+	struct kp_proc *p = proc_get(s, map->pid, map->proc_start);
+	struct kp_pmap *pm;
+
+	if (!p || !(pm = pmap_get(s, p, map)))
+		return NULL;
+	if (!pm->me)
+		return NULL;	/* anonymous (JIT) code, or nothing to open */
+	modent_ref(s, pm->me);
+	s->st.held++;
+	return (struct kp_sym_held *)pm->me;
+}
+
+int kp_symbols__held_user(struct kp_symbols *s, struct kp_sym_held *h,
+			  uint64_t off, struct kp_sym_frame *out, int max)
+{
+	struct kp_module *m = ((struct kp_modent *)h)->mod;
+	uint64_t vaddr;
+	int n = 0;
+
+	s->st.lookups++;
+	if (max > 0 && kp_elf__offset_to_vaddr(kp_module__info(m), off, &vaddr) == 0)
+		n = kp_module__lookup(m, vaddr, out, max);
+	if (n > 0)
+		s->st.named++;
+	else
+		s->st.unnamed++;
+	return n;
+}
+
+void kp_symbols__release(struct kp_symbols *s, struct kp_sym_held *h)
+{
+	if (!h)
+		return;
+	s->st.held--;
+	modent_unref(s, (struct kp_modent *)h);
+}
+
 const char *kp_symbols__user_module_name(struct kp_symbols *s,
 					 const struct kp_sym_map *map)
 {
