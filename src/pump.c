@@ -38,6 +38,10 @@ struct kp_pump *kp_pump__new(struct kp_collector *c, struct kp_model *m,
 		p->buf = malloc(p->cap);
 		if (!p->buf)
 			goto out_free;
+		/* touched now: its page faults at the first busy read would
+		 * fall on the sampling (a paravirtual guest pays tens of us
+		 * for each) */
+		explicit_bzero(p->buf, p->cap);	/* memset may become calloc */
 	}
 	return p;
 out_free:

@@ -16,7 +16,16 @@ int kp_emit__init(struct kp_emit *e, struct kp_queue *q)
 	e->q = q;
 	e->cap = EMIT_BUF;
 	e->buf = malloc(e->cap);
-	return e->buf ? 0 : -ENOMEM;
+	/* the held samples' first buffer, its pages touched now rather than
+	 * when sampling first gets busy (a page fault is dear in a guest) */
+	e->held_cap = 8 * EMIT_BUF;
+	e->held = malloc(e->held_cap);
+	if (!e->buf || !e->held) {
+		kp_emit__fini(e);
+		return -ENOMEM;
+	}
+	explicit_bzero(e->held, e->held_cap);	/* memset may become calloc */
+	return 0;
 }
 
 void kp_emit__fini(struct kp_emit *e)

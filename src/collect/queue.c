@@ -53,6 +53,19 @@ struct kp_queue *kp_queue__new(size_t limit_bytes)
 		goto out_errno;
 	}
 	q->st.limit = limit_bytes;
+	/* the spares up front, their pages touched: a page fault costs most
+	 * when the queue first fills, which is when sampling gets busy */
+	while (q->nr_spare < SPARE_CHUNKS) {
+		struct chunk *c = malloc(sizeof(*c) + CHUNK_BYTES);
+
+		if (!c)
+			break;	/* allocated when needed instead */
+		explicit_bzero(c->data, CHUNK_BYTES);	/* not elided */
+		c->next = q->spare;
+		q->spare = c;
+		q->nr_spare++;
+		q->st.chunks_allocated++;
+	}
 	return q;
 
 out_errno:
