@@ -16,8 +16,7 @@
  *   --rounds N run exactly N rounds instead (one round is ~1.5 ms here)
  *   --linger   after the work, print the result line and sleep until
  *              killed, so a profiler can still read /proc/PID/maps
- * Prints "split pid=P rounds=R wall=S cpu=S sum=X a=A b=B c=C" when the
- * work is done: A, B, C are the measured CPU shares (%) of the three.
+ * Prints "split pid=P rounds=R wall=S cpu=S sum=X" when the work is done.
  */
 #include <signal.h>
 #include <stdint.h>
@@ -124,30 +123,11 @@ NOINL uint64_t level1(int which, uint64_t v, uint32_t units)
 	return v + 3;
 }
 
-/* CPU time spent under each level1(X) call, for the split line: the
- * shares a profiler should find. A machine whose CPUs are shared can
- * move them off 50/30/20 by several points (perf record sees the same). */
-static uint64_t spent_ns[3];
-
-static uint64_t thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 NOINL uint64_t do_round(uint64_t v)
 {
-	static const uint32_t units[3] = { 5, 3, 2 };
-	uint64_t t = thread_ns(), t2;
-
-	for (int x = 0; x < 3; x++) {
-		v = level1(x, v, units[x]);
-		t2 = thread_ns();
-		spent_ns[x] += t2 - t;
-		t = t2;
-	}
+	v = level1(0, v, 5);
+	v = level1(1, v, 3);
+	v = level1(2, v, 2);
 	KEEP();
 	return v;
 }
@@ -207,18 +187,10 @@ int main(int argc, char **argv)
 	w0 = now(CLOCK_MONOTONIC);
 	c0 = now(CLOCK_PROCESS_CPUTIME_ID);
 	v = run_rounds(0x5eed, &rounds, seconds);
-	if (!quiet) {
-		double all = (double)(spent_ns[0] + spent_ns[1] + spent_ns[2]) / 100;
-
-		if (all <= 0)
-			all = 1;
-		printf("split pid=%d rounds=%ld wall=%.3f cpu=%.3f sum=%016llx"
-		       " a=%.1f b=%.1f c=%.1f\n",
+	if (!quiet)
+		printf("split pid=%d rounds=%ld wall=%.3f cpu=%.3f sum=%016llx\n",
 		       (int)getpid(), rounds, now(CLOCK_MONOTONIC) - w0,
-		       now(CLOCK_PROCESS_CPUTIME_ID) - c0, (unsigned long long)v,
-		       (double)spent_ns[0] / all, (double)spent_ns[1] / all,
-		       (double)spent_ns[2] / all);
-	}
+		       now(CLOCK_PROCESS_CPUTIME_ID) - c0, (unsigned long long)v);
 	fflush(stdout);
 	while (linger)
 		pause();
