@@ -520,7 +520,8 @@ int main(int argc, char **argv)
 		fail(&r, status);
 		return finish(&r, status);
 	}
-	warm_heap();	/* after start: what start took is not counted */
+	if (r.c)
+		warm_heap();	/* sampling; after start, which took its own */
 	status = r.o.batch ? run_batch(&r) : run_live(&r);
 	if (status)
 		fail(&r, status);

@@ -9,6 +9,7 @@
 #include "model/stream.h"
 
 #define EMIT_BUF (128u * 1024)	/* > the largest sample or control record */
+#define HELD_START (8 * EMIT_BUF)	/* held samples: a busy cycle at 4999 Hz */
 
 int kp_emit__init(struct kp_emit *e, struct kp_queue *q)
 {
@@ -18,7 +19,7 @@ int kp_emit__init(struct kp_emit *e, struct kp_queue *q)
 	e->buf = malloc(e->cap);
 	/* the held samples' first buffer, its pages touched now rather than
 	 * when sampling first gets busy (a page fault is dear in a guest) */
-	e->held_cap = 8 * EMIT_BUF;
+	e->held_cap = HELD_START;
 	e->held = malloc(e->held_cap);
 	if (!e->buf || !e->held) {
 		kp_emit__fini(e);
@@ -64,7 +65,7 @@ int kp_emit__sample(struct kp_emit *e, const struct kp_record *r, uint32_t cpu)
 	if (!e->hold)
 		return kp_emit(e, r);
 	if (e->held_cap - e->held_len < HELD_HDR + EMIT_BUF) {
-		size_t cap = e->held_cap ? e->held_cap * 2 : 4 * EMIT_BUF;
+		size_t cap = e->held_cap * 2;	/* held from kp_emit__init on */
 		uint8_t *p;
 
 		while (cap - e->held_len < HELD_HDR + EMIT_BUF)

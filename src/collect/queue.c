@@ -34,6 +34,15 @@ struct kp_queue {
 	uint64_t notify_bytes;		/* publish sets the eventfd from there */
 };
 
+static struct chunk *chunk_alloc(struct kp_queue *q, size_t size)
+{
+	struct chunk *c = malloc(sizeof(*c) + size);
+
+	if (c)
+		q->st.chunks_allocated++;
+	return c;
+}
+
 struct kp_queue *kp_queue__new(size_t limit_bytes)
 {
 	struct kp_queue *q = calloc(1, sizeof(*q));
@@ -56,7 +65,7 @@ struct kp_queue *kp_queue__new(size_t limit_bytes)
 	/* the spares up front, their pages touched: a page fault costs most
 	 * when the queue first fills, which is when sampling gets busy */
 	while (q->nr_spare < SPARE_CHUNKS) {
-		struct chunk *c = malloc(sizeof(*c) + CHUNK_BYTES);
+		struct chunk *c = chunk_alloc(q, CHUNK_BYTES);
 
 		if (!c)
 			break;	/* allocated when needed instead */
@@ -64,7 +73,6 @@ struct kp_queue *kp_queue__new(size_t limit_bytes)
 		c->next = q->spare;
 		q->spare = c;
 		q->nr_spare++;
-		q->st.chunks_allocated++;
 	}
 	return q;
 
@@ -111,11 +119,8 @@ static struct chunk *tail_room(struct kp_queue *q, size_t need)
 		c = q->spare;
 		q->spare = c->next;
 		q->nr_spare--;
-	} else {
-		c = malloc(sizeof(*c) + size);
-		if (!c)
-			return NULL;
-		q->st.chunks_allocated++;
+	} else if (!(c = chunk_alloc(q, size))) {
+		return NULL;
 	}
 	c->next = NULL;
 	c->size = size;

@@ -301,20 +301,27 @@ static const char *table_name(struct kp_model *m, uint32_t k)
 	return symtab_lookup(&m->symtabs[mod->symtab], m->pcks[k].off);
 }
 
-/* Give pc key k its frames; addr is what the resolver is asked about. */
+/* Give pc key k its frames: from a table of the stream, else from the
+ * resolver, by its module's offset when the resolver holds the module
+ * (a late key: mi is gone), else by asking about addr in mapping mi. */
 static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi,
 		    uint64_t addr)
 {
 	struct kp_frame_info fi[KP_MAX_INLINE];
+	const struct kp_module *mod = &m->mods[m->pcks[k].module];
 	const char *name = table_name(m, k);
 	int n = 0;
 
 	if (name) {
 		fi[0] = (struct kp_frame_info){ .name = name };
-		return add_frames(m, k, fi, 1);
-	}
-	if (m->res.ops && m->res.ops->symbolize && m->pcks[k].module != KP_MOD_UNKNOWN)
+		n = 1;
+	} else if (mod->held) {
+		n = m->res.ops->symbolize_held(m->res.ctx, mod->held, m->pcks[k].off,
+					       fi, KP_MAX_INLINE);
+	} else if (m->res.ops && m->res.ops->symbolize &&
+		   m->pcks[k].module != KP_MOD_UNKNOWN) {
 		n = m->res.ops->symbolize(m->res.ctx, mi, addr, fi, KP_MAX_INLINE);
+	}
 	return add_frames(m, k, fi, n);
 }
 
@@ -354,25 +361,11 @@ static void release_held(struct kp_model *m)
 
 int kp_intern__name_late(struct kp_model *m)
 {
-	struct kp_frame_info fi[KP_MAX_INLINE];
 	int err = 0;
 	size_t i;
 
-	for (i = 0; i < m->nr_late && !err; i++) {
-		uint32_t k = m->late[i];
-		const char *name = table_name(m, k);
-		int n;
-
-		if (name) {
-			fi[0] = (struct kp_frame_info){ .name = name };
-			n = 1;
-		} else {
-			n = m->res.ops->symbolize_held(m->res.ctx,
-						       m->mods[m->pcks[k].module].held,
-						       m->pcks[k].off, fi, KP_MAX_INLINE);
-		}
-		err = add_frames(m, k, fi, n);
-	}
+	for (i = 0; i < m->nr_late && !err; i++)
+		err = name_pck(m, m->late[i], NULL, 0);	/* its module is held */
 	m->nr_late = 0;
 	release_held(m);
 	return err;

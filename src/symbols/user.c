@@ -442,12 +442,12 @@ static int jit_lookup(struct kp_symbols *s, struct kp_proc *p, uint64_t addr,
 
 /* ---- lookups ---- */
 
-/* fn_only: the containing function alone (kp_module__function). */
-static int module_lookup(struct kp_module *m, const struct kp_sym_map *map,
-			 uint64_t addr, struct kp_sym_frame *out, int max,
-			 int fn_only)
+/* The code at file offset off of module m. fn_only: the containing
+ * function alone (kp_module__function). */
+static int module_lookup(struct kp_module *m, uint64_t off,
+			 struct kp_sym_frame *out, int max, int fn_only)
 {
-	uint64_t vaddr, off = addr - map->start + map->pgoff;
+	uint64_t vaddr;
 
 	if (kp_elf__offset_to_vaddr(kp_module__info(m), off, &vaddr) != 0)
 		return 0;
@@ -456,30 +456,47 @@ static int module_lookup(struct kp_module *m, const struct kp_sym_map *map,
 	return kp_module__lookup(m, vaddr, out, max);
 }
 
+/* A lookup's answer n, counted in the stats. */
+static int counted(struct kp_symbols *s, int n)
+{
+	s->st.lookups++;
+	if (n > 0)
+		s->st.named++;
+	else
+		s->st.unnamed++;
+	return n;
+}
+
+/* The process of map and its entry for map (module opened on first
+ * sight); NULL without memory. */
+static struct kp_pmap *pmap_of(struct kp_symbols *s, const struct kp_sym_map *map,
+			       struct kp_proc **proc)
+{
+	struct kp_proc *p = proc_get(s, map->pid, map->proc_start);
+
+	*proc = p;
+	return p ? pmap_get(s, p, map) : NULL;
+}
+
 static int user_lookup(struct kp_symbols *s, const struct kp_sym_map *map,
 		       uint64_t addr, struct kp_sym_frame *out, int max,
 		       int fn_only)
 {
 	struct kp_proc *p;
 	struct kp_pmap *pm;
-	int n = 0;
 
-	s->st.lookups++;
 	if (max <= 0 || addr < map->start || addr >= map->end)
-		goto out;
-	p = proc_get(s, map->pid, map->proc_start);
-	if (!p || !(pm = pmap_get(s, p, map)))
+		return counted(s, 0);
+	if (!(pm = pmap_of(s, map, &p))) {
+		s->st.lookups++;
 		return -ENOMEM;
+	}
 	if (pm->me)
-		n = module_lookup(pm->me->mod, map, addr, out, max, fn_only);
-	else if (pm->kind == MAP_ANON)
-		n = jit_lookup(s, p, addr, out);
-out:
-	if (n > 0)
-		s->st.named++;
-	else
-		s->st.unnamed++;
-	return n;
+		return counted(s, module_lookup(pm->me->mod, addr - map->start + map->pgoff,
+						out, max, fn_only));
+	if (pm->kind == MAP_ANON)
+		return counted(s, jit_lookup(s, p, addr, out));
+	return counted(s, 0);
 }
 
 int kp_symbols__user(struct kp_symbols *s, const struct kp_sym_map *map,
@@ -499,12 +516,10 @@ int kp_symbols__user_function(struct kp_symbols *s, const struct kp_sym_map *map
 struct kp_sym_held *kp_symbols__hold(struct kp_symbols *s,
 				     const struct kp_sym_map *map)
 {
-	struct kp_proc *p = proc_get(s, map->pid, map->proc_start);
-	struct kp_pmap *pm;
+	struct kp_proc *p;
+	struct kp_pmap *pm = pmap_of(s, map, &p);
 
-	if (!p || !(pm = pmap_get(s, p, map)))
-		return NULL;
-	if (!pm->me)
+	if (!pm || !pm->me)
 		return NULL;	/* anonymous (JIT) code, or nothing to open */
 	modent_ref(s, pm->me);
 	s->st.held++;
@@ -514,18 +529,9 @@ struct kp_sym_held *kp_symbols__hold(struct kp_symbols *s,
 int kp_symbols__held_user(struct kp_symbols *s, struct kp_sym_held *h,
 			  uint64_t off, struct kp_sym_frame *out, int max)
 {
-	struct kp_module *m = ((struct kp_modent *)h)->mod;
-	uint64_t vaddr;
-	int n = 0;
-
-	s->st.lookups++;
-	if (max > 0 && kp_elf__offset_to_vaddr(kp_module__info(m), off, &vaddr) == 0)
-		n = kp_module__lookup(m, vaddr, out, max);
-	if (n > 0)
-		s->st.named++;
-	else
-		s->st.unnamed++;
-	return n;
+	if (max <= 0)
+		return counted(s, 0);
+	return counted(s, module_lookup(((struct kp_modent *)h)->mod, off, out, max, 0));
 }
 
 void kp_symbols__release(struct kp_symbols *s, struct kp_sym_held *h)
