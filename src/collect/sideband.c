@@ -224,9 +224,16 @@ static void on_fork(struct kp_sideband *sb, struct kp_emit *e,
 	char comm[KP_COMM_LEN];
 	uint32_t uid;
 
-	/* comm and uid as the parent thread had them (the child's copies),
-	 * else as the child has them now; the exe is the parent's (an exec
-	 * follows as its own record), not worth a readlink here. */
+	/* comm and uid as the parent thread had them (the child's copies);
+	 * a parent not seen yet is read once from /proc and remembered, so
+	 * its next forks (a shell's, a build's) read nothing; else as the
+	 * child has them now. The exe is the parent's (an exec follows as
+	 * its own record), not worth a readlink here. */
+	if (t->ptid && parent->tid != t->ptid) {
+		kp_snapshot__proc_info(t->ppid, t->ptid, comm, NULL, &uid);
+		if (comm[0])
+			know(sb, t->ptid, comm, &uid);
+	}
 	if (t->ptid && parent->tid == t->ptid) {
 		memcpy(comm, parent->comm, sizeof(comm));
 		uid = parent->uid;
