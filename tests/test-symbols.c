@@ -216,8 +216,9 @@ static void test_inline(void **state)
 	kp_symbols__free(s);
 }
 
-/* The function alone comes from the symbol table, DWARF left unread; a
- * full lookup then reads it. Also through a separate debug file. */
+/* The function alone comes from the symbol table, DWARF left unread,
+ * also where no symbol holds the pc; a full lookup then reads it. Also
+ * through a separate debug file. */
 static void test_function_only(void **state)
 {
 	char dir[PATH_MAX];
@@ -233,6 +234,9 @@ static void test_function_only(void **state)
 						   nm_addr(bin, "kp_mark_inline"), f), 1);
 	assert_string_equal(f[0].name, "kp_outer");
 	assert_int_equal(f[0].inlined, 0);
+	/* no symbol there (the padding after main): unknown, still no DWARF */
+	assert_int_equal(kp_symbols__user_function(s, &m, 0x10000 +
+						   nm_addr(bin, "_start") - 4, f), 0);
 	kp_symbols__stats(s, &st);
 	assert_int_equal(st.dwarf_begun, 0);
 	assert_int_equal(lookup(s, bin, 0x10000, "kp_mark_inline", NULL, f, 8), 2);

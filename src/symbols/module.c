@@ -117,8 +117,8 @@ static void load_debug(struct kp_module *m, const struct kp_module_opts *o,
 		load_minidebug(m, o, st);
 	/* DWARF is begun when a name needs it (dw_of): libdw inflates
 	 * compressed debug sections whole as it begins, which costs more
-	 * than the rest of the module, and a function name alone does not
-	 * need them (kp_module__function). */
+	 * than the rest of the module, and a function name alone never
+	 * uses them (kp_module__function). */
 	m->dw_elf = m->delf ? m->delf : m->info.has_debug_info ? m->elf : NULL;
 }
 
@@ -419,19 +419,11 @@ int kp_module__lookup(struct kp_module *m, uint64_t vaddr,
 
 int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame *out)
 {
-	struct kp_sym_frame tmp[KP_MODULE_MAX_FRAMES];
 	const struct kp_sym *sym = kp_symtab__lookup(m->syms, vaddr);
-	int n;
 
 	memset(out, 0, sizeof(*out));
-	if (sym) {
-		sym_names(m, sym, out);
-		if (out->name)
-			return 1;
-	}
-	n = kp_module__lookup(m, vaddr, tmp, KP_MODULE_MAX_FRAMES);
-	if (n <= 0)
-		return n;
-	*out = tmp[n - 1];
-	return 1;
+	if (!sym)
+		return 0;
+	sym_names(m, sym, out);
+	return out->name != NULL;
 }

@@ -51,9 +51,11 @@ const struct kp_elf_info *kp_module__info(const struct kp_module *m);
 int kp_module__lookup(struct kp_module *m, uint64_t vaddr,
 		      struct kp_sym_frame *out, int max);
 
-/* The containing function of vaddr alone, as kp_module__lookup's last
- * frame: from the symbol table when it names it (no DWARF is begun),
- * else from DWARF. 1 with out filled, 0 unknown. */
+/* The containing function of vaddr alone, from the symbol table only:
+ * DWARF is never begun here (its debug sections may have to be inflated,
+ * tens of ms for libc's, and the caller, --unwind auto's judge, asks as
+ * samples come, often of a frame-pointer walk's junk last frame). 1 with
+ * out filled, 0 when no symbol holds vaddr. */
 int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame *out);
 
 size_t kp_module__nr_symbols(const struct kp_module *m);

@@ -95,11 +95,10 @@ void kp_symbols__free(struct kp_symbols *s);
  * unknown) or -errno. */
 int kp_symbols__user(struct kp_symbols *s, const struct kp_sym_map *map,
 		     uint64_t addr, struct kp_sym_frame *out, int max);
-/* Only the containing function of addr (kp_symbols__user's last frame),
- * cheaply: from the symbol table when it names it, without reading
- * DWARF, which a module begins only when a name needs it (its debug
- * sections may have to be inflated). 1 with out filled, 0 unknown, or
- * -errno. */
+/* Only the containing function of addr, cheaply: from the symbol table
+ * alone, never from DWARF, which a module begins only when a full name
+ * needs it (its debug sections may have to be inflated). 1 with out
+ * filled, 0 when no symbol holds addr, or -errno. */
 int kp_symbols__user_function(struct kp_symbols *s, const struct kp_sym_map *map,
 			      uint64_t addr, struct kp_sym_frame *out);
 

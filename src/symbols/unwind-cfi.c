@@ -526,7 +526,7 @@ static uint64_t elf_addr(const struct uw_module *m, const struct kp_unwind_map *
 }
 
 int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
-		     uint64_t pc, Dwarf_Frame **frame)
+		     uint64_t pc, bool debug_frame, Dwarf_Frame **frame)
 {
 	uint64_t a = elf_addr(m, map, pc);
 
@@ -535,6 +535,8 @@ int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 		return KP_ENOCFI;
 	if (m->eh && dwarf_cfi_addrframe(m->eh, a, frame) == 0)
 		return 0;
+	if (!debug_frame && !m->dbg_frame)
+		return KP_ENOCFI;
 	if (!m->debug_tried)
 		module_need_debug(m);
 	if (m->dbg_frame && dwarf_cfi_addrframe(m->dbg_frame, a, frame) == 0)

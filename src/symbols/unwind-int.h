@@ -70,9 +70,11 @@ void uw_cache__set_max(struct uw_cache *c, size_t max);
 struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_map *map);
 
 /* The CFI frame state at pc (a process address inside map); the caller
- * frees *frame. Returns 0, KP_ENOCFI or -errno. */
+ * frees *frame. .eh_frame first; then, if debug_frame, a .debug_frame
+ * (of the file or its debug file: beginning its DWARF may inflate every
+ * debug section, tens of ms for libc's). Returns 0, KP_ENOCFI or -errno. */
 int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
-		     uint64_t pc, Dwarf_Frame **frame);
+		     uint64_t pc, bool debug_frame, Dwarf_Frame **frame);
 
 /* 1 if pc (a process address inside map) is inside one of the process
  * entry functions (_start, __libc_start_main, __libc_start_call_main,

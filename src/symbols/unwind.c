@@ -86,9 +86,11 @@ static const struct kp_unwind_map *find_map(const struct kp_unwind_map *maps,
 	return NULL;
 }
 
-/* The frame state for pc; KP_ENOCFI, -EFAULT (no mapping) or 0. */
+/* The frame state for pc; KP_ENOCFI, -EFAULT (no mapping) or 0.
+ * debug_frame: see uw_module__frame. */
 static int frame_at(struct kp_unwinder *u, const struct kp_unwind_map *maps,
-		    size_t nr_maps, uint64_t pc, Dwarf_Frame **frame)
+		    size_t nr_maps, uint64_t pc, bool debug_frame,
+		    Dwarf_Frame **frame)
 {
 	const struct kp_unwind_map *map = find_map(maps, nr_maps, pc);
 	struct uw_module *m;
@@ -99,7 +101,7 @@ static int frame_at(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 	m = uw_cache__module(u->cache, map);
 	if (!m)
 		return KP_ENOCFI;
-	return uw_module__frame(m, map, pc, frame);
+	return uw_module__frame(m, map, pc, debug_frame, frame);
 }
 
 static int frame_cfa(Dwarf_Frame *frame, const struct uw_regs *regs,
@@ -226,7 +228,7 @@ int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
 		uint64_t at = exact ? r.r[UW_RA] : r.r[UW_RA] - 1;
 		bool signalp = false;
 
-		if ((err = frame_at(u, maps, nr_maps, at, &frame)))
+		if ((err = frame_at(u, maps, nr_maps, at, true, &frame)))
 			break;
 		dwarf_frame_info(frame, NULL, NULL, &signalp);
 		err = step(frame, &r, &mem);
@@ -283,7 +285,11 @@ static int leaf_rule(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 	int64_t k;
 	int state = UW_LEAF_NONE, err;
 
-	if ((err = frame_at(u, maps, nr_maps, r->r[UW_RA], &frame)))
+	/* .eh_frame only, unless a .debug_frame is read already: the leaf
+	 * fix runs on every frame-pointer sample, and a pc without
+	 * .eh_frame (hand-written code) is not worth inflating a debug
+	 * file for. */
+	if ((err = frame_at(u, maps, nr_maps, r->r[UW_RA], false, &frame)))
 		return err;
 	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
 	    !((ops[0].atom == DW_OP_bregx && ops[0].number == UW_SP) ||
@@ -393,7 +399,7 @@ static int pc_is_entry(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		return 0;
 	if (uw_module__in_entry(m, map, pc))
 		return 1;
-	if (uw_module__frame(m, map, pc, &frame))
+	if (uw_module__frame(m, map, pc, true, &frame))
 		return 0;
 	if (!dwarf_frame_register(frame, UW_RA, mem_ops, &ops, &nops) && nops == 0 && ops)
 		ret = 1;
