@@ -88,16 +88,50 @@ static const char *name_at(struct kp_autodwarf *a, const struct kp_map_info *map
 	return NULL;
 }
 
+/* The unwinder's map of one of the process's mappings. */
+static struct kp_unwind_map unwind_map(const struct kp_map_info *m)
+{
+	return (struct kp_unwind_map){ .start = m->addr, .end = m->addr + m->len,
+		.pgoff = m->pgoff, .maj = m->maj, .min = m->min, .ino = m->ino,
+		.build_id = m->build_id, .build_id_len = m->build_id_len,
+		.src = m };	/* its path is asked of the resolver if needed */
+}
+
+static const struct kp_map_info *map_of(const struct kp_map_info *maps,
+					size_t nr_maps, uint64_t pc)
+{
+	for (size_t i = 0; i < nr_maps; i++)
+		if (pc >= maps[i].addr && pc - maps[i].addr < maps[i].len)
+			return &maps[i];
+	return NULL;
+}
+
 /* Does the frame-pointer stack reach the entry? The outermost frame, or
- * the one before it (a frame-pointer walk may add one junk frame). */
+ * the one before it (a frame-pointer walk may add one junk frame). With
+ * the unwinder, by its rule (kp_unwinder__reaches_entry: the entry
+ * functions' ranges and the CFI, without loading a whole symbol table);
+ * else by the names of the inner resolver's cheap function op. */
 static int reaches_entry(struct kp_autodwarf *a, const struct kp_rec_sample *s,
 			 const struct kp_map_info *maps, size_t nr_maps)
 {
 	uint16_t n = s->nr_uframes;
+	struct kp_unwind_map um[2];
+	size_t nu = 0;
 
-	if (is_entry(name_at(a, maps, nr_maps, s->uframes[n - 1])))
-		return 1;
-	return n >= 2 && is_entry(name_at(a, maps, nr_maps, s->uframes[n - 2]));
+	if (!a->u) {
+		if (is_entry(name_at(a, maps, nr_maps, s->uframes[n - 1])))
+			return 1;
+		return n >= 2 && is_entry(name_at(a, maps, nr_maps, s->uframes[n - 2]));
+	}
+	/* the maps of the two outermost pcs (a return address: pc - 1) */
+	for (int i = n >= 2 ? n - 2 : 0; i < n; i++) {
+		const struct kp_map_info *m = map_of(maps, nr_maps,
+						     s->uframes[i] - (i > 0));
+
+		if (m && (nu == 0 || um[0].src != m))
+			um[nu++] = unwind_map(m);
+	}
+	return kp_unwinder__reaches_entry(a->u, s->pid, um, nu, s->uframes, n) == 1;
 }
 
 static void check_mark(struct kp_autodwarf *a, const struct kp_rec_sample *s,
@@ -147,23 +181,16 @@ static int fix_leaf(struct kp_autodwarf *a, const struct kp_rec_sample *s,
 		    uint64_t *pcs, int max, int *truncated)
 {
 	uint16_t nu = s->nr_uframes;
+	const struct kp_map_info *map;
 	struct kp_unwind_map um;
-	size_t i;
 	int n;
 
 	if (!a->u || !s->uframes || nu == 0 || nu > max)
 		return -ENOTSUP;
-	for (i = 0; i < nr_maps; i++)
-		if (s->uframes[0] >= maps[i].addr &&
-		    s->uframes[0] < maps[i].addr + maps[i].len)
-			break;
-	if (i == nr_maps || !maps[i].path || maps[i].path[0] != '/')
+	map = map_of(maps, nr_maps, s->uframes[0]);
+	if (!map || !map->path || map->path[0] != '/')
 		return -ENOTSUP;
-	um = (struct kp_unwind_map){ .start = maps[i].addr,
-		.end = maps[i].addr + maps[i].len, .pgoff = maps[i].pgoff,
-		.maj = maps[i].maj, .min = maps[i].min, .ino = maps[i].ino,
-		.build_id = maps[i].build_id, .build_id_len = maps[i].build_id_len,
-		.src = &maps[i] };	/* its path is asked of the resolver if needed */
+	um = unwind_map(map);
 	memcpy(pcs, s->uframes, nu * sizeof(*pcs));
 	n = kp_unwinder__fix_leaf(a->u, s->pid, &um, 1, s->regs, s->nr_regs,
 				  s->stack, s->stack_len, pcs, nu, max);

@@ -42,6 +42,30 @@ int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,
 	return n + 1;
 }
 
+/* Link-time fake of the unwinder's verdict, by the fake resolver's
+ * layout (below): reached when the outermost pc, or the one before it,
+ * is in _start (0x1000) or __libc_start_call_main (0x4000). */
+static int unwinder_judged;
+
+int kp_unwinder__reaches_entry(struct kp_unwinder *u, uint32_t pid,
+			       const struct kp_unwind_map *maps, size_t nr_maps,
+			       const uint64_t *pcs, int n)
+{
+	(void)u; (void)pid;
+	assert_true(nr_maps >= 1 && nr_maps <= 2);
+	assert_non_null(maps[0].src);
+	assert_int_equal(maps[0].start, 0);
+	assert_int_equal(maps[0].end, 0x10000);
+	unwinder_judged++;
+	for (int i = n >= 2 ? n - 2 : 0; i < n; i++) {
+		uint64_t page = (pcs[i] - (i > 0)) >> 12;
+
+		if (page == 1 || page == 4)
+			return 1;
+	}
+	return 0;
+}
+
 static uint32_t unmarked[16];
 static int nr_unmarked;
 
@@ -205,6 +229,34 @@ static void test_function_op(void **state)
 	kp_autodwarf__free(a);
 }
 
+/* With the unwinder, the stacks are judged by its rule (entry ranges and
+ * CFI): no name is asked of the resolver as samples come. */
+static void test_unwinder_judges(void **state)
+{
+	static const uint64_t junk[] = { 0x3010, 0x2010, 0x4010, 0x9999 };
+	struct kp_resolver inner = { &fake_ops_fn, NULL }, r;
+	struct kp_autodwarf *a = kp_autodwarf__new(inner);
+	int dummy;
+
+	(void)state;
+	assert_non_null(a);
+	r = kp_autodwarf__resolver(a);
+	kp_autodwarf__set_collector(a, (struct kp_collector *)&dummy_collector);
+	kp_autodwarf__set_unwinder(a, (struct kp_unwinder *)&dummy);
+	nr_marked = symbolize_calls = function_calls = unwinder_judged = 0;
+	for (int i = 0; i < 50; i++) {
+		run(r, 21, whole, 3, KP_UNWIND_LEAF_BYTES);
+		run(r, 22, junk, 4, KP_UNWIND_LEAF_BYTES);
+		run(r, 23, cut, 2, KP_UNWIND_LEAF_BYTES);
+	}
+	assert_int_equal(nr_marked, 1);
+	assert_int_equal(marked[0], 23);
+	assert_true(unwinder_judged > 0);
+	assert_int_equal(function_calls, 0);
+	assert_int_equal(symbolize_calls, 0);
+	kp_autodwarf__free(a);
+}
+
 /* Exit or exec: the pid is unmarked, and what runs under it next is
  * judged from scratch (its own settle time, its own counts). */
 static void test_pid_reuse(void **state)
@@ -292,6 +344,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_function_op),
+		cmocka_unit_test(test_unwinder_judges),
 		cmocka_unit_test(test_marking),
 		cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_leaf_fix),

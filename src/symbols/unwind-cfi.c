@@ -77,6 +77,8 @@ struct uw_cache {
 static const char *const entry_names[] = {
 	"_start", "__libc_start_main", "__libc_start_call_main",
 	"start_thread", "__clone", "clone",
+	/* the dynamic loader's own start, before the program's _start */
+	"_dl_start", "_dl_sysdep_start",
 };
 
 struct uw_cache *uw_cache__new(void)

@@ -380,7 +380,8 @@ int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,
  * is in a function whose CFI leaves the return address undefined (_start,
  * the child side of clone/clone3) or inside one of the entry functions
  * by name (_start, __libc_start_main*, __libc_start_call_main,
- * start_thread, clone*) in the module's or its debug file's symbols; for
+ * start_thread, clone*, the dynamic loader's _dl_start* and
+ * _dl_sysdep_start) in the module's or its debug file's symbols; for
  * a libc without local symbols, the function right before
  * __libc_start_main (see unwind-cfi.c). */
 static int pc_is_entry(struct kp_unwinder *u, const struct kp_unwind_map *maps,
@@ -399,7 +400,9 @@ static int pc_is_entry(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		return 0;
 	if (uw_module__in_entry(m, map, pc))
 		return 1;
-	if (uw_module__frame(m, map, pc, true, &frame))
+	/* .eh_frame only: the outermost pc of a frame-pointer walk is often
+	 * junk, not worth inflating a debug file for */
+	if (uw_module__frame(m, map, pc, false, &frame))
 		return 0;
 	if (!dwarf_frame_register(frame, UW_RA, mem_ops, &ops, &nops) && nops == 0 && ops)
 		ret = 1;
