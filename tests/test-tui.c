@@ -275,6 +275,40 @@ static void test_line_widths(void **state)
 	fix_free(x);
 }
 
+/* A row that already shows the line is not drawn again (curses is not
+ * touched: the next doupdate skips it); a change of text or of role is
+ * drawn; a resize forgets every row. */
+static void test_unchanged_rows_skipped(void **state)
+{
+	struct fix *x = fix_new(0);
+	struct kp_line *l = x->t->line;
+
+	(void)state;
+#define LINE(role, text) do { \
+		assert_int_equal(kp_line__reset(l, 40, KP_ROLE_DEFAULT), 0); \
+		kp_line__put(l, role, text, -1); \
+		kp_line__flush(l, 3); \
+	} while (0)
+	LINE(KP_ROLE_DEFAULT, "hot_a 50.0%");
+	assert_true(is_linetouched(stdscr, 3));
+	wnoutrefresh(stdscr);		/* clears the touched marks */
+	assert_false(is_linetouched(stdscr, 3));
+	LINE(KP_ROLE_DEFAULT, "hot_a 50.0%");
+	assert_false(is_linetouched(stdscr, 3));
+	LINE(KP_ROLE_DEFAULT, "hot_a 50.1%");
+	assert_true(is_linetouched(stdscr, 3));
+	wnoutrefresh(stdscr);
+	LINE(KP_ROLE_SELECTED, "hot_a 50.1%");
+	assert_true(is_linetouched(stdscr, 3));
+	wnoutrefresh(stdscr);
+	resizeterm(LINES + 1, COLS);
+	wnoutrefresh(stdscr);
+	LINE(KP_ROLE_SELECTED, "hot_a 50.1%");
+	assert_true(is_linetouched(stdscr, 3));
+#undef LINE
+	fix_free(x);
+}
+
 static void test_help_lists_every_key(void **state)
 {
 	static const char *const want[] = { "h ? F1", "q F10", "Up Down",
@@ -513,6 +547,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_line_widths),
+		cmocka_unit_test(test_unchanged_rows_skipped),
 		cmocka_unit_test(test_help_lists_every_key),
 		cmocka_unit_test(test_offline_keys_say_why),
 		cmocka_unit_test(test_sampling_and_save),

@@ -2,6 +2,7 @@
 #include "tui/crt.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -16,6 +17,9 @@ struct kp_crt {
 	int color, utf8;
 	unsigned attrs[KP_ROLE_MAX];
 	short pair[KP_ROLE_MAX];
+	uint64_t *row_hash;	/* per screen row: what it last received; 0: unknown */
+	int nr_rows;
+	int hash_lines, hash_cols;	/* the screen size row_hash is for */
 };
 
 struct role_style {
@@ -129,8 +133,40 @@ void kp_crt__free(struct kp_crt *c)
 	endwin();
 	fflush(c->out);
 	delscreen(c->screen);
+	free(c->row_hash);
 	free(c);
 }
+
+static void rows_forget(struct kp_crt *c)
+{
+	if (c->row_hash)
+		memset(c->row_hash, 0, (size_t)c->nr_rows * sizeof(*c->row_hash));
+}
+
+int kp_crt__row_same(struct kp_crt *c, int y, uint64_t hash)
+{
+	if (y < 0 || y >= LINES)
+		return 0;
+	if (LINES != c->hash_lines || COLS != c->hash_cols) {
+		rows_forget(c);	/* resized, by us or by curses itself */
+		c->hash_lines = LINES;
+		c->hash_cols = COLS;
+	}
+	if (y >= c->nr_rows) {
+		uint64_t *n = realloc(c->row_hash, (size_t)LINES * sizeof(*n));
+
+		if (!n)
+			return 0;	/* no memory: every row is drawn */
+		memset(n + c->nr_rows, 0, (size_t)(LINES - c->nr_rows) * sizeof(*n));
+		c->row_hash = n;
+		c->nr_rows = LINES;
+	}
+	if (hash && c->row_hash[y] == hash)
+		return 1;
+	c->row_hash[y] = hash;
+	return 0;
+}
+
 
 int kp_crt__rows(const struct kp_crt *c) { (void)c; return LINES; }
 int kp_crt__cols(const struct kp_crt *c) { (void)c; return COLS; }
@@ -155,6 +191,7 @@ int kp_crt__check_resize(struct kp_crt *c)
 		return 0;
 	resizeterm(ws.ws_row, ws.ws_col);
 	clearok(curscr, TRUE);
+	rows_forget(c);		/* rows may have been cut or blanked */
 	return 1;
 }
 

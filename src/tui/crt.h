@@ -18,6 +18,7 @@
 #ifndef KP_TUI_CRT_H
 #define KP_TUI_CRT_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <wchar.h>
 
@@ -72,6 +73,12 @@ int kp_crt__key(struct kp_crt *c, wint_t *ch);
 void kp_crt__suspend(struct kp_crt *c);
 /* Show the screen as drawn (doupdate). */
 void kp_crt__show(struct kp_crt *c);
+/* Whether screen row y already holds the line whose content hash is
+ * hash (then its drawing is skipped: curses is not touched, and the row
+ * costs nothing at the next doupdate); else remember hash for y and
+ * return 0. hash 0 never matches. Forgotten when the screen is resized.
+ * Every line is drawn through it (line.c), so nothing else writes rows. */
+int kp_crt__row_same(struct kp_crt *c, int y, uint64_t hash);
 /* Forget what is on the terminal and repaint all of it next time. */
 void kp_crt__repaint(struct kp_crt *c);
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,9 +189,25 @@ void kp_line__field(struct kp_line *l, enum kp_role r, const char *s, int w,
 	kp_line__pad(l, r, end);
 }
 
+/* FNV-1a over the characters and roles: what the row shows. */
+static uint64_t line_hash(const struct kp_line *l)
+{
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)l->n;
+
+	for (int i = 0; i < l->n; i++) {
+		h = (h ^ (uint64_t)(uint32_t)l->wc[i]) * 1099511628211ull;
+		h = (h ^ l->role[i]) * 1099511628211ull;
+	}
+	return h ? h : 1;
+}
+
 void kp_line__flush(struct kp_line *l, int y)
 {
 	kp_line__pad(l, l->fill, l->width);
+	/* an unchanged row (most of them, refresh after refresh) is left as
+	 * it is: converting and comparing its cells is most of a frame */
+	if (kp_crt__row_same(l->crt, y, line_hash(l)))
+		return;
 	for (int i = 0; i < l->n; i++) {
 		wchar_t s[2] = { l->wc[i], L'\0' };
 		unsigned attrs;
