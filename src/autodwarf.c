@@ -65,27 +65,35 @@ static int is_entry(const char *name)
 	return 0;
 }
 
+/* The mapping holding pc, or NULL. */
+static const struct kp_map_info *map_of(const struct kp_map_info *maps,
+					size_t nr_maps, uint64_t pc)
+{
+	for (size_t i = 0; i < nr_maps; i++)
+		if (pc >= maps[i].addr && pc - maps[i].addr < maps[i].len)
+			return &maps[i];
+	return NULL;
+}
+
 /* The name of the function at the return address pc, or NULL. The
  * inner resolver's cheap function op when it has one: this runs as the
  * samples come, where full names (DWARF) would cost most. */
 static const char *name_at(struct kp_autodwarf *a, const struct kp_map_info *maps,
 			   size_t nr_maps, uint64_t pc)
 {
+	const struct kp_map_info *m = map_of(maps, nr_maps, pc - 1);
 	struct kp_frame_info fi[8];
 	const char *name = NULL;
 	int n;
 
-	for (size_t i = 0; i < nr_maps; i++) {
-		if (pc - 1 < maps[i].addr || pc - 1 >= maps[i].addr + maps[i].len)
-			continue;
-		if (a->inner.ops->function) {
-			n = a->inner.ops->function(a->inner.ctx, &maps[i], pc - 1, &name);
-			return n > 0 ? name : NULL;
-		}
-		n = a->inner.ops->symbolize(a->inner.ctx, &maps[i], pc - 1, fi, 8);
-		return n > 0 ? fi[n - 1].name : NULL;
+	if (!m)
+		return NULL;
+	if (a->inner.ops->function) {
+		n = a->inner.ops->function(a->inner.ctx, m, pc - 1, &name);
+		return n > 0 ? name : NULL;
 	}
-	return NULL;
+	n = a->inner.ops->symbolize(a->inner.ctx, m, pc - 1, fi, 8);
+	return n > 0 ? fi[n - 1].name : NULL;
 }
 
 /* The unwinder's map of one of the process's mappings. */
@@ -95,15 +103,6 @@ static struct kp_unwind_map unwind_map(const struct kp_map_info *m)
 		.pgoff = m->pgoff, .maj = m->maj, .min = m->min, .ino = m->ino,
 		.build_id = m->build_id, .build_id_len = m->build_id_len,
 		.src = m };	/* its path is asked of the resolver if needed */
-}
-
-static const struct kp_map_info *map_of(const struct kp_map_info *maps,
-					size_t nr_maps, uint64_t pc)
-{
-	for (size_t i = 0; i < nr_maps; i++)
-		if (pc >= maps[i].addr && pc - maps[i].addr < maps[i].len)
-			return &maps[i];
-	return NULL;
 }
 
 /* Does the frame-pointer stack reach the entry? The outermost frame, or

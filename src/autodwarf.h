@@ -11,7 +11,10 @@
  * (2) marks a process for DWARF stack copies (kp_collector__mark_dwarf)
  * once its frame-pointer stacks are seen not to reach the process entry
  * (_start, __libc_start_main*, __libc_start_call_main, start_thread,
- * clone*), as the outermost frames' names tell.
+ * clone*, the dynamic loader's start): with an unwinder, by its rule
+ * (kp_unwinder__reaches_entry: the entry functions' ranges and the CFI,
+ * no whole symbol table loaded as samples come); without one, by the
+ * outermost frames' names from the inner resolver.
  *
  * Who calls it: src/kptop.c builds it between the resolver and the model
  * and hands it the collector once that exists (NULL: nothing is marked).
