@@ -216,6 +216,13 @@ static void forget(struct kp_sideband *sb, uint32_t tid)
 		k->tid = 0;
 }
 
+/* The parent thread's comm and uid from /proc; 0 if it is gone. */
+static int parent_info(const struct sb_task *t, char *comm, uint32_t *uid)
+{
+	kp_snapshot__proc_info(t->ppid, t->ptid, comm, NULL, uid);
+	return comm[0] != '\0';
+}
+
 static void on_fork(struct kp_sideband *sb, struct kp_emit *e,
 		    const struct sb_task *t)
 {
@@ -229,14 +236,11 @@ static void on_fork(struct kp_sideband *sb, struct kp_emit *e,
 	 * its next forks (a shell's, a build's) read nothing; else as the
 	 * child has them now. The exe is the parent's (an exec follows as
 	 * its own record), not worth a readlink here. */
-	if (t->ptid && parent->tid != t->ptid) {
-		kp_snapshot__proc_info(t->ppid, t->ptid, comm, NULL, &uid);
-		if (comm[0])
-			know(sb, t->ptid, comm, &uid);
-	}
 	if (t->ptid && parent->tid == t->ptid) {
 		memcpy(comm, parent->comm, sizeof(comm));
 		uid = parent->uid;
+	} else if (t->ptid && parent_info(t, comm, &uid)) {
+		know(sb, t->ptid, comm, &uid);
 	} else {
 		kp_snapshot__proc_info(t->pid, t->tid, comm, NULL, &uid);
 	}

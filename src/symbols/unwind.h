@@ -92,9 +92,9 @@ int kp_unwinder__fix_leaf(struct kp_unwinder *u, uint32_t pid,
  * undefined (by .eh_frame: _start, clone's child), or in _start,
  * __libc_start_main*, __libc_start_call_main, start_thread, clone* or the
  * dynamic loader's _dl_start* and _dl_sysdep_start by the module's
- * symbols (or its debug file's); for a libc without local symbols, in the function
- * that ends right before __libc_start_main (where glibc >= 2.34 puts
- * __libc_start_call_main). */
+ * symbols (or its debug file's); for a libc without local symbols, in the
+ * function that ends right before __libc_start_main (where glibc >= 2.34
+ * puts __libc_start_call_main). */
 int kp_unwinder__reaches_entry(struct kp_unwinder *u, uint32_t pid,
 			       const struct kp_unwind_map *maps, size_t nr_maps,
 			       const uint64_t *pcs, int n);

@@ -2,10 +2,10 @@
 #include "tui/crt.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -148,7 +148,7 @@ int kp_crt__row_same(struct kp_crt *c, int y, uint64_t hash)
 	if (y < 0 || y >= LINES)
 		return 0;
 	if (LINES != c->hash_lines || COLS != c->hash_cols) {
-		rows_forget(c);	/* resized, by us or by curses itself */
+		rows_forget(c);	/* resized (rows cut or blanked), by us or by curses */
 		c->hash_lines = LINES;
 		c->hash_cols = COLS;
 	}
@@ -166,7 +166,6 @@ int kp_crt__row_same(struct kp_crt *c, int y, uint64_t hash)
 	c->row_hash[y] = hash;
 	return 0;
 }
-
 
 int kp_crt__rows(const struct kp_crt *c) { (void)c; return LINES; }
 int kp_crt__cols(const struct kp_crt *c) { (void)c; return COLS; }
@@ -190,8 +189,7 @@ int kp_crt__check_resize(struct kp_crt *c)
 	if (ws.ws_row == LINES && ws.ws_col == COLS)
 		return 0;
 	resizeterm(ws.ws_row, ws.ws_col);
-	clearok(curscr, TRUE);
-	rows_forget(c);		/* rows may have been cut or blanked */
+	clearok(curscr, TRUE);	/* kp_crt__row_same sees the new size */
 	return 1;
 }
 
