@@ -60,7 +60,7 @@ int kp_unwinder__reaches_entry(struct kp_unwinder *u, uint32_t pid,
 	for (int i = n >= 2 ? n - 2 : 0; i < n; i++) {
 		uint64_t page = (pcs[i] - (i > 0)) >> 12;
 
-		if (page == 1 || page == 4)
+		if (page == 1 || page == 4 || page == 15)
 			return 1;
 	}
 	return 0;
@@ -234,6 +234,9 @@ static void test_function_op(void **state)
 static void test_unwinder_judges(void **state)
 {
 	static const uint64_t junk[] = { 0x3010, 0x2010, 0x4010, 0x9999 };
+	/* calls in the mapping's last bytes: the return addresses are its
+	 * end, and their map is found by pc - 1 */
+	static const uint64_t at_end[] = { 0x3010, 0x10000, 0x10000 };
 	struct kp_resolver inner = { &fake_ops_fn, NULL }, r;
 	struct kp_autodwarf *a = kp_autodwarf__new(inner);
 	int dummy;
@@ -248,6 +251,7 @@ static void test_unwinder_judges(void **state)
 		run(r, 21, whole, 3, KP_UNWIND_LEAF_BYTES);
 		run(r, 22, junk, 4, KP_UNWIND_LEAF_BYTES);
 		run(r, 23, cut, 2, KP_UNWIND_LEAF_BYTES);
+		run(r, 24, at_end, 3, KP_UNWIND_LEAF_BYTES);
 	}
 	assert_int_equal(nr_marked, 1);
 	assert_int_equal(marked[0], 23);
