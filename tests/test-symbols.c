@@ -713,6 +713,46 @@ static void test_process_gone_first(void **state)
 	kp_symbols__free(s);
 }
 
+/* The same when the kernel gave a build-id instead of device and inode
+ * (mmap2 with PERF_RECORD_MISC_MMAP_BUILD_ID): the file at the path is
+ * used when its build-id is the map's, never when it is not. */
+static void test_process_gone_build_id(void **state)
+{
+	const char *bin = fx("fx-prog-nopie");
+	uint64_t a = nm_addr(bin, "kp_leaf");
+	struct kp_sym_frame f[4];
+	struct kp_elf_info info;
+	struct kp_sym_map m;
+	struct kp_symbols *s;
+	uint8_t other[20];
+	int fd = open(bin, O_RDONLY);
+	Elf *elf;
+
+	(void)state;
+	assert_true(fd >= 0);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	assert_int_equal(kp_elf__info(elf, &info), 0);
+	assert_true(info.build_id_len > 0 && info.build_id_len <= sizeof(other));
+	exec_map(bin, 0, &m);
+	m.ino = 0;
+	m.maj = m.min = 0;
+	m.build_id = info.build_id;
+	m.build_id_len = info.build_id_len;
+	m.pid = dead_pid();
+	s = new_syms(NULL);
+	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
+	assert_string_equal(f[0].name, "kp_leaf");
+	kp_symbols__free(s);
+	memcpy(other, info.build_id, info.build_id_len);
+	other[0] ^= 0xff;
+	m.build_id = other;
+	s = new_syms(NULL);
+	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 0);
+	kp_symbols__free(s);
+	elf_end(elf);
+	close(fd);
+}
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -1155,6 +1195,7 @@ int main(void)
 		cmocka_unit_test(test_module_build_id_key),
 		cmocka_unit_test(test_dwarf_index_matches),
 		cmocka_unit_test(test_process_gone_first),
+		cmocka_unit_test(test_process_gone_build_id),
 		cmocka_unit_test(test_hold),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_jit_map_untrusted),

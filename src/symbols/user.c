@@ -171,10 +171,12 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 			return e;
 	}
 	fd = kp_proc__open_mapped(&f, &st, NULL, 0);
-	if (fd < 0 && f.pid && map->ino) {
+	if (fd < 0 && f.pid && (map->ino || map->build_id_len)) {
 		/* The process is gone (or its root cannot be entered): the
 		 * host's file at that path is the mapped one only if its
-		 * device and inode are the mapping's (checked by the open). */
+		 * device and inode are the mapping's (checked by the open),
+		 * or, for an mmap2 event that gave a build-id instead, if
+		 * the file has that build-id (checked once it is read). */
 		f.pid = 0;
 		fd = kp_proc__open_mapped(&f, &st, NULL, 0);
 	}
