@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kptop.bpf.c — the sampling program: runs on every cpu-clock tick of
- * every CPU, applies the -p / --cgroup filters, takes the kernel and user
- * stacks, the user registers and a copy of the user stack, and writes one
+ * every CPU, applies the -p / --cgroup filters, takes the kernel stack
+ * (bpf_get_stack), the user registers, the user stack (its own walk of the
+ * frame pointers from those registers: cheaper than the kernel's, which
+ * reads on through junk frame pointers until a read faults; 32-bit code
+ * uses the kernel's) and a copy of the top of the user stack, and writes one
  * variable-size sample into that CPU's ring buffer without a wakeup, but
  * for the sample that takes the buffer past wake_bytes (the collector
  * drains the buffers then, or on a timer). Every way a sample can fail to
@@ -102,18 +105,75 @@ static __always_inline void put_regs(__u64 *r, const struct pt_regs *p)
 	r[16] = p->rip;
 }
 
-/* The user registers: the task's saved user registers, which are the
- * interrupted registers when the tick hit user mode (x86-64 saves them at
- * the top of the task stack on entry). Returns 0 or -errno. */
-static __always_inline int user_regs(struct kp_bpf_sample *s)
+/* The user registers: the interrupted registers when the tick hit user
+ * mode (the program's context), else the task's saved user registers
+ * (x86-64 saves them at the top of the task stack on entry), read by
+ * direct loads through the trusted pointer bpf_task_pt_regs() returns,
+ * which cost less than one bpf_probe_read_kernel() of the struct.
+ * Returns 0 or -errno. */
+static __always_inline int user_regs(struct bpf_perf_event_data *ctx,
+				     struct kp_bpf_sample *s, __u64 *cs)
 {
-	struct pt_regs tmp;
-	long p = bpf_task_pt_regs(bpf_get_current_task_btf());
+	const struct pt_regs *p;
 
-	if (!p || bpf_probe_read_kernel(&tmp, sizeof(tmp), (const void *)p))
+	if (s->flags & KP_SAMPLE_USER_MODE) {
+		/* ctx fields by their own loads: a pointer into the context
+		 * (shared with the path below) is refused by the verifier */
+		put_regs(s->regs, (const struct pt_regs *)&ctx->regs);
+		*cs = ctx->regs.cs;
+		asm volatile("" ::: "memory");
+		return 0;
+	}
+	p = (const struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	if (!p)
 		return -14;
-	put_regs(s->regs, &tmp);
+	put_regs(s->regs, p);
+	*cs = p->cs;
 	return 0;
+}
+
+/* The user stack by its frame pointers, from the user registers: the pc,
+ * then each frame's return address, while the frame lies above the last
+ * one (the stack grows down) and reads. One bpf_loop() step per frame
+ * (a plain loop is too many states for the verifier). */
+struct fp_walk {
+	struct kp_bpf_sample *s;
+	__u64 fp, lo;
+	__u32 off, n;
+};
+
+static long walk_step(__u64 i, void *ctx)
+{
+	struct fp_walk *w = ctx;
+	struct { __u64 next, ret; } fr;
+	__u32 at;
+
+	if (w->fp < w->lo || (w->fp & 7) ||
+	    bpf_probe_read_user(&fr, sizeof(fr), (void *)w->fp))
+		return 1;
+	at = w->off + w->n * 8;
+	asm volatile("" : "+r"(at));
+	if (at > 2 * FRAMES_BYTES - 8)	/* for the verifier: (nk + nu) * 8 */
+		return 1;
+	*(__u64 *)((char *)w->s->data + at) = fr.ret;
+	w->n++;
+	w->lo = w->fp + sizeof(fr);
+	w->fp = fr.next;
+	return 0;
+}
+
+/* Returns the pcs written at off (at least the pc). */
+static __always_inline __u32 walk_fp(struct kp_bpf_sample *s, __u32 off)
+{
+	struct fp_walk w = { .s = s, .fp = s->regs[6], .lo = s->regs[7],
+			     .off = off, .n = 1 };
+
+	asm volatile("" : "+r"(off));
+	if (off > FRAMES_BYTES)
+		return 0;
+	*(__u64 *)((char *)s->data + off) = s->regs[16];
+	bpf_loop(max_frames - 1, walk_step, &w, 0);
+	return w.n;
 }
 
 /* Copy the user stack from rsp up: want bytes, or the longest readable
@@ -159,6 +219,8 @@ static __always_inline void take_stacks(struct bpf_perf_event_data *ctx,
 					struct kp_bpf_counters *cnt)
 {
 	__u32 nk = 0, nu = 0, want;
+	__u64 cs = 0;
+	int regs;
 	long n;
 
 	if (take_kernel && !(s->flags & KP_SAMPLE_USER_MODE)) {
@@ -177,19 +239,24 @@ static __always_inline void take_stacks(struct bpf_perf_event_data *ctx,
 	s->nr_kframes = nk;
 	if (!take_user || s->gpid == 0)
 		return;
-	n = bpf_get_stack(ctx, (char *)s->data + nk * 8, FRAMES_BYTES,
-			  BPF_F_USER_STACK);
-	if (n < 0) {
-		s->uerr = (__u32)n;
-		s->flags |= KP_SAMPLE_UERR;
-		count(cnt, KP_CNT_USTACK_ERR);
-		return;
+	regs = user_regs(ctx, s, &cs) == 0;
+	if (regs && cs == 0x33 && s->regs[16]) {	/* 64-bit user code */
+		nu = walk_fp(s, nk * 8) & 127;
+	} else {
+		n = bpf_get_stack(ctx, (char *)s->data + nk * 8, FRAMES_BYTES,
+				  BPF_F_USER_STACK);
+		if (n < 0) {
+			s->uerr = (__u32)n;
+			s->flags |= KP_SAMPLE_UERR;
+			count(cnt, KP_CNT_USTACK_ERR);
+			return;
+		}
+		nu = ((__u32)n / 8) & 127;
 	}
-	nu = ((__u32)n / 8) & 127;
 	if (nu >= max_frames)
 		s->flags |= KP_SAMPLE_UTRUNC;
 	s->nr_uframes = nu;
-	if (nu == 0 || user_regs(s))
+	if (nu == 0 || !regs)
 		return;	/* a kernel thread, or no saved user registers */
 	s->nr_regs = KP_BPF_NR_REGS;
 	s->flags |= KP_SAMPLE_REGS;
