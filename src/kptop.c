@@ -211,6 +211,10 @@ static int build_collector(struct run *r)
 		.stack_bytes = r->o.stack_bytes,
 	};
 
+	if (r->syms)
+		co.nr_idle_text = kp_symbols__idle_text(r->syms, co.idle_text,
+							KP_COLLECT_IDLE_RANGES);
+
 	r->c = kp_collector__new(&co, &r->err);
 	if (!r->c) {
 		if (!r->err.code)

@@ -890,6 +890,11 @@ static void test_kernel(void **state)
 		   "ffffffff81000100 t do_one_thing\n"
 		   "ffffffff81000200 D some_data\n"
 		   "ffffffff81000300 T schedule\n"
+		   "ffffffff81000340 t pv_native_safe_halt\n"
+		   "ffffffff81000350 t __pfx_next_fn\n"
+		   "ffffffff81000360 T __cpuidle_text_start\n"
+		   "ffffffff81000360 T default_idle\n"
+		   "ffffffff810003a5 T __cpuidle_text_end\n"
 		   "not a line\n"
 		   "ffffffff81000400 T _etext\n"
 		   "ffffffffc0001000 t mod_fn\t[mymod]\n"
@@ -915,6 +920,15 @@ static void test_kernel(void **state)
 			    "[mymod]");
 	/* below the first symbol: unknown */
 	assert_int_equal(kp_symbols__kernel(s, 0xffffffff80000000ull, &f), 0);
+	/* where an idle CPU halts: the cpuidle section, the paravirt halt */
+	{
+		uint64_t r[4][2];
+
+		assert_int_equal(kp_symbols__idle_text(s, r, 4), 2);
+		assert_true(r[0][0] == 0xffffffff81000360ull && r[0][1] == 0xffffffff810003a5ull);
+		assert_true(r[1][0] == 0xffffffff81000340ull && r[1][1] == 0xffffffff81000350ull);
+		assert_int_equal(kp_symbols__idle_text(s, r, 1), 1);
+	}
 	kp_symbols__free(s);
 }
 

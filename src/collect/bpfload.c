@@ -188,6 +188,9 @@ static int bpf_fail(struct kp_err *err, int ret, const char *what)
 			  "verifier log)", what, strerror(ret < 0 ? -ret : EINVAL));
 }
 
+_Static_assert(KP_COLLECT_IDLE_RANGES == KP_BPF_IDLE_RANGES,
+	       "collect.h and kp_bpf.h agree on the idle ranges");
+
 static void set_rodata(struct kp_collector *c)
 {
 	struct kptop_bpf *s = c->skel;
@@ -205,6 +208,10 @@ static void set_rodata(struct kp_collector *c)
 	s->rodata->take_user = !c->o.kernel_only;
 	s->rodata->unwind_mode = (uint32_t)c->o.unwind;
 	s->rodata->stack_bytes = c->o.stack_bytes;
+	for (size_t i = 0; i < c->o.nr_idle_text && i < KP_BPF_IDLE_RANGES; i++) {
+		s->rodata->idle_lo[i] = c->o.idle_text[i][0];
+		s->rodata->idle_hi[i] = c->o.idle_text[i][1];
+	}
 	/* a quarter full: the collector is woken to drain (kptop.bpf.c) */
 	s->rodata->wake_bytes = c->o.cpu_buffer_bytes / 4;
 	s->rodata->max_frames = max_stack > 0 && max_stack < KP_MAX_FRAMES ?

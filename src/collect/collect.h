@@ -41,6 +41,8 @@ enum kp_unwind_mode {
 	KP_UNWIND_DWARF = 2,	/* copy regs+stack for every user sample */
 };
 
+#define KP_COLLECT_IDLE_RANGES 4	/* = KP_BPF_IDLE_RANGES */
+
 struct kp_collect_opts {
 	uint32_t freq_hz;		/* per CPU; 0 = 999 */
 	const uint32_t *pids;		/* -p filter, NULL/0 = every process */
@@ -52,6 +54,12 @@ struct kp_collect_opts {
 	enum kp_unwind_mode unwind;
 	uint32_t stack_bytes;		/* user stack copy for dwarf; 0 = 8192 */
 	int no_snapshot;		/* tests: skip the /proc snapshot */
+	/* Kernel text where an idle CPU halts ([lo, hi)): a sample of the
+	 * idle task there keeps only that address as its kernel stack, as
+	 * the idle loop's stack never changes and walking it is the
+	 * costliest part of such a sample. None: idle stacks are walked. */
+	uint64_t idle_text[KP_COLLECT_IDLE_RANGES][2];
+	size_t nr_idle_text;
 };
 
 struct kp_collect_stats {

@@ -29,6 +29,9 @@
 #ifndef KP_BPF_NR_REGS
 #define KP_BPF_NR_REGS 17		/* x86-64 DWARF 0..16 */
 #endif
+#ifndef KP_BPF_IDLE_RANGES
+#define KP_BPF_IDLE_RANGES 4		/* idle_lo/idle_hi: halting kernel text */
+#endif
 #ifndef KP_BPF_MAX_PIDS
 #define KP_BPF_MAX_PIDS 8192		/* -p filter and dwarf_pids entries */
 #endif

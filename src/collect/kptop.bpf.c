@@ -37,6 +37,9 @@ const volatile __u32 unwind_mode = 0;	/* enum kp_unwind_mode */
 const volatile __u32 stack_bytes = 8192;
 const volatile __u32 max_frames = KP_BPF_MAX_FRAMES;	/* perf_event_max_stack */
 const volatile __u64 wake_bytes = 0;	/* wake the collector past it; 0: never */
+/* Kernel text where an idle CPU halts, [idle_lo, idle_hi); unused: 0, 0 */
+const volatile __u64 idle_lo[KP_BPF_IDLE_RANGES] = {};
+const volatile __u64 idle_hi[KP_BPF_IDLE_RANGES] = {};
 
 struct ringbuf_inner {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -214,6 +217,17 @@ static __always_inline int wants_dwarf(__u32 pid)
 	return 0;
 }
 
+/* The idle task halted in the idle loop: its stack is always the same, and
+ * walking it (through the interrupt, on a cold CPU) costs several times a
+ * busy sample, so the halting address alone stands for it. */
+static __always_inline int idle_halt(__u64 ip)
+{
+	for (int i = 0; i < KP_BPF_IDLE_RANGES; i++)
+		if (ip >= idle_lo[i] && ip < idle_hi[i])
+			return 1;
+	return 0;
+}
+
 static __always_inline void take_stacks(struct bpf_perf_event_data *ctx,
 					struct kp_bpf_sample *s,
 					struct kp_bpf_counters *cnt)
@@ -223,7 +237,11 @@ static __always_inline void take_stacks(struct bpf_perf_event_data *ctx,
 	int regs;
 	long n;
 
-	if (take_kernel && !(s->flags & KP_SAMPLE_USER_MODE)) {
+	if (take_kernel && !(s->flags & KP_SAMPLE_USER_MODE) && s->gtid == 0 &&
+	    idle_halt(ctx->regs.rip)) {
+		s->data[0] = ctx->regs.rip;
+		nk = 1;
+	} else if (take_kernel && !(s->flags & KP_SAMPLE_USER_MODE)) {
 		n = bpf_get_stack(ctx, s->data, FRAMES_BYTES, 0);
 		if (n < 0) {
 			s->kerr = (__u32)n;

@@ -78,6 +78,7 @@ tests_workload_dlopen_host_LDADD = -ldl
 ## Shell tests of the collector (root + BPF; exit 77 elsewhere).
 KP_COLLECT_SH_TESTS = tests/collect-split.sh tests/collect-overload.sh \
 	tests/collect-execstorm.sh tests/collect-dlopen.sh \
-	tests/collect-stopstart.sh tests/collect-rights.sh tests/collect-filter.sh
+	tests/collect-stopstart.sh tests/collect-rights.sh tests/collect-filter.sh \
+	tests/collect-idle.sh
 TESTS += $(KP_COLLECT_SH_TESTS)
 EXTRA_DIST += $(KP_COLLECT_SH_TESTS) tests/collect-lib.sh

@@ -19,6 +19,8 @@ struct kp_kallsyms {
 	struct kp_kmod *mods;
 	size_t nr_mods, cap_mods;
 	int restricted;
+	uint64_t idle_lo, idle_hi;	/* __cpuidle_text_start, _end */
+	uint64_t pv_halt;		/* pv_native_safe_halt */
 };
 
 void kp_kallsyms__free(struct kp_kallsyms *k)
@@ -78,6 +80,12 @@ static int parse_line(struct kp_kallsyms *k, char *line, size_t *zero, size_t *a
 		(*zero)++;
 		return 0;
 	}
+	if (!tab && strcmp(name, "__cpuidle_text_start") == 0)
+		k->idle_lo = addr;
+	else if (!tab && strcmp(name, "__cpuidle_text_end") == 0)
+		k->idle_hi = addr;
+	else if (!tab && strcmp(name, "pv_native_safe_halt") == 0)
+		k->pv_halt = addr;
 	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
 	err = kp_symtab__add(k->syms, addr, 0, 0, name,
@@ -142,6 +150,24 @@ const char *kp_kallsyms__module(const struct kp_kallsyms *k, uint64_t addr)
 int kp_kallsyms__restricted(const struct kp_kallsyms *k)
 {
 	return k->restricted;
+}
+
+size_t kp_kallsyms__idle_text(const struct kp_kallsyms *k, uint64_t (*r)[2],
+			      size_t max)
+{
+	const struct kp_sym *s = k->pv_halt ? kp_symtab__lookup(k->syms, k->pv_halt) : NULL;
+	size_t n = 0;
+
+	if (n < max && k->idle_lo && k->idle_hi > k->idle_lo) {
+		r[n][0] = k->idle_lo;
+		r[n++][1] = k->idle_hi;
+	}
+	/* the function's end is where the next symbol starts */
+	if (n < max && s && s->start == k->pv_halt && s->end > s->start) {
+		r[n][0] = s->start;
+		r[n++][1] = s->end;
+	}
+	return n;
 }
 
 size_t kp_kallsyms__count(const struct kp_kallsyms *k)

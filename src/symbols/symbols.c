@@ -106,6 +106,14 @@ const char *kp_symbols__kernel_status(struct kp_symbols *s)
 	return s->kstatus[0] ? s->kstatus : NULL;
 }
 
+size_t kp_symbols__idle_text(struct kp_symbols *s, uint64_t (*r)[2], size_t max)
+{
+	load_kernel(s);
+	if (!s->kallsyms || kp_kallsyms__restricted(s->kallsyms))
+		return 0;
+	return kp_kallsyms__idle_text(s->kallsyms, r, max);
+}
+
 int kp_symbols__kernel(struct kp_symbols *s, uint64_t addr,
 		       struct kp_sym_frame *out)
 {

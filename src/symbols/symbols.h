@@ -131,6 +131,11 @@ const char *kp_symbols__module_name(struct kp_symbols *s,
  * header: e.g. kptr_restrict hides the addresses). Loads kallsyms. */
 const char *kp_symbols__kernel_status(struct kp_symbols *s);
 
+/* The kernel text where an idle CPU halts ([lo, hi) ranges, up to max;
+ * see kp_kallsyms__idle_text). Reads kallsyms if not yet read. Returns
+ * the count, 0 when kallsyms cannot be read or names none of it. */
+size_t kp_symbols__idle_text(struct kp_symbols *s, uint64_t (*r)[2], size_t max);
+
 /* The process (pid, start) exited: drop its mappings and JIT table; free
  * modules nobody maps any more. Names already handed out were copied by
  * the caller. */
