@@ -211,7 +211,7 @@ static int build_collector(struct run *r)
 		.stack_bytes = r->o.stack_bytes,
 	};
 
-	if (r->syms)
+	if (r->syms && !r->o.user_only)	/* idle samples take kernel stacks */
 		co.nr_idle_text = kp_symbols__idle_text(r->syms, co.idle_text,
 							KP_COLLECT_IDLE_RANGES);
 
