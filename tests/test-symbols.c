@@ -504,6 +504,29 @@ static void test_module_sharing(void **state)
 	kp_symbols__free(s);
 }
 
+/* exec_map as an mmap2 event with a build-id makes it: no device, no
+ * inode, the file's build-id (copied into id, cap bytes). */
+static void build_id_map(const char *bin, struct kp_sym_map *m, uint8_t *id,
+			 size_t cap)
+{
+	struct kp_elf_info info;
+	int fd = open(bin, O_RDONLY);
+	Elf *elf;
+
+	assert_true(fd >= 0);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	assert_int_equal(kp_elf__info(elf, &info), 0);
+	assert_true(info.build_id_len > 0 && info.build_id_len <= cap);
+	memcpy(id, info.build_id, info.build_id_len);
+	exec_map(bin, 0, m);
+	m->ino = 0;
+	m->maj = m->min = 0;
+	m->build_id = id;
+	m->build_id_len = info.build_id_len;
+	elf_end(elf);
+	close(fd);
+}
+
 /* An mmap2 event with a build-id has no device and inode: a module with
  * that build-id names the mapping even where the path no longer opens. */
 static void test_module_build_id_key(void **state)
@@ -513,21 +536,11 @@ static void test_module_build_id_key(void **state)
 	uint64_t a = nm_addr(bin, "kp_leaf");
 	struct kp_symbols_stats st;
 	struct kp_sym_frame f[4];
-	struct kp_elf_info info;
 	struct kp_sym_map m;
-	int fd = open(bin, O_RDONLY);
-	Elf *elf;
+	uint8_t id[64];
 
 	(void)state;
-	assert_true(fd >= 0);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	assert_int_equal(kp_elf__info(elf, &info), 0);
-	assert_true(info.build_id_len > 0);
-	exec_map(bin, 0, &m);
-	m.ino = 0;
-	m.maj = m.min = 0;
-	m.build_id = info.build_id;
-	m.build_id_len = info.build_id_len;
+	build_id_map(bin, &m, id, sizeof(id));
 	m.proc_start = 1;
 	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
 	m.proc_start = 2;
@@ -536,8 +549,6 @@ static void test_module_build_id_key(void **state)
 	assert_string_equal(f[0].name, "kp_leaf");
 	kp_symbols__stats(s, &st);
 	assert_int_equal(st.modules_loaded, 1);
-	elf_end(elf);
-	close(fd);
 	kp_symbols__free(s);
 }
 
@@ -721,36 +732,21 @@ static void test_process_gone_build_id(void **state)
 	const char *bin = fx("fx-prog-nopie");
 	uint64_t a = nm_addr(bin, "kp_leaf");
 	struct kp_sym_frame f[4];
-	struct kp_elf_info info;
 	struct kp_sym_map m;
 	struct kp_symbols *s;
-	uint8_t other[20];
-	int fd = open(bin, O_RDONLY);
-	Elf *elf;
+	uint8_t id[64];
 
 	(void)state;
-	assert_true(fd >= 0);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	assert_int_equal(kp_elf__info(elf, &info), 0);
-	assert_true(info.build_id_len > 0 && info.build_id_len <= sizeof(other));
-	exec_map(bin, 0, &m);
-	m.ino = 0;
-	m.maj = m.min = 0;
-	m.build_id = info.build_id;
-	m.build_id_len = info.build_id_len;
+	build_id_map(bin, &m, id, sizeof(id));
 	m.pid = dead_pid();
 	s = new_syms(NULL);
 	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 1);
 	assert_string_equal(f[0].name, "kp_leaf");
 	kp_symbols__free(s);
-	memcpy(other, info.build_id, info.build_id_len);
-	other[0] ^= 0xff;
-	m.build_id = other;
+	id[0] ^= 0xff;		/* another file's build-id */
 	s = new_syms(NULL);
 	assert_int_equal(kp_symbols__user(s, &m, a, f, 4), 0);
 	kp_symbols__free(s);
-	elf_end(elf);
-	close(fd);
 }
 
 static void write_file(const char *path, const char *text)
