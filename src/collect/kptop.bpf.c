@@ -228,6 +228,29 @@ static __always_inline int idle_halt(__u64 ip)
 	return 0;
 }
 
+/* The kernel stack into s->data; returns its frames. */
+static __always_inline __u32 kernel_stack(struct bpf_perf_event_data *ctx,
+					  struct kp_bpf_sample *s,
+					  struct kp_bpf_counters *cnt)
+{
+	long n;
+
+	if (s->gtid == 0 && idle_halt(ctx->regs.rip)) {
+		s->data[0] = ctx->regs.rip;
+		return 1;
+	}
+	n = bpf_get_stack(ctx, s->data, FRAMES_BYTES, 0);
+	if (n < 0) {
+		s->kerr = (__u32)n;
+		s->flags |= KP_SAMPLE_KERR;
+		count(cnt, KP_CNT_KSTACK_ERR);
+		return 0;
+	}
+	if ((__u32)n / 8 >= max_frames)
+		s->flags |= KP_SAMPLE_KTRUNC;
+	return (__u32)n / 8;
+}
+
 static __always_inline void take_stacks(struct bpf_perf_event_data *ctx,
 					struct kp_bpf_sample *s,
 					struct kp_bpf_counters *cnt)
@@ -237,23 +260,8 @@ static __always_inline void take_stacks(struct bpf_perf_event_data *ctx,
 	int regs;
 	long n;
 
-	if (take_kernel && !(s->flags & KP_SAMPLE_USER_MODE) && s->gtid == 0 &&
-	    idle_halt(ctx->regs.rip)) {
-		s->data[0] = ctx->regs.rip;
-		nk = 1;
-	} else if (take_kernel && !(s->flags & KP_SAMPLE_USER_MODE)) {
-		n = bpf_get_stack(ctx, s->data, FRAMES_BYTES, 0);
-		if (n < 0) {
-			s->kerr = (__u32)n;
-			s->flags |= KP_SAMPLE_KERR;
-			count(cnt, KP_CNT_KSTACK_ERR);
-		} else {
-			nk = (__u32)n / 8;
-			if (nk >= max_frames)
-				s->flags |= KP_SAMPLE_KTRUNC;
-		}
-	}
-	nk &= 127;
+	if (take_kernel && !(s->flags & KP_SAMPLE_USER_MODE))
+		nk = kernel_stack(ctx, s, cnt) & 127;
 	s->nr_kframes = nk;
 	if (!take_user || s->gpid == 0)
 		return;
