@@ -308,7 +308,7 @@ static int bench_frames(struct fake *f, struct kp_tui_config *cfg, int frames,
 int main(int argc, char **argv)
 {
 	struct fake f = { .t_ns = 1000000000ULL, .sampling = 1 };
-	struct kp_model_opts mo = { .resolver = { &fake_ops, &f } };
+	struct kp_model_opts mo = { .resolver = { &fake_ops, &f }, .eager_views = 1 };
 	struct kp_tui_config cfg = { .delay_ms = 1000, .freq_hz = 999, .window_s = 10 };
 	struct kp_model_summary sum;
 	unsigned nfn = 100000, per = 2000;

@@ -157,8 +157,11 @@ static int open_output(struct run *r)
 static int build_model(struct run *r)
 {
 	/* New stacks are named when a view or report needs them, not as
-	 * they are sampled: a batch run names them after sampling ends. */
-	struct kp_model_opts mo = { .max_nodes = r->o.max_nodes, .defer_stacks = 1 };
+	 * they are sampled: a batch run names them after sampling ends. The
+	 * live view, which views at every refresh, keeps the views'
+	 * structure as stacks are hung. */
+	struct kp_model_opts mo = { .max_nodes = r->o.max_nodes, .defer_stacks = 1,
+				    .eager_views = !r->o.batch };
 	struct kp_filter f = { .show_idle = r->o.idle };
 	struct kp_err uerr = { 0 };
 

@@ -25,6 +25,7 @@ struct fake {
 	int holds, releases;	/* hold op: handles given, released */
 	int held_calls;		/* symbolize_held calls */
 	int no_hold;		/* 1: hold gives NULL (name at once) */
+	int eager_views;	/* fake_model: kp_model_opts.eager_views */
 	uint64_t last_addr;
 	uint32_t gone_pid;
 	uint64_t unwind_pcs[8];
@@ -143,7 +144,8 @@ static const struct kp_resolver_ops fake_ops = {
 static inline struct kp_model *fake_model(struct fake *f, size_t max_nodes)
 {
 	struct kp_model_opts o = { .max_nodes = max_nodes,
-				   .resolver = { .ops = &fake_ops, .ctx = f } };
+				   .resolver = { .ops = &fake_ops, .ctx = f },
+				   .eager_views = f->eager_views };
 
 #ifdef KP_FAKE_DEFER	/* the same tests with new stacks named late */
 	o.defer_stacks = 1;

@@ -8,7 +8,10 @@
  * At checkpoints the same steps are replayed into a fresh model (B), whose
  * first view sums everything from scratch, and every view of both must be
  * identical, row by row and bit for bit. Views flush the batched samples,
- * so B flushes (kp_model__summary) wherever A built a view.
+ * so B flushes (kp_model__summary) wherever A built a view. A third
+ * replay (C) flushes there without a summary and asks for one only at
+ * the end: A's summary, kept as samples came, must equal C's, summed
+ * from every stack.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -53,11 +56,12 @@ static uint64_t rnd(uint64_t *s)
 	return *s;
 }
 
-static struct kp_model *new_model(struct fake *f, size_t max_nodes)
+static struct kp_model *new_model(struct fake *f, size_t max_nodes, int eager)
 {
 	struct kp_model *m;
 
 	memset(f, 0, sizeof(*f));
+	f->eager_views = eager;
 	m = fake_model(f, max_nodes);
 	assert_non_null(m);
 	for (uint32_t p = 0; p < 3; p++) {
@@ -140,8 +144,15 @@ static void op_exec(struct kp_model *m, const struct op *o)
 	assert_int_equal(feed_mmap(m, 102, APP, 0x1000000, 0, "/bin/app", 1), 0);
 }
 
+static int no_symbol(void *ctx, const char *path, const uint8_t *build_id,
+		     uint8_t build_id_len, uint64_t addr, const char *name)
+{
+	return 0;
+}
+
 /* Apply one op; a view op builds a view of a random kind in A (view
- * != 0) or only flushes the batched samples (B). */
+ * > 0) or only flushes the batched samples: with a summary (B, view 0)
+ * or without one (C, view < 0). */
 static void apply(struct kp_model *m, const struct op *o, int view)
 {
 	uint64_t s = o->seed;
@@ -185,6 +196,10 @@ static void apply(struct kp_model *m, const struct op *o, int view)
 	default:
 		if (!view) {
 			kp_model__summary(m, &sum);
+			break;
+		}
+		if (view < 0) {
+			assert_int_equal(kp_model__foreach_symbol(m, no_symbol, NULL), 0);
 			break;
 		}
 		vo.kind = (enum kp_view_kind)(rnd(&s) % KP_VIEW_KIND_MAX);
@@ -238,6 +253,28 @@ static void same_view(struct kp_model *a, struct kp_model *b,
 	kp_view__free(vb);
 }
 
+/* A's summary (its sums kept as samples came) against one summed at the
+ * end of a replay that asked for none before. */
+static void same_summary(struct kp_model *a, const struct run *r, size_t max_nodes,
+			 uint64_t seed, struct fake *fc)
+{
+	struct kp_model_summary x, y;
+	struct kp_model *c;
+
+	memset(fc, 0, sizeof(*fc));
+	c = new_model(fc, max_nodes, 0);
+	for (size_t i = 0; i < r->nr; i++)
+		apply(c, &r->ops[i], -1);
+	kp_model__summary(a, &x);
+	kp_model__summary(c, &y);
+	if (x.total != y.total || x.idle != y.idle || x.folded_samples != y.folded_samples)
+		fail_msg("seed %llx step %zu: summary total %.17g idle %.17g folded %llu "
+			 "vs summed %.17g %.17g %llu", (unsigned long long)seed, r->nr,
+			 x.total, x.idle, (unsigned long long)x.folded_samples, y.total,
+			 y.idle, (unsigned long long)y.folded_samples);
+	kp_model__free(c);
+}
+
 /* Every kind and sort of view of a and of a fresh replay of the run. */
 static void check(struct kp_model *a, const struct run *r, size_t max_nodes,
 		  uint64_t seed)
@@ -247,7 +284,7 @@ static void check(struct kp_model *a, const struct run *r, size_t max_nodes,
 	struct kp_view_opts o = { 0 };
 
 	assert_non_null(fb);
-	b = new_model(fb, max_nodes);
+	b = new_model(fb, max_nodes, 0);
 	for (size_t i = 0; i < r->nr; i++)
 		apply(b, &r->ops[i], 0);
 	for (int k = 0; k < KP_VIEW_KIND_MAX; k++) {
@@ -263,10 +300,12 @@ static void check(struct kp_model *a, const struct run *r, size_t max_nodes,
 		}
 	}
 	kp_model__free(b);
+	same_summary(a, r, max_nodes, seed, fb);
 	free(fb);
 }
 
-static void random_run(uint64_t seed, size_t max_nodes)
+/* eager: A keeps the views' structure as stacks are hung */
+static void random_run(uint64_t seed, size_t max_nodes, int eager)
 {
 	struct fake *fa = calloc(1, sizeof(*fa));
 	struct run *r = calloc(1, sizeof(*r));
@@ -275,7 +314,7 @@ static void random_run(uint64_t seed, size_t max_nodes)
 
 	assert_non_null(fa);
 	assert_non_null(r);
-	a = new_model(fa, max_nodes);
+	a = new_model(fa, max_nodes, eager);
 	r->t = NS;
 	while (r->nr < MAX_OPS) {
 		struct op *o = &r->ops[r->nr++];
@@ -307,14 +346,14 @@ static void random_run(uint64_t seed, size_t max_nodes)
 static void test_cache_equals_rebuild(void **state)
 {
 	for (uint64_t seed = 1; seed <= 12; seed++)
-		random_run(seed * 0x9e3779b97f4a7c15ull, 0);
+		random_run(seed * 0x9e3779b97f4a7c15ull, 0, (int)(seed & 1));
 }
 
 /* A small node limit: folds renumber nodes and stacks under the cache. */
 static void test_cache_with_folds(void **state)
 {
 	for (uint64_t seed = 1; seed <= 8; seed++)
-		random_run(seed * 0xc2b2ae3d27d4eb4full, 40 + seed * 8);
+		random_run(seed * 0xc2b2ae3d27d4eb4full, 40 + seed * 8, (int)(seed & 1));
 }
 
 /* A comm filter's verdict follows a renamed process: counts are redone. */
@@ -329,7 +368,7 @@ static void test_comm_filter_rename(void **state)
 
 	assert_non_null(f);
 	for (int i = 0; i < 2; i++) {	/* m[0] views before the rename */
-		m[i] = new_model(&f[i], 0);
+		m[i] = new_model(&f[i], 0, (int)i);
 		assert_int_equal(kp_model__set_filter(m[i], &flt), 0);
 		op.seed = 777;
 		op_samples(m[i], &op);
@@ -361,7 +400,7 @@ static void test_view_reuse(void **state)
 	struct op op = { OP_SAMPLES, 12345, NS };
 
 	assert_non_null(f);
-	m = new_model(f, 0);
+	m = new_model(f, 0, 0);
 	op_samples(m, &op);
 	assert_int_equal(kp_model__view_reuse(m, &o, NULL, &v), 0);
 	o.kind = KP_VIEW_TOPDOWN;

@@ -255,6 +255,15 @@ static int fold_if_big(struct kp_model *m, int err)
 	return err ? err : e;
 }
 
+/* New stacks are hung: the views' structure follows them (eager_views).
+ * Its -ENOMEM is left to the next view, which extends again and fails. */
+static int hung(struct kp_model *m, int err)
+{
+	if (m->eager_views && m->vc.nr_nodes < m->nr_nodes)
+		(void)kp_vcache__extend(m);
+	return err;
+}
+
 int kp_feed__flush(struct kp_model *m)
 {
 	struct kp_batch *b = m->batch;
@@ -284,18 +293,19 @@ int kp_feed__flush(struct kp_model *m)
 		else if (counted)
 			m->stks[b->id[i]].cur += w;
 		m->stks[b->id[i]].samples += w;
+		kp_sums__add(&m->sums, &m->stks[b->id[i]], counted > 0 ? w : 0, w);
 	}
 	b->n = b->npcs = 0;
 	if (m->defer && !kp_pend__full(m))
 		return err;
-	return fold_if_big(m, err ? err : kp_pend__resolve(m));
+	return hung(m, fold_if_big(m, err ? err : kp_pend__resolve(m)));
 }
 
 int kp_feed__settle(struct kp_model *m)
 {
 	int err = kp_feed__flush(m);
 
-	return fold_if_big(m, err ? err : kp_pend__resolve(m));
+	return hung(m, fold_if_big(m, err ? err : kp_pend__resolve(m)));
 }
 
 /* Keep what a new stack needs of the sample: its pcs, time and comm. */

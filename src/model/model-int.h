@@ -358,6 +358,11 @@ struct kp_vnode {		/* per trie node, for the filter and time mode */
 	uint32_t fn_next;	/* next node of the same function */
 };
 
+struct kp_vpair {		/* a function in a process */
+	uint32_t fn, proc;
+	uint32_t live;		/* its live first-call nodes */
+};
+
 struct kp_vfn {			/* per function: the flat view's row */
 	double self, total, bself, btotal;
 	uint64_t samp;
@@ -376,12 +381,12 @@ struct kp_vcache {
 	size_t nr_nodes, nr_fns;	/* covered by the arrays below */
 	struct kp_vnode *n;
 	double *bself, *btotal;		/* per node, with a baseline */
+	size_t nr_base;			/* nodes bself/btotal cover */
 	struct kp_vfn *f;
 	size_t cap_n, cap_b, cap_f;
-	struct kp_htab pair_tab;	/* (fn << 32 | proc) -> pair */
-	uint64_t *pair_key;
-	uint32_t *pair_live;	/* live first-call nodes of the pair */
-	size_t nr_pairs, cap_pairs, cap_live;
+	struct kp_htab pair_tab;	/* (fn, proc) -> pair */
+	struct kp_vpair *pairs;
+	size_t nr_pairs, cap_pairs;
 	uint32_t *eff;		/* the filter's preparation (filter.c) */
 	uint8_t *pm;
 	size_t nr_prep, cap_eff, cap_pm;
@@ -394,6 +399,29 @@ struct kp_vcache {
 };
 
 /* ---- the model ---- */
+
+/* The summary's sums over every stack (kp_model__summary), kept so a
+ * refresh does not walk every stack: a counted sample adds to them (whole
+ * numbers, exact in any order); a change to many stacks (decay, a time
+ * mode, zero, a fold) clears ok, and the next summary sums again. */
+struct kp_sums {
+	double total, idle;
+	uint64_t folded;
+	int ok;
+};
+
+static inline void kp_sums__add(struct kp_sums *u, const struct kp_stk *s,
+				double dcur, uint64_t dsamples)
+{
+	if (!u->ok)
+		return;
+	if (s->flags & KP_STK_IDLE)
+		u->idle += dcur;
+	else
+		u->total += dcur;
+	if (s->flags & KP_STK_FOLDED)
+		u->folded += dsamples;
+}
 
 struct kp_model {
 	struct kp_resolver res;
@@ -453,12 +481,14 @@ struct kp_model {
 
 	struct kp_batch *batch;		/* samples not yet counted (feed.c) */
 	int defer;			/* kp_model_opts.defer_stacks */
+	int eager_views;		/* kp_model_opts.eager_views */
 	struct kp_pend *pend;		/* new stacks not hung yet (pending.c) */
 	size_t nr_pend, cap_pend;
 	uint64_t *ppcs;			/* their pcs */
 	size_t nr_ppcs, cap_ppcs;
 	struct kp_scratch sc[KP_SC_MAX];
 	struct kp_model_summary sum;	/* counters kept as they come */
+	struct kp_sums sums;
 	uint64_t upcs[KP_MAX_FRAMES];
 };
 
@@ -624,6 +654,9 @@ enum kp_vc_what {
 };
 void kp_vcache__invalidate(struct kp_model *m, enum kp_vc_what what);
 int kp_vcache__log(struct kp_model *m, uint32_t stk);
+/* Cover the functions and nodes added since (at a view, or as stacks are
+ * hung with eager_views); -ENOMEM leaves the rest to the next call. */
+int kp_vcache__extend(struct kp_model *m);
 /* Call before changing a stack's cur or samples. */
 static inline void kp_vcache__touch(struct kp_model *m, uint32_t stk)
 {

@@ -19,6 +19,7 @@ struct kp_model *kp_model__new(const struct kp_model_opts *opts)
 		m->max_nodes = 16;
 	m->fold_at = m->max_nodes;
 	m->defer = opts && opts->defer_stacks;
+	m->eager_views = opts && opts->eager_views;
 	m->mode = KP_TIME_CUMULATIVE;
 	m->window_s = 10;
 	m->filt.f.hide_kernel = 0;

@@ -121,6 +121,13 @@ struct kp_model_opts {
 	 * naming leaves the sampling path. The unwind op still runs as
 	 * samples come (it needs their stack bytes). */
 	int defer_stacks;
+	/* 1: the structure the views share (per trie node its function's
+	 * list and its (function, process) pair, per function a zero row)
+	 * is extended as stacks are hung, not at the next view, so the first
+	 * view of a large model costs what a later one does. For a caller
+	 * that views again and again (the live view); a batch run, which
+	 * views at most once, saves the memory until then. */
+	int eager_views;
 };
 #define KP_MODEL_DEFAULT_MAX_NODES 1000000
 
@@ -207,7 +214,10 @@ struct kp_view_opts {
 	 * Each stack counts once, from its outermost call of root_fn; the
 	 * process is the last caller; self is set at depth 0 only. */
 	uint64_t root_fn;
-	size_t max_rows;	/* 0 = no limit */
+	/* At most this many rows are made (0 = no limit); the flat and the
+	 * grouped views still count every row (kp_view.nr_all), so a caller
+	 * can make the rows it shows and ask for more when it scrolls. */
+	size_t max_rows;
 };
 
 /* Row ids: flat = fn; tree rows hash the path of function ids from their
@@ -232,8 +242,11 @@ struct kp_row {
 };
 
 struct kp_view {
-	size_t nr_rows;
+	size_t nr_rows;		/* rows made */
 	struct kp_row *rows;
+	/* rows in the view: nr_rows, or more when max_rows cut a flat or
+	 * grouped view (a tree view stops at max_rows: nr_all = nr_rows) */
+	size_t nr_all;
 	double total;		/* current samples in the view (after filters) */
 	double base_total;	/* baseline samples, 0 without one */
 	size_t cap_rows;	/* rows allocated */

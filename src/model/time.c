@@ -25,10 +25,13 @@ static void expire(struct kp_model *m, struct kp_wbucket *b)
 	for (i = 0; i < b->nr; i++) {
 		struct kp_stk *s = kp_stk(m, b->e[i].stk);
 
+		double old = s->cur;
+
 		kp_vcache__touch(m, b->e[i].stk);
 		s->cur -= b->e[i].n;
 		if (s->cur < 0)
 			s->cur = 0;
+		kp_sums__add(&m->sums, s, s->cur - old, 0);
 	}
 	free(b->e);	/* the next second grows its own */
 	b->e = NULL;
@@ -141,6 +144,7 @@ void kp_model__refresh(struct kp_model *m, uint64_t now_ns)
 	(void)kp_feed__settle(m);	/* void: a failed batch is lost */
 	if (m->mode == KP_TIME_DECAY) {
 		kp_vcache__invalidate(m, KP_VC_COUNTS);
+		m->sums.ok = 0;
 		for (i = 0; i < m->nr_stk; i++) {
 			struct kp_stk *s = kp_stk(m, (uint32_t)i);
 
@@ -173,6 +177,7 @@ void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
 		return;
 	kp_time__fini(m);
 	kp_vcache__invalidate(m, KP_VC_COUNTS);
+	m->sums.ok = 0;
 	m->mode = mode;
 	if (mode == KP_TIME_WINDOW)
 		m->window_s = window_s;
@@ -191,6 +196,7 @@ static void clear_counts(struct kp_model *m)
 	size_t i;
 
 	kp_vcache__invalidate(m, KP_VC_COUNTS);
+	m->sums.ok = 0;
 	for (i = 0; i < m->nr_stk; i++) {
 		kp_stk(m, (uint32_t)i)->cur = 0;
 		kp_stk(m, (uint32_t)i)->samples = 0;
@@ -248,19 +254,21 @@ void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out)
 	/* logically const: counting the batched samples and hanging the
 	 * waiting stacks change no answer */
 	(void)kp_feed__settle((struct kp_model *)m);
-	*out = m->sum;
-	out->total = out->idle = 0;
-	out->folded_samples = 0;
-	for (i = 0; i < m->nr_stk; i++) {
-		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
+	if (!m->sums.ok) {
+		struct kp_sums *u = (struct kp_sums *)&m->sums;
 
-		if (s->flags & KP_STK_IDLE)
-			out->idle += s->cur;
-		else
-			out->total += s->cur;
-		if (s->flags & KP_STK_FOLDED)
-			out->folded_samples += s->samples;
+		memset(u, 0, sizeof(*u));
+		u->ok = 1;
+		for (i = 0; i < m->nr_stk; i++) {
+			const struct kp_stk *s = kp_stk(m, (uint32_t)i);
+
+			kp_sums__add(u, s, s->cur, s->samples);
+		}
 	}
+	*out = m->sum;
+	out->total = m->sums.total;
+	out->idle = m->sums.idle;
+	out->folded_samples = m->sums.folded;
 	out->processes = m->nr_procs;
 	out->threads = m->nr_threads;
 	out->nodes = m->nr_nodes;

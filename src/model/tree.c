@@ -361,6 +361,7 @@ int kp_tree__fold(struct kp_model *m)
 
 	if (m->nr_nodes <= target)
 		return 0;
+	m->sums.ok = 0;		/* stacks merge and are marked folded */
 	w = node_weights(m);
 	if (!w)
 		goto out;

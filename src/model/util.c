@@ -387,12 +387,12 @@ size_t kp_model__mem(const struct kp_model *m, struct kp_model_mem *out, size_t 
 
 		b = c->cap_n * sizeof(*c->n) + c->cap_b * 2 * sizeof(double) +
 		    c->cap_f * sizeof(*c->f) + htab_bytes(&c->pair_tab) +
-		    c->cap_pairs * sizeof(*c->pair_key) + c->cap_live * sizeof(*c->pair_live) +
+		    c->cap_pairs * sizeof(*c->pairs) +
 		    c->cap_eff * sizeof(*c->eff) + c->cap_pm * sizeof(*c->pm) +
 		    c->cap_comm * sizeof(*c->comm) + c->cap_log * sizeof(*c->log);
 		u = c->nr_nodes * sizeof(*c->n) + c->nr_fns * sizeof(*c->f) +
-		    htab_used(&c->pair_tab) + c->nr_pairs * (sizeof(*c->pair_key) +
-		    sizeof(*c->pair_live)) + c->nr_log * sizeof(*c->log);
+		    htab_used(&c->pair_tab) + c->nr_pairs * sizeof(*c->pairs) +
+		    c->nr_log * sizeof(*c->log);
 		mem_put(&a, "view cache", b, u);
 	}
 	mem_put(&a, "filter cache", m->filt.cap_fn_match, m->filt.nr_fn_match);

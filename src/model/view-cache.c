@@ -20,8 +20,9 @@
  * checks it over random streams).
  *
  * Structure: each node's (function, process) pair and a list of each
- * function's nodes (for the callers of one function) are extended as
- * nodes are added, and redone after a fold or a SYMTAB (KP_VC_NODES).
+ * function's nodes (for the callers of one function) are extended to the
+ * nodes added since, at a view or (eager_views) as feed.c hangs stacks,
+ * and redone after a fold or a SYMTAB (KP_VC_NODES).
  */
 #include "model/model-int.h"
 
@@ -57,7 +58,7 @@ void kp_vcache__invalidate(struct kp_model *m, enum kp_vc_what what)
 	if (what >= KP_VC_FILTER)
 		c->nr_prep = 0;
 	if (what >= KP_VC_NODES) {
-		c->nr_nodes = c->nr_fns = c->nr_pairs = 0;
+		c->nr_nodes = c->nr_fns = c->nr_pairs = c->nr_base = 0;
 		kp_htab__clear(&c->pair_tab);
 	}
 }
@@ -88,8 +89,7 @@ void kp_vcache__fini(struct kp_model *m)
 	free(c->btotal);
 	free(c->f);
 	kp_htab__fini(&c->pair_tab);
-	free(c->pair_key);
-	free(c->pair_live);
+	free(c->pairs);
 	free(c->eff);
 	free(c->pm);
 	free(c->comm);
@@ -102,18 +102,19 @@ void kp_vcache__fini(struct kp_model *m)
 /* The pair (fn, proc), made on first use; KP_NONE on -ENOMEM. */
 static uint32_t pair_of(struct kp_vcache *c, uint32_t fn, uint32_t proc)
 {
-	uint64_t key = (uint64_t)fn << 32 | proc, *found;
-	uint32_t h = (uint32_t)kp_mix64(key), i = 0;
+	uint32_t h = (uint32_t)kp_mix64((uint64_t)fn << 32 | proc), i = 0;
+	uint64_t *found;
 
-	KP_HTAB_FIND(&c->pair_tab, h, i, c->pair_key[i] == key, found);
+	KP_HTAB_FIND(&c->pair_tab, h, i, c->pairs[i].fn == fn && c->pairs[i].proc == proc,
+		     found);
 	if (found)
 		return i;
-	if (kp_grow(&c->pair_key, &c->cap_pairs, c->nr_pairs + 1, sizeof(*c->pair_key)) ||
-	    kp_grow(&c->pair_live, &c->cap_live, c->nr_pairs + 1, sizeof(*c->pair_live)) ||
+	if (kp_grow(&c->pairs, &c->cap_pairs, c->nr_pairs + 1, sizeof(*c->pairs)) ||
 	    kp_htab__insert(&c->pair_tab, h, (uint32_t)c->nr_pairs))
 		return KP_NONE;
-	c->pair_key[c->nr_pairs] = key;
-	c->pair_live[c->nr_pairs] = 0;
+	c->pairs[c->nr_pairs].fn = fn;
+	c->pairs[c->nr_pairs].proc = proc;
+	c->pairs[c->nr_pairs].live = 0;
 	return (uint32_t)c->nr_pairs++;
 }
 
@@ -123,15 +124,14 @@ static int pairs_reserve(struct kp_vcache *c, size_t more)
 {
 	size_t need = c->nr_pairs + more;
 
-	if (kp_grow(&c->pair_key, &c->cap_pairs, need, sizeof(*c->pair_key)) ||
-	    kp_grow(&c->pair_live, &c->cap_live, need, sizeof(*c->pair_live)))
+	if (kp_grow(&c->pairs, &c->cap_pairs, need, sizeof(*c->pairs)))
 		return -ENOMEM;
 	return kp_htab__reserve(&c->pair_tab, need);
 }
 
-/* Cover the functions and nodes added since: zero counts, their pairs,
- * and each node at the head of its function's list. */
-static int extend(struct kp_model *m)
+/* Zero counts for the functions and nodes added since, their pairs, and
+ * each node at the head of its function's list. */
+int kp_vcache__extend(struct kp_model *m)
 {
 	struct kp_vcache *c = &m->vc;
 	size_t i;
@@ -181,6 +181,7 @@ static int base_ready(struct kp_model *m, size_t from)
 		memset(c->bself + from, 0, (m->nr_nodes - from) * sizeof(*c->bself));
 		memset(c->btotal + from, 0, (m->nr_nodes - from) * sizeof(*c->btotal));
 	}
+	c->nr_base = m->nr_nodes;
 	return 0;
 }
 
@@ -193,21 +194,23 @@ static int live(const struct kp_model *m, uint32_t n)
 
 static void pair_up(struct kp_vcache *c, uint32_t pair)
 {
-	struct kp_vfn *f = &c->f[c->pair_key[pair] >> 32];
+	struct kp_vpair *p = &c->pairs[pair];
+	struct kp_vfn *f = &c->f[p->fn];
 
-	if (c->pair_live[pair]++ == 0) {
+	if (p->live++ == 0) {
 		f->nprocs++;
-		f->psum += (uint32_t)c->pair_key[pair];
+		f->psum += p->proc;
 	}
 }
 
 static void pair_down(struct kp_vcache *c, uint32_t pair)
 {
-	struct kp_vfn *f = &c->f[c->pair_key[pair] >> 32];
+	struct kp_vpair *p = &c->pairs[pair];
+	struct kp_vfn *f = &c->f[p->fn];
 
-	if (--c->pair_live[pair] == 0) {
+	if (--p->live == 0) {
 		f->nprocs--;
-		f->psum -= (uint32_t)c->pair_key[pair];
+		f->psum -= p->proc;
 	}
 }
 
@@ -221,7 +224,7 @@ static void fold_node(struct kp_model *m, const struct kp_prep *p, uint32_t i)
 
 	if (v->pair == KP_NONE || kp_eff(p, i) != i)
 		return;
-	f = &c->f[c->pair_key[v->pair] >> 32];
+	f = &c->f[c->pairs[v->pair].fn];
 	f->self += v->self;
 	if (m->has_base)
 		f->bself += c->bself[i];
@@ -256,8 +259,8 @@ static int rebuild(struct kp_model *m, const struct kp_prep *p)
 		memset(&c->f[i], 0, sizeof(c->f[i]));
 		c->f[i].head = head;
 	}
-	if (c->nr_pairs)
-		memset(c->pair_live, 0, c->nr_pairs * sizeof(*c->pair_live));
+	for (i = 0; i < c->nr_pairs; i++)
+		c->pairs[i].live = 0;
 	c->vtotal = c->vbase = 0;
 	for (i = 0; i < m->nr_stk; i++) {
 		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
@@ -320,7 +323,7 @@ static void walk(struct kp_model *m, const struct kp_prep *p, uint32_t e,
 		now = live(m, n);
 		if (v->pair == KP_NONE || kp_eff(p, n) != n)
 			continue;
-		f = &c->f[c->pair_key[v->pair] >> 32];
+		f = &c->f[c->pairs[v->pair].fn];
 		if (n == e)
 			f->self += dc;
 		if (m->nflags[n] & KP_NODE_DUP)
@@ -374,16 +377,15 @@ static int apply(struct kp_model *m, const struct kp_prep *p)
 int kp_vcache__update(struct kp_model *m, struct kp_prep *p, struct kp_agg *a)
 {
 	struct kp_vcache *c = &m->vc;
-	size_t nr_b = c->nr_nodes;
 	int err;
 
 	memset(a, 0, sizeof(*a));
 	if (c->nr_nodes > m->nr_nodes || c->nr_fns > m->nr_fns)
 		kp_vcache__invalidate(m, KP_VC_NODES);	/* renumbered: start again */
-	err = extend(m);
+	err = kp_vcache__extend(m);
 	err = err ? err : kp_filter__prep_kept(m, p);
 	if (!err && m->has_base && c->counts_ok)
-		err = base_ready(m, nr_b);
+		err = base_ready(m, c->nr_base < m->nr_nodes ? c->nr_base : m->nr_nodes);
 	if (err) {
 		kp_vcache__invalidate(m, KP_VC_COUNTS);
 		return err;

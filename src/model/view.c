@@ -144,6 +144,7 @@ static int view_flat(struct kp_model *m, const struct kp_view_opts *o,
 	}
 	err = sort_keys(m, k, nr, o->sort, names);
 	free(names);
+	v->nr_all = nr;
 	if (o->max_rows && nr > o->max_rows)
 		nr = o->max_rows;
 	if (!err && kp_grow(&v->rows, &v->cap_rows, nr ? nr : 1, sizeof(*v->rows)))
@@ -188,7 +189,7 @@ int kp_model__view_reuse(struct kp_model *m, const struct kp_view_opts *o,
 	*out = NULL;
 	if (!v)
 		return -ENOMEM;
-	v->nr_rows = 0;
+	v->nr_rows = v->nr_all = 0;
 	v->total = v->base_total = 0;
 	if (o && o->kind >= 0 && o->kind < KP_VIEW_KIND_MAX)
 		err = kp_feed__settle(m);
@@ -201,6 +202,8 @@ int kp_model__view_reuse(struct kp_model *m, const struct kp_view_opts *o,
 		kp_view__free(v);
 		return err;
 	}
+	if (o->kind != KP_VIEW_FLAT)
+		v->nr_all = v->nr_rows;
 	if (o->max_rows && v->nr_rows > o->max_rows)
 		v->nr_rows = o->max_rows;
 	*out = v;
