@@ -30,6 +30,8 @@
 struct kp_model {
 	int fail_view;		/* 1: -ENOMEM; 2: SIGTERM to ourselves */
 	int zeroed, baseline, mode, views;
+	size_t big;		/* >0: a flat view of this many rows, "row_N" */
+	char (*big_names)[32];
 	struct kp_filter f;
 	char name[256];
 	struct kp_view_opts last;
@@ -61,13 +63,22 @@ int kp_model__view(struct kp_model *m, const struct kp_view_opts *o,
 	v = calloc(1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	v->rows = malloc(sizeof(fake_rows));
+	v->nr_all = m->big ? m->big : 3;
+	v->nr_rows = o->max_rows && o->max_rows < v->nr_all ? o->max_rows : v->nr_all;
+	v->rows = calloc(v->nr_rows, sizeof(*v->rows));
 	if (!v->rows) {
 		free(v);
 		return -ENOMEM;
 	}
-	memcpy(v->rows, fake_rows, sizeof(fake_rows));
-	v->nr_rows = 3;
+	for (size_t i = 0; i < v->nr_rows; i++) {
+		if (!m->big) {
+			v->rows[i] = fake_rows[i];
+			continue;
+		}
+		v->rows[i].id = v->rows[i].fn = 1000 + i;
+		v->rows[i].self = v->rows[i].total = (double)(m->big - i);
+		v->rows[i].name = m->big_names[i];
+	}
 	v->total = 10;
 	m->views++;
 	m->last = *o;
@@ -438,6 +449,46 @@ static void test_views_and_tree(void **state)
 	fix_free(x);
 }
 
+/* A flat view of 5000 rows: the view makes the rows up to the screen
+ * (2048 at least), and moving or searching past them makes more. */
+static void test_rows_made_on_demand(void **state)
+{
+	struct fix *x = fix_new(1);
+	const struct kp_row *r;
+
+	x->m.big = 5000;
+	x->m.big_names = calloc(x->m.big, sizeof(*x->m.big_names));
+	assert_non_null(x->m.big_names);
+	for (size_t i = 0; i < x->m.big; i++)
+		snprintf(x->m.big_names[i], sizeof(x->m.big_names[i]), "row_%zu", i);
+	assert_int_equal(kp_tui__refresh(x->t), 0);
+	kp_tui__draw(x->t);
+	assert_int_equal(x->m.last.max_rows, 2048);
+	assert_int_equal(x->t->view->nr_all, 5000);
+	press(x, KP_KEY(KEY_END));
+	assert_int_equal(x->t->sel, 4999);
+	r = kp_tui__selected(x->t);
+	assert_non_null(r);	/* made by the review the key asked for */
+	assert_string_equal(r->name, "row_4999");
+	press(x, KP_KEY(KEY_HOME));
+	assert_int_equal(kp_tui__refresh(x->t), 0);
+	assert_int_equal(x->m.last.max_rows, 2048);	/* back to the screen's */
+	press(x, '/');
+	type(x, "row_4321");
+	press(x, '\r');
+	r = kp_tui__selected(x->t);
+	assert_non_null(r);
+	assert_string_equal(r->name, "row_4321");
+	for (int i = 0; i < 3; i++)	/* page down from there: rows stay made */
+		press(x, KP_KEY(KEY_NPAGE));
+	r = kp_tui__selected(x->t);
+	assert_non_null(r);
+	assert_int_equal(r->id, 1000 + x->t->sel);
+	kp_tui__draw(x->t);
+	free(x->m.big_names);
+	fix_free(x);
+}
+
 static void test_filter_focus_search(void **state)
 {
 	struct fix *x = fix_new(1);
@@ -554,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_zero_baseline_mode_sort),
 		cmocka_unit_test(test_views_and_tree),
 		cmocka_unit_test(test_filter_focus_search),
+		cmocka_unit_test(test_rows_made_on_demand),
 		cmocka_unit_test(test_help_and_quit),
 		cmocka_unit_test(test_run_fatal_error),
 		cmocka_unit_test(test_run_sigterm_restores),

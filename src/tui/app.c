@@ -133,8 +133,11 @@ static void keep_selection(struct kp_tui *t)
 int kp_tui__review(struct kp_tui *t)
 {
 	struct kp_view *v = NULL;
+	int rc;
+
+	t->vopts.max_rows = kp_table__rows_wanted(t);
 	/* the old view's rows are reused: no fresh pages at every refresh */
-	int rc = kp_model__view_reuse(t->cfg.model, &t->vopts, t->view, &v);
+	rc = kp_model__view_reuse(t->cfg.model, &t->vopts, t->view, &v);
 
 	t->view = v;
 	if (rc < 0)

@@ -59,8 +59,12 @@ struct kp_tui {
 	enum kp_view_kind prev_kind;	/* to go back from the callers view */
 	int expand_first;		/* open the first row of the next view */
 
-	size_t sel, top;		/* selected row, first row shown */
-	uint64_t sel_id;		/* kept across refreshes */
+	/* selected row, first row shown: below the view's nr_all, and below
+	 * its nr_rows once the view is made again (kp_tui__review makes the
+	 * rows up to the selection, kp_table__rows_wanted) */
+	size_t sel, top;
+	uint64_t sel_id;		/* kept across refreshes; 0: not made yet */
+	int rows_all;			/* make every row (a search) */
 	int table_rows;			/* rows the table shows (last draw) */
 	int empty_reads;		/* stdin readable but no key: at EOF? */
 
@@ -119,6 +123,9 @@ void kp_status__draw(struct kp_tui *t, int y);
 void kp_table__draw(struct kp_tui *t, int y, int h);
 enum kp_act kp_table__key(struct kp_tui *t, int key);
 void kp_table__select(struct kp_tui *t, size_t i);
+/* The view's max_rows: 0 (all) but for the flat view, where the rows up
+ * to twice the selection or the screen's end (at least 2048) are made. */
+size_t kp_table__rows_wanted(const struct kp_tui *t);
 void kp_help__draw(struct kp_tui *t);
 enum kp_act kp_help__key(struct kp_tui *t, int key);
 void kp_prompt__open(struct kp_tui *t, enum kp_prompt_kind kind,

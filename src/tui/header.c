@@ -149,7 +149,7 @@ static void line_scope(struct kp_tui *t, const struct kp_model_summary *s, int y
 		kp_line__put(l, KP_ROLE_MESSAGE, "idle shown  ", -1);
 	if (t->view) {
 		kp_line__put(l, KP_ROLE_LABEL, "Rows ", -1);
-		kp_line__putf(l, KP_ROLE_VALUE, "%zu  ", t->view->nr_rows);
+		kp_line__putf(l, KP_ROLE_VALUE, "%zu  ", t->view->nr_all);
 	}
 	kp_line__flush(l, y);
 }

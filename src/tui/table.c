@@ -187,9 +187,24 @@ static void heading(struct kp_tui *t, int y, int cols)
 	kp_line__flush(l, y);
 }
 
+/* The flat view makes only the rows up to what is on screen, with room
+ * to scroll (a 100k-function view is 12 MB of rows); moving past them
+ * makes more (kp_table__key, kp_act_find). */
+#define KP_ROWS_MADE 2048
+
+size_t kp_table__rows_wanted(const struct kp_tui *t)
+{
+	size_t h = t->table_rows > 0 ? (size_t)t->table_rows : 50;
+	size_t end = (t->sel > t->top ? t->sel : t->top) + h;
+
+	if (t->vopts.kind != KP_VIEW_FLAT || t->rows_all)
+		return 0;
+	return end * 2 > KP_ROWS_MADE ? end * 2 : KP_ROWS_MADE;
+}
+
 void kp_table__select(struct kp_tui *t, size_t i)
 {
-	size_t n = t->view ? t->view->nr_rows : 0, h = t->table_rows > 0 ? (size_t)t->table_rows : 1;
+	size_t n = t->view ? t->view->nr_all : 0, h = t->table_rows > 0 ? (size_t)t->table_rows : 1;
 
 	if (!n) {
 		t->sel = t->top = 0;
@@ -198,7 +213,8 @@ void kp_table__select(struct kp_tui *t, size_t i)
 	if (i >= n)
 		i = n - 1;
 	t->sel = i;
-	t->sel_id = t->view->rows[i].id;
+	/* a row not made yet: the key asks for the view again */
+	t->sel_id = i < t->view->nr_rows ? t->view->rows[i].id : 0;
 	if (t->sel < t->top)
 		t->top = t->sel;
 	if (t->sel >= t->top + h)
@@ -222,7 +238,7 @@ void kp_table__draw(struct kp_tui *t, int y, int h)
 		enum kp_role base = k == t->sel ? KP_ROLE_SELECTED : KP_ROLE_DEFAULT;
 
 		kp_line__reset(t->line, cols, base);
-		if (k < n) {
+		if (k < n) {	/* made rows; the others wait for the next view */
 			numbers(t, &t->view->rows[k], base);
 			name_cols(t, &t->view->rows[k], base, cols);
 		} else if (k == 0) {
@@ -235,7 +251,7 @@ void kp_table__draw(struct kp_tui *t, int y, int h)
 
 enum kp_act kp_table__key(struct kp_tui *t, int key)
 {
-	size_t n = t->view ? t->view->nr_rows : 0;
+	size_t n = t->view ? t->view->nr_all : 0;
 	size_t page = t->table_rows > 1 ? (size_t)t->table_rows - 1 : 1;
 
 	switch (key) {
@@ -260,5 +276,6 @@ enum kp_act kp_table__key(struct kp_tui *t, int key)
 	default:
 		return KP_ACT_NONE;
 	}
-	return KP_ACT_REDRAW;
+	return t->view && t->top + (size_t)t->table_rows > t->view->nr_rows &&
+	       t->view->nr_rows < t->view->nr_all ? KP_ACT_REVIEW : KP_ACT_REDRAW;
 }

@@ -149,7 +149,8 @@ enum kp_act kp_act_expand(struct kp_tui *t, int key)
 	return to_parent(t, r);
 }
 
-enum kp_act kp_act_find(struct kp_tui *t, const char *text)
+/* The next made row after the selection whose name has text, or n. */
+static size_t find_made(const struct kp_tui *t, const char *text)
 {
 	size_t n = t->view ? t->view->nr_rows : 0;
 
@@ -157,10 +158,30 @@ enum kp_act kp_act_find(struct kp_tui *t, const char *text)
 		size_t i = (t->sel + k) % n;
 		const char *name = t->view->rows[i].name;
 
-		if (name && strcasestr(name, text)) {
-			kp_table__select(t, i);
+		if (name && strcasestr(name, text))
+			return i;
+	}
+	return n;
+}
+
+enum kp_act kp_act_find(struct kp_tui *t, const char *text)
+{
+	size_t i = find_made(t, text);
+
+	if (t->view && i == t->view->nr_rows && i < t->view->nr_all) {
+		/* not in the rows made: make them all, once */
+		t->rows_all = 1;
+		if (kp_tui__review(t) < 0) {
+			t->rows_all = 0;
+			kp_tui__message(t, 1, "search: %s", t->err.msg);
 			return KP_ACT_REDRAW;
 		}
+		t->rows_all = 0;
+		i = find_made(t, text);
+	}
+	if (t->view && i < t->view->nr_rows) {
+		kp_table__select(t, i);
+		return KP_ACT_REDRAW;
 	}
 	kp_tui__message(t, 1, "not found: %s", text);
 	return KP_ACT_REDRAW;
