@@ -14,8 +14,9 @@
  * new stacks) are fed, untimed, before each frame. The first frame (when
  * the view opens and the counts are summed from every stack) is timed on
  * its own; then each view, then the flat view after a new filter at each
- * frame (every stack summed again), and in the window and the decaying
- * time modes. In --ui mode the collector and pump are the fakes
+ * frame (every stack summed again), with every row made (as after End;
+ * the view makes the rows up to the screen's: "rows made/all"), and in
+ * the window and the decaying time modes. In --ui mode the collector and pump are the fakes
  * below: the view sees a live profile whose hot functions are hot_a 50%,
  * hot_b 30%, hot_c 20%.
  */
@@ -250,8 +251,9 @@ static int time_frames(struct fake *f, struct kp_tui *t, int frames, unsigned pe
 	}
 	if (verbose)
 		fprintf(stderr, " ms\n");
-	printf("frame %-10s rows %7zu  mean %7.2f ms (draw %5.2f)  best %7.2f ms%s\n",
+	printf("frame %-10s rows %6zu/%-6zu  mean %6.2f ms (draw %5.2f)  best %6.2f ms%s\n",
 	       kp_view_name(t->vopts.kind), t->view ? t->view->nr_rows : 0,
+	       t->view ? t->view->nr_all : 0,
 	       sum / frames, draw / frames, best, what);
 	return rc;
 }
@@ -294,6 +296,10 @@ static int bench_frames(struct fake *f, struct kp_tui_config *cfg, int frames,
 	t->vopts.root_fn = 0;
 	if (rc == 0)
 		rc = time_frames(f, t, frames, per, "  [new filter each frame]", verbose, 1);
+	t->rows_all = 1;	/* as after End: every row made */
+	if (rc == 0)
+		rc = time_frames(f, t, frames, per, "  [every row made]", verbose, 0);
+	t->rows_all = 0;
 	for (int i = 0; i < 2 && rc == 0; i++) {
 		t->mode = modes[i];
 		kp_model__set_time_mode(cfg->model, t->mode, cfg->window_s);

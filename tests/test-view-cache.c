@@ -253,6 +253,30 @@ static void same_view(struct kp_model *a, struct kp_model *b,
 	kp_view__free(vb);
 }
 
+/* A view cut at max_rows (the flat view keeps its top rows in a heap)
+ * is the first rows of the whole view, and counts every row. */
+static void same_top(struct kp_model *a, const struct kp_view_opts *o, uint64_t seed)
+{
+	struct kp_view_opts c = *o;
+	struct kp_view *all, *top;
+
+	assert_int_equal(kp_model__view(a, o, &all), 0);
+	for (c.max_rows = 1; c.max_rows <= 9; c.max_rows += 4) {
+		assert_int_equal(kp_model__view(a, &c, &top), 0);
+		assert_int_equal(top->nr_all, all->nr_rows);
+		assert_int_equal(top->nr_rows, all->nr_rows < c.max_rows ? all->nr_rows
+									  : c.max_rows);
+		for (size_t i = 0; i < top->nr_rows; i++)
+			if (top->rows[i].id != all->rows[i].id ||
+			    top->rows[i].self != all->rows[i].self)
+				fail_msg("seed %llx kind %d sort %d max %zu row %zu: %s vs %s",
+					 (unsigned long long)seed, o->kind, o->sort,
+					 c.max_rows, i, top->rows[i].name, all->rows[i].name);
+		kp_view__free(top);
+	}
+	kp_view__free(all);
+}
+
 /* A's summary (its sums kept as samples came) against one summed at the
  * end of a replay that asked for none before. */
 static void same_summary(struct kp_model *a, const struct run *r, size_t max_nodes,
@@ -293,6 +317,8 @@ static void check(struct kp_model *a, const struct run *r, size_t max_nodes,
 			o.sort = (enum kp_sort)s;
 			o.root_fn = 0;
 			same_view(a, b, &o, seed, r->nr);
+			if (k == KP_VIEW_FLAT)
+				same_top(a, &o, seed);
 			if (k != KP_VIEW_BOTTOMUP || s != KP_SORT_TOTAL)
 				continue;
 			for (o.root_fn = 1; o.root_fn < 16; o.root_fn++)

@@ -115,25 +115,84 @@ static void flat_row(const struct kp_model *m, const struct kp_vfn *f, uint32_t 
 	}
 }
 
-/* The flat view, sorted: keys first, then the rows in their order. */
-static int view_flat(struct kp_model *m, const struct kp_view_opts *o,
-		     const struct kp_agg *a, struct kp_view *v)
+/* (k, i) order, as the radix sort leaves it. */
+static int skey_cmp(const void *a, const void *b)
 {
-	size_t i, nr = 0;
-	struct kp_skey *k = kp_scratch(m, KP_SC_KEYS, (m->nr_fns + 1) * sizeof(*k), 0);
+	const struct kp_skey *x = a, *y = b;
+
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Keep the cap first keys in (k, i) order in a max-heap h of *n. Keys
+ * come in i order, so one equal to the heap's last is after it. */
+static void heap_push(struct kp_skey *h, size_t *n, size_t cap, struct kp_skey x)
+{
+	size_t i, c;
+
+	if (*n < cap) {	/* sift up */
+		for (i = (*n)++; i > 0 && skey_cmp(&h[(i - 1) / 2], &x) < 0; i = (i - 1) / 2)
+			h[i] = h[(i - 1) / 2];
+		h[i] = x;
+		return;
+	}
+	if (!cap || x.k >= h[0].k)
+		return;
+	for (i = 0; (c = 2 * i + 1) < cap; i = c) {	/* sift down */
+		if (c + 1 < cap && skey_cmp(&h[c + 1], &h[c]) > 0)
+			c++;
+		if (skey_cmp(&h[c], &x) <= 0)
+			break;
+		h[i] = h[c];
+	}
+	h[i] = x;
+}
+
+static double flat_key(const struct kp_view_opts *o, const struct kp_agg *a,
+		       const struct kp_vfn *f)
+{
+	return row_key(f->self, f->total, f->bself, f->btotal, o->sort, 1, a->vtotal,
+		       a->vbase);
+}
+
+/* The sorted keys of the functions in the view (*nr_all of them), only
+ * the first max_rows when a bound is set: those are kept in a heap, so a
+ * view of the top rows of 100k functions sorts a few thousand keys.
+ * Returns how many keys are in *out, or -ENOMEM. */
+static long flat_keys(struct kp_model *m, const struct kp_view_opts *o,
+		      const struct kp_agg *a, struct kp_skey **out, size_t *nr_all)
+{
+	size_t i, nr = 0, cap = m->nr_fns;
+	int top = o->max_rows && o->sort != KP_SORT_NAME && o->max_rows < m->nr_fns;
 	const char **names = NULL;
+	struct kp_skey *k;
 	int err;
 
+	if (top)
+		cap = o->max_rows;
+	k = kp_scratch(m, KP_SC_KEYS, (cap + 1) * sizeof(*k), 0);
 	if (!k)
 		return -ENOMEM;
+	*out = k;
+	*nr_all = 0;
 	for (i = 0; i < m->nr_fns; i++) {
 		const struct kp_vfn *f = &a->f[i];
+		struct kp_skey x;
 
 		if (f->total == 0 && f->btotal == 0)
 			continue;
-		k[nr].k = kp_desc_key(row_key(f->self, f->total, f->bself, f->btotal,
-					      o->sort, 1, a->vtotal, a->vbase));
-		k[nr++].i = (uint32_t)i;
+		(*nr_all)++;
+		x.k = kp_desc_key(flat_key(o, a, f));
+		x.i = (uint32_t)i;
+		if (top)
+			heap_push(k, &nr, cap, x);
+		else
+			k[nr++] = x;
+	}
+	if (top) {
+		qsort(k, nr, sizeof(*k), skey_cmp);
+		return (long)nr;
 	}
 	if (o->sort == KP_SORT_NAME) {
 		names = malloc((m->nr_fns ? m->nr_fns : 1) * sizeof(*names));
@@ -144,13 +203,24 @@ static int view_flat(struct kp_model *m, const struct kp_view_opts *o,
 	}
 	err = sort_keys(m, k, nr, o->sort, names);
 	free(names);
-	v->nr_all = nr;
+	return err ? err : (long)nr;
+}
+
+/* The flat view, sorted: keys first, then the rows in their order. */
+static int view_flat(struct kp_model *m, const struct kp_view_opts *o,
+		     const struct kp_agg *a, struct kp_view *v)
+{
+	struct kp_skey *k;
+	long got = flat_keys(m, o, a, &k, &v->nr_all);
+	size_t i, nr;
+
+	if (got < 0)
+		return (int)got;
+	nr = (size_t)got;
 	if (o->max_rows && nr > o->max_rows)
 		nr = o->max_rows;
-	if (!err && kp_grow(&v->rows, &v->cap_rows, nr ? nr : 1, sizeof(*v->rows)))
-		err = -ENOMEM;
-	if (err)
-		return err;
+	if (kp_grow(&v->rows, &v->cap_rows, nr ? nr : 1, sizeof(*v->rows)))
+		return -ENOMEM;
 	for (i = 0; i < nr; i++)
 		flat_row(m, &a->f[k[i].i], k[i].i, &v->rows[i]);
 	v->nr_rows = nr;
