@@ -24,7 +24,6 @@ static void expire(struct kp_model *m, struct kp_wbucket *b)
 
 	for (i = 0; i < b->nr; i++) {
 		struct kp_stk *s = kp_stk(m, b->e[i].stk);
-
 		double old = s->cur;
 
 		kp_vcache__touch(m, b->e[i].stk);
