@@ -154,9 +154,12 @@ int kp_tui__review(struct kp_tui *t)
 	return 0;
 }
 
-static void update_rates(struct kp_tui *t, const struct kp_model_summary *s,
-			 uint64_t now)
+/* The CPU time and the clock are read together: the summary before may
+ * have named every waiting stack (a file's, at the first refresh), and
+ * that CPU must be over the time it took, not over the time before. */
+static void update_rates(struct kp_tui *t, const struct kp_model_summary *s)
 {
+	uint64_t now = kp_tui__now_ns();
 	double cpu = cpu_seconds(), dt = (double)(now - t->last_ns) / 1e9;
 
 	if (dt <= 0)
@@ -181,7 +184,7 @@ int kp_tui__refresh(struct kp_tui *t)
 		kp_model__refresh(t->cfg.model, now);
 	else	/* a file: time stands at its last sample */
 		kp_model__refresh(t->cfg.model, s.last_ns);
-	update_rates(t, &s, now);
+	update_rates(t, &s);
 	return kp_tui__review(t);
 }
 
