@@ -494,6 +494,20 @@ static void test_rows_made_on_demand(void **state)
 	assert_non_null(r);
 	assert_int_equal(r->id, 1000 + x->t->sel);
 	kp_tui__draw(x->t);
+	/* the next match is past the rows made though earlier ones are made:
+	 * row_43, row_430..439, then row_4300 */
+	press(x, KP_KEY(KEY_HOME));
+	assert_int_equal(kp_tui__refresh(x->t), 0);
+	assert_int_equal(x->t->view->nr_rows, 2048);
+	press(x, '/');
+	press(x, KP_CTRL('u'));	/* the prompt offers the last search */
+	type(x, "row_43");
+	press(x, '\r');
+	for (int i = 0; i < 11; i++)
+		press(x, 'n');
+	r = kp_tui__selected(x->t);
+	assert_non_null(r);
+	assert_string_equal(r->name, "row_4300");
 	free(x->m.big_names);
 	fix_free(x);
 }

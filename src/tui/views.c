@@ -149,35 +149,43 @@ enum kp_act kp_act_expand(struct kp_tui *t, int key)
 	return to_parent(t, r);
 }
 
-/* The next made row after the selection whose name has text, or n. */
-static size_t find_made(const struct kp_tui *t, const char *text)
+/* The next made row after the selection whose name has text, or the
+ * number of rows made; wrap: on from the first row up to the selection. */
+static size_t find_made(const struct kp_tui *t, const char *text, int wrap)
 {
 	size_t n = t->view ? t->view->nr_rows : 0;
 
 	for (size_t k = 1; k <= n; k++) {
-		size_t i = (t->sel + k) % n;
-		const char *name = t->view->rows[i].name;
+		size_t i = t->sel + k;
+		const char *name;
 
+		if (i >= n && !wrap)
+			break;
+		name = t->view->rows[i % n].name;
 		if (name && strcasestr(name, text))
-			return i;
+			return i % n;
 	}
 	return n;
 }
 
 enum kp_act kp_act_find(struct kp_tui *t, const char *text)
 {
-	size_t i = find_made(t, text);
+	int all = !t->view || t->view->nr_rows == t->view->nr_all;
+	size_t i = find_made(t, text, all);
 
-	if (t->view && i == t->view->nr_rows && i < t->view->nr_all) {
-		/* not in the rows made: make them all, once */
+	if (!all && i == t->view->nr_rows) {
+		/* none after it in the rows made: make them all, once, and
+		 * go on from there (wrapping) */
+		int rc;
+
 		t->rows_all = 1;
-		if (kp_tui__review(t) < 0) {
-			t->rows_all = 0;
+		rc = kp_tui__review(t);
+		t->rows_all = 0;
+		if (rc < 0) {
 			kp_tui__message(t, 1, "search: %s", t->err.msg);
 			return KP_ACT_REDRAW;
 		}
-		t->rows_all = 0;
-		i = find_made(t, text);
+		i = find_made(t, text, 1);
 	}
 	if (t->view && i < t->view->nr_rows) {
 		kp_table__select(t, i);
