@@ -16,9 +16,9 @@
  * its own; then each view, then the flat view after a new filter at each
  * frame (every stack summed again), with every row made (as after End;
  * the view makes the rows up to the screen's: "rows made/all"), and in
- * the window and the decaying time modes. In --ui mode the collector and pump are the fakes
- * below: the view sees a live profile whose hot functions are hot_a 50%,
- * hot_b 30%, hot_c 20%.
+ * the window and the decaying time modes. In --ui mode the collector and
+ * pump are the fakes below: the view sees a live profile whose hot
+ * functions are hot_a 50%, hot_b 30%, hot_c 20%.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -285,7 +285,6 @@ static void same_summary(struct kp_model *a, const struct run *r, size_t max_nod
 	struct kp_model_summary x, y;
 	struct kp_model *c;
 
-	memset(fc, 0, sizeof(*fc));
 	c = new_model(fc, max_nodes, 0);
 	for (size_t i = 0; i < r->nr; i++)
 		apply(c, &r->ops[i], -1);

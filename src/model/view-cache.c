@@ -385,7 +385,7 @@ int kp_vcache__update(struct kp_model *m, struct kp_prep *p, struct kp_agg *a)
 	err = kp_vcache__extend(m);
 	err = err ? err : kp_filter__prep_kept(m, p);
 	if (!err && m->has_base && c->counts_ok)
-		err = base_ready(m, c->nr_base < m->nr_nodes ? c->nr_base : m->nr_nodes);
+		err = base_ready(m, c->nr_base);
 	if (err) {
 		kp_vcache__invalidate(m, KP_VC_COUNTS);
 		return err;
