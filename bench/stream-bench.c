@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "model/stream.h"
+#include "stream/stream.h"
 
 static uint64_t frames[2 * KP_MAX_FRAMES];
 static uint8_t stack[8192];

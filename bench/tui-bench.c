@@ -30,7 +30,7 @@
 
 #include "collect/collect.h"
 #include "model/model.h"
-#include "pump.h"
+#include "pump/pump.h"
 #include "tui/app.h"
 #include "tui/tui.h"
 

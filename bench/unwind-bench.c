@@ -17,7 +17,7 @@
 
 #include <elfutils/libdwfl.h>
 
-#include "symbols/unwind.h"
+#include "unwind/unwind.h"
 
 #define MAX_MAPS 16
 #define MAX_SAMPLES 64

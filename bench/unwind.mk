@@ -1,7 +1,7 @@
 ## bench/ — unwind benchmarks (not run by make check): `make bench'.
 EXTRA_PROGRAMS += bench/unwind-bench
-bench_unwind_bench_SOURCES = bench/unwind-bench.c src/symbols/unwind.c \
-	src/symbols/unwind-cfi.c src/symbols/unwind-expr.c
+bench_unwind_bench_SOURCES = bench/unwind-bench.c src/unwind/unwind.c \
+	src/unwind/unwind-cfi.c src/unwind/unwind-expr.c
 bench_unwind_bench_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
 bench_unwind_bench_LDADD = libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS)
 CLEANFILES += bench/unwind-bench

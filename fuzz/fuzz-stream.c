@@ -1,4 +1,4 @@
-/* fuzz-stream.c — fuzz target for the stream decoder (model/stream.h).
+/* fuzz-stream.c — fuzz target for the stream decoder (stream/stream.h).
  *
  * Input: a whole stream file. Checks the header, then decodes records to
  * the end, a cut or the first fault. Beyond "no crash, no hang, no leak"
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/stream.h"
+#include "stream/stream.h"
 
 /* Re-encode r, decode that, re-encode again: both encodings must match. */
 static void check_roundtrip(const struct kp_record *r, size_t used)

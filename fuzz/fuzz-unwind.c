@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbols/unwind.h"
+#include "unwind/unwind.h"
 
 #define NREGS 17
 #define HDR (8 + NREGS * 8)

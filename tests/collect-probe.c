@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "collect/collect.h"
-#include "model/stream.h"
+#include "stream/stream.h"
 
 #define READ_CAP (8u << 20)
 #define MAX_MAPS 65536

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/stream.h"
+#include "stream/stream.h"
 
 #define CAP (1u << 20)
 

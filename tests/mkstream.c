@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/record.h"
-#include "model/stream.h"
+#include "stream/record.h"
+#include "stream/stream.h"
 
 #define APP "/nonexistent/kptop-synth-app"
 

@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "autodwarf.h"
-#include "symbols/unwind.h"
+#include "pump/autodwarf.h"
+#include "unwind/unwind.h"
 
 static uint32_t marked[16];
 static int nr_marked, inner_unwinds, fixes;

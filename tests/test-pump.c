@@ -19,8 +19,8 @@
 #include <cmocka.h>
 
 #include "model/model.h"
-#include "model/stream.h"
-#include "pump.h"
+#include "stream/stream.h"
+#include "pump/pump.h"
 
 /* ---- fakes ---- */
 

@@ -1,4 +1,4 @@
-/* test-stream.c — the record stream codec (model/stream.h) against its
+/* test-stream.c — the record stream codec (stream/stream.h) against its
  * specification (man/kptop-stream.5): round trips of every record type at
  * their limits, a cut at every byte of a stream holding every type,
  * corrupted lengths and counts, unknown types and versions, bad strings,
@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "model/stream.h"
-#include "model/varint.h"
+#include "stream/stream.h"
+#include "stream/varint.h"
 
 #define BIG (256 * 1024)
 

@@ -21,7 +21,7 @@
 
 #include "collect/collect.h"
 #include "model/model.h"
-#include "pump.h"
+#include "pump/pump.h"
 #include "tui/app.h"
 #include "tui/expand.h"
 #include "tui/line.h"

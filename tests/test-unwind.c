@@ -22,7 +22,7 @@
 #include <gelf.h>
 #include <elfutils/libdwelf.h>
 
-#include "symbols/unwind.h"
+#include "unwind/unwind.h"
 
 #define MAX_MAPS 16
 #define MAX_SAMPLES 64

@@ -28,9 +28,9 @@
 #include <unistd.h>
 
 #include "collect/collect.h"
-#include "model/stream.h"
+#include "stream/stream.h"
 #include "symbols/symbols.h"
-#include "symbols/unwind.h"
+#include "unwind/unwind.h"
 
 #define READ_CAP (8u << 20)
 #define MAX_MAPS 4096

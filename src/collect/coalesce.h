@@ -27,7 +27,7 @@
 
 #include <stdint.h>
 
-#include "model/record.h"
+#include "stream/record.h"
 
 #define KP_COALESCE_SPAN_NS 250000000ull	/* a run's last sample: < 250 ms in */
 

@@ -35,7 +35,7 @@
 #include "collect/kptop.skel.h"
 #include "collect/sideband.h"
 #include "collect/snapshot.h"
-#include "model/stream.h"
+#include "stream/stream.h"
 
 /* The consumer's cycle adapts to the sample rate: every cycle costs a
  * wakeup of this thread and of the reader (~100 us each in a paravirt

@@ -3,11 +3,11 @@
  *
  * Owns: the BPF skeleton, the perf events (sampling and side-band), the
  * per-CPU buffers, the consumer thread and the central queue. Records leave
- * it only as encoded stream bytes (model/stream.h), whole records at a
+ * it only as encoded stream bytes (stream/stream.h), whole records at a
  * time, through kp_collector__read().
  *
- * Who calls it: src/kptop.c (batch) and src/tui/ (live view). It depends on
- * the record vocabulary (model/record.h, model/stream.h) and nothing else
+ * Who calls it: src/main/kptop.c (batch) and src/tui/ (live view). It depends on
+ * the record vocabulary (stream/record.h, stream/stream.h) and nothing else
  * of kptop; it never includes curses, the model or the symbols layer.
  *
  * Threads: kp_collector__new() starts one consumer thread that drains the

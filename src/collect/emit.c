@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "model/stream.h"
+#include "stream/stream.h"
 
 #define EMIT_BUF (128u * 1024)	/* > the largest sample or control record */
 #define HELD_START (8 * EMIT_BUF)	/* held samples: a busy cycle at 4999 Hz */

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "collect/queue.h"
-#include "model/record.h"
+#include "stream/record.h"
 
 struct kp_emit {
 	struct kp_queue *q;

@@ -6,7 +6,7 @@
  * process call trees with self/total counts, the time mode (cumulative,
  * decaying, sliding window), the baseline, filters and the node limit.
  *
- * Who calls it: src/kptop.c (batch, reports) and src/tui/. It is plain C:
+ * Who calls it: src/main/kptop.c (batch, reports) and src/tui/. It is plain C:
  * no I/O of its own. Frame names and DWARF unwinding come through the
  * resolver the caller hands in (src/symbols/ in kptop, fakes in tests).
  *
@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/record.h"
+#include "stream/record.h"
 
 /* ---- the resolver: names and unwinding, supplied by the caller ---- */
 
@@ -83,7 +83,7 @@ struct kp_resolver_ops {
 	 * (symbolize's last frame), cheaply: no DWARF where a symbol table
 	 * names it. 1 with *name set (kept as symbolize's names), 0 unknown,
 	 * or -errno. May be NULL. The model never calls it: it is for
-	 * resolvers that judge stacks as they come (src/autodwarf.c). */
+	 * resolvers that judge stacks as they come (src/pump/autodwarf.c). */
 	int (*function)(void *ctx, const struct kp_map_info *map, uint64_t addr,
 			const char **name);
 	/* Names for later (may all be NULL: then the model names at once).

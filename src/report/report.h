@@ -4,7 +4,7 @@
  * (text.c, tree.c, folded.c, pprof.c, json.c); kp_report__write()
  * dispatches on the format.
  *
- * Who calls it: src/kptop.c in batch mode, after the model has been fed
+ * Who calls it: src/main/kptop.c in batch mode, after the model has been fed
  * everything collected (or read from a stream file). Tests feed a model
  * hand-built records and a fake resolver.
  *
@@ -23,7 +23,7 @@
 #include <stdio.h>
 
 #include "model/model.h"
-#include "model/record.h"
+#include "stream/record.h"
 #include "util/kp_err.h"
 
 enum kp_format {

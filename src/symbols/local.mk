@@ -1,6 +1,6 @@
 ## src/symbols/ — sources, tests and fuzz targets of the symbols layer.
-## libkpsymbols.a: ELF/DWARF names (this file) and the DWARF CFI unwinder
-## (unwind.mk, included after this one, appends with +=).
+## libkpsymbols.a: ELF/DWARF names, kernel symbols, JIT maps (the DWARF CFI
+## unwinder is src/unwind/, libkpunwind.a).
 noinst_LIBRARIES += libkpsymbols.a
 libkpsymbols_a_SOURCES = \
 	src/symbols/symbols.h src/symbols/symbols.c src/symbols/symbols-int.h \
@@ -18,12 +18,6 @@ libkpsymbols_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBLZMA_
 ## Link line for anything that uses libkpsymbols.a.
 KP_SYMBOLS_LIBS = libkpsymbols.a libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS) \
 	$(LIBLZMA_LIBS) $(ZLIB_LIBS) $(LIBIBERTY_LIBS)
-
-## The model's resolver over kp_symbols + kp_unwinder (kept out of
-## libkpsymbols.a: it includes model/model.h).
-noinst_LIBRARIES += libkpresolve.a
-libkpresolve_a_SOURCES = src/resolve.h src/resolve.c
-libkpresolve_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 
 ## Test fixtures: known functions, built for `make check' into the build
 ## dir; mkvariants.sh makes the stripped / separate-debug variants.

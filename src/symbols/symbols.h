@@ -9,7 +9,7 @@
  * least recently used freed first; per-process
  * mapping tables and JIT tables; the kernel symbol table.
  *
- * Who calls it: src/resolve.c (the model's resolver), tests, bench, fuzz.
+ * Who calls it: src/pump/resolve.c (the model's resolver), tests, bench, fuzz.
  * It never includes model, collect or curses.
  *
  * Lifetime of results: strings in kp_sym_frame (and module names) are

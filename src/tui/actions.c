@@ -8,7 +8,7 @@
 #include <curses.h>
 
 #include "collect/collect.h"
-#include "pump.h"
+#include "pump/pump.h"
 #include "tui/actions.h"
 
 typedef enum kp_act (*kp_action_fn)(struct kp_tui *t, int key);

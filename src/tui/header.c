@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "collect/collect.h"
-#include "pump.h"
+#include "pump/pump.h"
 
 static const char *mode_text(const struct kp_tui *t, char *buf, size_t n)
 {

@@ -3,7 +3,7 @@
  * Owns: the terminal (ncursesw setup and teardown, colours, resize), the
  * screens (main table, tree, help, prompts) and the keys.
  *
- * Who calls it: main() in src/kptop.c, after it has built the collector
+ * Who calls it: main() in src/main/kptop.c, after it has built the collector
  * (NULL with -i), the model and the pump. kp_tui__run() returns when the
  * user quits or a SIGINT/SIGTERM arrives; the terminal is always restored
  * before it returns, on every path. It never calls exit().
@@ -22,7 +22,7 @@
 
 #include "collect/collect.h"
 #include "model/model.h"
-#include "pump.h"
+#include "pump/pump.h"
 #include "util/kp_err.h"
 
 struct kp_tui_config {

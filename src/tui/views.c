@@ -7,7 +7,7 @@
 #include <time.h>
 #include <curses.h>
 
-#include "pump.h"
+#include "pump/pump.h"
 
 static int is_tree(const struct kp_tui *t)
 {

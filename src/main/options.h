@@ -4,7 +4,7 @@
  * the --help text. Parsing never loads, opens or starts anything: a bad
  * value is found before the collector exists.
  *
- * Who calls it: main() in src/kptop.c, once.
+ * Who calls it: main() in src/main/kptop.c, once.
  *
  * Ownership: struct kp_options borrows the argv strings; the pid array
  * is allocated and freed by kp_options_fini().

@@ -1,7 +1,10 @@
-## src/symbols/ — DWARF CFI unwinding (unwind.h); adds to libkpsymbols.a.
-libkpsymbols_a_SOURCES += \
-	src/symbols/unwind.h src/symbols/unwind-int.h \
-	src/symbols/unwind.c src/symbols/unwind-cfi.c src/symbols/unwind-expr.c
+## src/unwind/ — DWARF CFI unwinding (unwind.h): libkpunwind.a. Needs
+## libelf/libdw and util only; the symbols layer does not use it.
+noinst_LIBRARIES += libkpunwind.a
+libkpunwind_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
+libkpunwind_a_SOURCES = \
+	src/unwind/unwind.h src/unwind/unwind-int.h \
+	src/unwind/unwind.c src/unwind/unwind-cfi.c src/unwind/unwind-expr.c
 
 ## Workloads of the unwinder's end-to-end tests (the split workload is
 ## built by src/collect/local.mk): a qsort comparator burning CPU through
@@ -40,10 +43,9 @@ EXTRA_DIST += $(KP_UNWIND_SNAPSHOTS)
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-unwind
 TESTS += tests/test-unwind
-## The unwinder's sources are compiled in (not libkpsymbols.a) so that its
-## test does not depend on the rest of the symbols layer.
-tests_test_unwind_SOURCES = tests/test-unwind.c src/symbols/unwind.c \
-	src/symbols/unwind-cfi.c src/symbols/unwind-expr.c
+## The unwinder's sources are compiled in, as in the fuzz targets.
+tests_test_unwind_SOURCES = tests/test-unwind.c src/unwind/unwind.c \
+	src/unwind/unwind-cfi.c src/unwind/unwind-expr.c
 tests_test_unwind_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_unwind_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
 tests_test_unwind_LDADD = libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS) $(CMOCKA_LIBS)
@@ -54,7 +56,7 @@ endif
 check_PROGRAMS += tests/unwind-drive
 tests_unwind_drive_SOURCES = tests/unwind-drive.c
 tests_unwind_drive_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
-tests_unwind_drive_LDADD = libkpcollect.a libkpstream.a libkpsymbols.a libkputil.a \
+tests_unwind_drive_LDADD = libkpcollect.a libkpstream.a libkpsymbols.a libkpunwind.a libkputil.a \
 	$(LIBBPF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBLZMA_LIBS) $(ZLIB_LIBS) \
 	$(LIBIBERTY_LIBS) -lpthread
 
@@ -70,7 +72,7 @@ EXTRA_DIST += $(KP_UNWIND_SH_TESTS) tests/unwind-lib.sh
 ## trusted CFI of tests/unwind-data/split-nofp): make check replays
 ## fuzz/corpus/unwind; `make fuzz' (CC=clang --enable-fuzzing) builds it
 ## with libFuzzer.
-KP_UNWIND_SRC = src/symbols/unwind.c src/symbols/unwind-cfi.c src/symbols/unwind-expr.c
+KP_UNWIND_SRC = src/unwind/unwind.c src/unwind/unwind-cfi.c src/unwind/unwind-expr.c
 check_PROGRAMS += fuzz/fuzz-unwind-replay
 fuzz_fuzz_unwind_replay_SOURCES = fuzz/fuzz.h fuzz/fuzz-unwind.c fuzz/replay.c $(KP_UNWIND_SRC)
 fuzz_fuzz_unwind_replay_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'

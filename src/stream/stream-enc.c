@@ -3,12 +3,12 @@
  * thread: one walk over the fields sizes and validates, the same walk
  * then writes. No allocation, no global state.
  */
-#include "model/stream.h"
+#include "stream/stream.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "model/varint.h"
+#include "stream/varint.h"
 
 _Static_assert(sizeof(KP_STREAM_MAGIC) - 1 == 8, "magic is 8 bytes");
 _Static_assert(KP_STREAM_HEADER_LEN == 16, "header layout is 16 bytes");

@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "pump.h"
-#include "pump-state.h"
-#include "model/stream.h"
+#include "pump/pump.h"
+#include "pump/pump-state.h"
+#include "stream/stream.h"
 
 #define KP_SPOOL_MAX_BYTES (256u << 20)	/* the spool never holds more */
 #define KP_PUMP_MAX_READS 16		/* collector reads per kp_pump__run */

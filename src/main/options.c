@@ -1,4 +1,4 @@
-#include "options.h"
+#include "main/options.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -1,4 +1,4 @@
-#include "autodwarf.h"
+#include "pump/autodwarf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "symbols/symbols.h"
-#include "symbols/unwind.h"
+#include "unwind/unwind.h"
 
 #define SLOTS 4096		/* processes tracked (open addressing) */
 #define OK_AFTER 32		/* stacks reaching the entry: stop checking */

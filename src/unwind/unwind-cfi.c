@@ -6,7 +6,7 @@
  * (key: device + inode, or the path when the inode is 0), never evicted;
  * files that cannot be read are remembered as such until they show up
  * under another path. */
-#include "symbols/unwind-int.h"
+#include "unwind/unwind-int.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,7 +7,7 @@
  * The caller's stack pointer is the CFA. The walk ends successfully where
  * the CFI leaves the return address undefined (_start, clone's child) or
  * the return address is 0. */
-#include "symbols/unwind.h"
+#include "unwind/unwind.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <dwarf.h>
 
-#include "symbols/unwind-int.h"
+#include "unwind/unwind-int.h"
 
 /* The leaf fix runs for every sample, so what the CFI says at a sampled
  * pc is kept per (file, offset): either "the return address is not found

@@ -8,15 +8,15 @@
  * symbol arrays) is a bump area reset for every record; it is sized from
  * the record's own length, only once the whole record is in hand.
  */
-#include "model/stream.h"
+#include "stream/stream.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/stream-rd.h"
-#include "model/varint.h"
+#include "stream/stream-rd.h"
+#include "stream/varint.h"
 
 /* Scratch every record type but SYMTAB fits in: four strings of
  * KP_PATH_MAX bytes (META) or two stacks of frames (SAMPLE), with room for

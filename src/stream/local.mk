@@ -1,8 +1,8 @@
-## src/model/ — the stream codec (stream.h, man/kptop-stream.5) and the fuzz replay driver.
+## src/stream/ — the record vocabulary (record.h), the stream codec (stream.h, man/kptop-stream.5) and the fuzz replay driver.
 noinst_LIBRARIES += libkpstream.a
 libkpstream_a_SOURCES = \
-	src/model/record.h src/model/stream.h src/model/varint.h src/model/stream-rd.h \
-	src/model/stream-enc.c src/model/stream-dec.c
+	src/stream/record.h src/stream/stream.h src/stream/varint.h src/stream/stream-rd.h \
+	src/stream/stream-enc.c src/stream/stream-dec.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-stream
@@ -29,7 +29,7 @@ CLEANFILES += tests/gen-stream-seeds
 if ENABLE_FUZZING
 EXTRA_PROGRAMS += fuzz/fuzz-stream
 fuzz_fuzz_stream_SOURCES = fuzz/fuzz.h fuzz/fuzz-stream.c \
-	src/model/stream-enc.c src/model/stream-dec.c src/util/kp_err.c
+	src/stream/stream-enc.c src/stream/stream-dec.c src/util/kp_err.c
 fuzz_fuzz_stream_CFLAGS = $(AM_CFLAGS) -g -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_stream_LDFLAGS = -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS += fuzz/fuzz-stream

@@ -20,15 +20,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "autodwarf.h"
+#include "pump/autodwarf.h"
 #include "collect/collect.h"
 #include "model/model.h"
-#include "options.h"
-#include "pump.h"
+#include "main/options.h"
+#include "pump/pump.h"
 #include "report/report.h"
-#include "resolve.h"
+#include "pump/resolve.h"
 #include "symbols/symbols.h"
-#include "symbols/unwind.h"
+#include "unwind/unwind.h"
 #include "tui/tui.h"
 
 static volatile sig_atomic_t stop_requested;

@@ -1,4 +1,4 @@
-#include "pump-state.h"
+#include "pump/pump-state.h"
 
 #include <errno.h>
 #include <stdlib.h>

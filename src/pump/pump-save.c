@@ -2,7 +2,7 @@
  * next to the target, the header, what is already known, the spool, the
  * live bytes, and on stop the SYMTAB records of every frame the model
  * saw; then fsync and rename into place. */
-#include "pump.h"
+#include "pump/pump.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pump-int.h"
+#include "pump/pump-int.h"
 
 #define SYMS_PER_RECORD 4096
 

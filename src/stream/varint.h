@@ -1,6 +1,6 @@
 /* varint.h — LEB128 varints, zigzag and fixed little-endian helpers for
  * the stream codec (man/kptop-stream.5, "Encodings"). Internal to
- * src/model/stream-*.c; not part of any public API.
+ * src/stream/stream-*.c; not part of any public API.
  *
  * Writers: the caller has checked the room (kp_varint_len) beforehand.
  * Readers: never read at or past `end`. Pure functions, thread-safe.

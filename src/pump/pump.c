@@ -1,15 +1,15 @@
 /* pump.c — collector bytes → decoder → model, and the stream file while
  * saving. The save writer and the SYMTAB tail are in pump-save.c; the
  * saved-stream reader is in pump-load.c. */
-#include "pump.h"
+#include "pump/pump.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "model/stream.h"
-#include "pump-int.h"
+#include "stream/stream.h"
+#include "pump/pump-int.h"
 
 static uint64_t mono_ns(void)
 {

@@ -2,7 +2,7 @@
  * evaluated over a register set and the copied stack (see unwind-int.h).
  * Covers what .eh_frame/.debug_frame use on x86-64: register+offset
  * rules, CFA-relative locations and the small PLT expressions. */
-#include "symbols/unwind-int.h"
+#include "unwind/unwind-int.h"
 
 #include <errno.h>
 #include <string.h>

@@ -12,7 +12,7 @@
  * used freed first. A cached module holds its mapped ELF image, no fd. The
  * vdso's CFI comes from kptop's own vdso (same kernel: live use only).
  *
- * Who calls it: src/resolve.c (the model's resolver) for each sample that
+ * Who calls it: src/pump/resolve.c (the model's resolver) for each sample that
  * carries registers. Never includes model, collect or curses.
  *
  * Errors: counts >= 0 or -errno / KP_ENOCFI; failures are counted by cause

@@ -3,7 +3,7 @@
  * alive, kept as their encoded bytes, so a save started later begins with
  * everything known (the model has no export API).
  *
- * Who calls it: src/pump.c only. Owns copies of the bytes it is given.
+ * Who calls it: src/pump/pump.c only. Owns copies of the bytes it is given.
  * Errors: 0 or -ENOMEM. Not thread-safe.
  */
 #ifndef KP_PUMP_STATE_H
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model/record.h"
+#include "stream/record.h"
 
 struct kp_ctlstate;
 

@@ -6,7 +6,7 @@
  * N seconds of records, bounded, written first when a save starts) and the
  * reading of a saved stream for `kptop -i`.
  *
- * Who calls it: src/kptop.c (batch) and src/tui/ (live view), once per
+ * Who calls it: src/main/kptop.c (batch) and src/tui/ (live view), once per
  * loop turn. It sits above collect and model and wires them; it never
  * draws anything and never exits.
  *

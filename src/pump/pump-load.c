@@ -2,7 +2,7 @@
  * map the file, check the header, feed the SYMTAB records (pass 1), then
  * everything else (pass 2). A damaged record ends both passes: what came
  * before it is kept and a warning names the byte offset. */
-#include "pump.h"
+#include "pump/pump.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pump-int.h"
+#include "pump/pump-int.h"
 
 void kp_pump_load_release(struct kp_pump *p)
 {

@@ -1,5 +1,5 @@
 /* stream-rd.h — the bounded field reader of the stream decoder. Internal
- * to src/model/stream-dec.c (man/kptop-stream.5, "Encodings").
+ * to src/stream/stream-dec.c (man/kptop-stream.5, "Encodings").
  *
  * A struct rd reads the fields of one record's payload [p, end). Every
  * reader checks the bytes it needs against end before it reads them. The
@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/record.h"
-#include "model/varint.h"
+#include "stream/record.h"
+#include "stream/varint.h"
 #include "util/kp_err.h"
 
 /* A bump area that decoded records point into, reset for every record. */

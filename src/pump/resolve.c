@@ -1,4 +1,4 @@
-#include "resolve.h"
+#include "pump/resolve.h"
 
 #include <errno.h>
 #include <stdlib.h>

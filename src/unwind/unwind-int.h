@@ -1,6 +1,6 @@
 /* unwind-int.h — internals shared by the unwinder's files (unwind.c, the
  * CFI module cache unwind-cfi.c, the DWARF expression evaluator
- * unwind-expr.c). Not part of any contract: only src/symbols/unwind*.c
+ * unwind-expr.c). Not part of any contract: only src/unwind/unwind*.c
  * include it.
  *
  * Register state: x86-64 DWARF numbering 0..16 (16 = return address/rip),
@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
-#include "symbols/unwind.h"
+#include "unwind/unwind.h"
 
 #define UW_NREGS 17
 #define UW_SP 7

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "model/record.h"
+#include "stream/record.h"
 #include "util/kp_err.h"
 
 #define KP_STREAM_MAGIC "KPTOPSTR"	/* 8 bytes, no NUL */

@@ -1,12 +1,12 @@
 /* autodwarf.h — the auto unwind mode's glue between the model's resolver
  * and the collector (--unwind auto).
  *
- * Owns: a resolver that wraps the real one (src/resolve.h). Names and
+ * Owns: a resolver that wraps the real one (src/pump/resolve.h). Names and
  * process exits go straight through. For user stacks it (1) keeps the
  * frame-pointer stack when a sample carries only the few stack words every
  * sample has (the unwinder refuses to unwind those), with the caller of a
  * frameless leaf put back (kp_unwinder__fix_leaf, when an unwinder is
- * given; the unwinder asks its path function, src/resolve.c's, for the
+ * given; the unwinder asks its path function, src/pump/resolve.c's, for the
  * leaf mapping's safe path only when it has no module for it yet), and
  * (2) marks a process for DWARF stack copies (kp_collector__mark_dwarf)
  * once its frame-pointer stacks are seen not to reach the process entry
@@ -16,7 +16,7 @@
  * no whole symbol table loaded as samples come); without one, by the
  * outermost frames' names from the inner resolver.
  *
- * Who calls it: src/kptop.c builds it between the resolver and the model
+ * Who calls it: src/main/kptop.c builds it between the resolver and the model
  * and hands it the collector once that exists (NULL: nothing is marked).
  * Not thread-safe: the model calls it from its one thread. Errors:
  * constructor NULL with errno. Never draws or exits.
@@ -26,7 +26,7 @@
 
 #include "collect/collect.h"
 #include "model/model.h"
-#include "symbols/unwind.h"
+#include "unwind/unwind.h"
 
 struct kp_autodwarf;
 

@@ -1,6 +1,6 @@
 /* resolve.h — the glue that gives the model (model/model.h) its resolver:
  * frame names from src/symbols/symbols.h and DWARF unwinding from
- * src/symbols/unwind.h.
+ * src/unwind/unwind.h.
  *
  * Unwinding: kp_unwinder__user_stack picks the best user stack (CFI
  * unwound, or the frame-pointer one with a frameless leaf's caller put
@@ -13,7 +13,7 @@
  * the kp_unwinder (which may be NULL: then no DWARF unwinding); the caller
  * frees them after kp_resolve__free.
  *
- * Who calls it: src/kptop.c (batch and live), which puts
+ * Who calls it: src/main/kptop.c (batch and live), which puts
  * kp_resolve__resolver() into kp_model_opts. Not thread-safe (the model
  * calls it from its one thread). Errors: constructor NULL with errno.
  */
@@ -22,7 +22,7 @@
 
 #include "model/model.h"
 #include "symbols/symbols.h"
-#include "symbols/unwind.h"
+#include "unwind/unwind.h"
 #include "util/kp_err.h"
 
 struct kp_resolve;

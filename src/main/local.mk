@@ -1,0 +1,24 @@
+## src/main/ — main, options and the batch loop: kptop itself.
+bin_PROGRAMS += kptop
+kptop_SOURCES = src/main/kptop.c src/main/options.h src/main/options.c
+kptop_CFLAGS = $(AM_CFLAGS)
+kptop_LDADD = libkptui.a libkpreport.a libkppump.a libkpmodel.a \
+	libkpsymbols.a libkpunwind.a libkpcollect.a libkpstream.a libkputil.a \
+	$(NCURSESW_LIBS) $(LIBBPF_LIBS) $(LIBELF_LIBS) $(LIBDW_LIBS) \
+	$(LIBLZMA_LIBS) $(LIBIBERTY_LIBS) $(ZLIB_LIBS) -lpthread -lm
+
+## Command-line tests: no root needed.
+TESTS += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh
+EXTRA_DIST += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh \
+	src/README.md
+
+## A synthetic stream for the CLI tests (no root, no BPF).
+check_PROGRAMS += tests/mkstream
+tests_mkstream_SOURCES = tests/mkstream.c
+tests_mkstream_LDADD = libkpstream.a libkputil.a
+
+## Batch end-to-end tests: root + BPF, the known-split workload.
+TESTS += tests/batch-formats.sh tests/batch-replay.sh tests/batch-sigint.sh \
+	tests/batch-pprof.sh tests/batch-exited.sh
+EXTRA_DIST += tests/batch-lib.sh tests/batch-formats.sh tests/batch-replay.sh \
+	tests/batch-sigint.sh tests/batch-pprof.sh tests/batch-exited.sh

@@ -1,0 +1,29 @@
+## src/pump/ — records from the collector or a file into the model and the
+## save file (pump.h), the model's resolver over symbols + unwinder
+## (resolve.h) and --unwind auto (autodwarf.h): libkppump.a.
+noinst_LIBRARIES += libkppump.a
+libkppump_a_SOURCES = src/pump/pump.h src/pump/pump-int.h src/pump/pump.c \
+	src/pump/pump-state.h src/pump/pump-state.c src/pump/pump-save.c \
+	src/pump/pump-load.c src/pump/resolve.h src/pump/resolve.c \
+	src/pump/autodwarf.h src/pump/autodwarf.c
+libkppump_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
+
+if HAVE_CMOCKA
+## The pump over link-time fakes of the collector and the model.
+check_PROGRAMS += tests/test-pump
+TESTS += tests/test-pump
+tests_test_pump_SOURCES = tests/test-pump.c src/pump/pump.h src/pump/pump-int.h \
+	src/pump/pump.c src/pump/pump-state.h src/pump/pump-state.c src/pump/pump-save.c \
+	src/pump/pump-load.c
+tests_test_pump_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_pump_LDADD = libkpstream.a libkputil.a $(CMOCKA_LIBS)
+
+## The auto unwind glue over a fake resolver, and link-time fakes of the
+## collector's mark and the symbols layer's safe path and leaf fix.
+check_PROGRAMS += tests/test-autodwarf
+TESTS += tests/test-autodwarf
+tests_test_autodwarf_SOURCES = tests/test-autodwarf.c src/pump/autodwarf.h \
+	src/pump/autodwarf.c
+tests_test_autodwarf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_autodwarf_LDADD = $(CMOCKA_LIBS)
+endif
