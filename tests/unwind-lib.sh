@@ -17,20 +17,13 @@ frames_of() {
 }
 
 # run_profiler OUT MODE PID SECONDS [STACK_BYTES]: a folded profile of PID
-# into OUT with --unwind MODE at 999 Hz. Uses kptop --batch; while kptop
-# says sampling is not wired yet, tests/unwind-drive (collector + unwinder +
-# symbols, no model) instead. Stderr is kept in OUT.err.
+# into OUT with kptop --batch --unwind MODE at 999 Hz. Stderr is kept in
+# OUT.err.
 run_profiler() {
 	out=$1 mode=$2 pid=$3 secs=$4 sb=${5:-}
 	"$KPTOP" --batch --format folded -o "$out" --unwind "$mode" -F 999 -d "$secs" \
 		-p "$pid" ${sb:+--stack-bytes "$sb"} 2>"$out.err"
 	rc=$?
-	if [ "$rc" != 0 ] && grep -q "not wired" "$out.err"; then
-		echo "(kptop cannot sample yet: using tests/unwind-drive)" >&2
-		"$top_builddir/tests/unwind-drive" -p "$pid" -m "$mode" -F 999 \
-			-d "$secs" ${sb:+-S "$sb"} -o "$out" 2>"$out.err"
-		rc=$?
-	fi
 	[ "$rc" = 0 ] || fail "profiling pid $pid ($mode) failed: $(tail -5 "$out.err")"
 	[ -s "$out" ] || fail "empty profile of pid $pid ($mode): $(tail -5 "$out.err")"
 	cat "$out.err" >&2

@@ -52,7 +52,7 @@ tests_test_unwind_LDADD = libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS) $(CMOCKA_LIBS
 endif
 
 ## The end-to-end driver: collector + unwinder + symbols, no model
-## (tests/unwind-*.sh when kptop --batch cannot sample; bench/unwind-bench.sh).
+## (bench/unwind-bench.sh measures the pieces with it).
 check_PROGRAMS += tests/unwind-drive
 tests_unwind_drive_SOURCES = tests/unwind-drive.c
 tests_unwind_drive_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
@@ -61,8 +61,7 @@ tests_unwind_drive_LDADD = libkpcollect.a libkpstream.a libkpsymbols.a libkpunwi
 	$(LIBIBERTY_LIBS) -lpthread
 
 ## End-to-end tests with BPF (root): kptop --batch --unwind dwarf|fp
-## --format folded on the workloads above (tests/unwind-drive while kptop
-## says sampling is not wired).
+## --format folded on the workloads above.
 KP_UNWIND_SH_TESTS = tests/unwind-dwarf.sh tests/unwind-leaf.sh tests/unwind-libc.sh \
 	tests/unwind-deep.sh tests/unwind-auto.sh
 TESTS += $(KP_UNWIND_SH_TESTS)
