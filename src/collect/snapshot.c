@@ -136,7 +136,8 @@ static void emit_threads(struct kp_emit *e, uint32_t pid, uint64_t now)
 	closedir(d);
 }
 
-/* One maps line: "start-end perms offset maj:min inode   path". */
+/* One maps line: "start-end perms offset maj:min inode   path"; -EINVAL
+ * for a line that is not an executable mapping. */
 static int parse_maps_line(char *line, struct kp_rec_mmap *m)
 {
 	unsigned long long start, end, off, ino;
@@ -146,7 +147,7 @@ static int parse_maps_line(char *line, struct kp_rec_mmap *m)
 
 	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms,
 		   &off, &maj, &min, &ino, &pos) < 7 || perms[2] != 'x')
-		return -1;
+		return -EINVAL;	/* not an executable mapping line */
 	line[strcspn(line, "\n")] = '\0';
 	m->addr = start;
 	m->len = end - start;

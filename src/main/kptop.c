@@ -154,6 +154,12 @@ static int open_output(struct run *r)
 
 /* ---- building the layers ---- */
 
+/* The code a constructor left in r->err (it set errno and the message). */
+static int built_error(struct run *r)
+{
+	return r->err.code ? r->err.code : -ENOMEM;
+}
+
 static int build_model(struct run *r)
 {
 	/* New stacks are named when a view or report needs them, not as
@@ -167,33 +173,27 @@ static int build_model(struct run *r)
 
 	r->syms = kp_symbols__new(NULL, &r->err);
 	if (!r->syms)
-		return -1;
+		return built_error(r);
 	/* The unwinder serves every mode: DWARF stacks (dwarf, auto), and the
 	 * caller of a frameless leaf that a frame-pointer walk skips (all).
 	 * Without one, user stacks keep their frame-pointer walk. */
 	r->unw = kp_unwinder__new(&uerr);
 	r->res = kp_resolve__new(r->syms, r->unw, &r->err);
 	if (!r->res)
-		return -1;
+		return built_error(r);
 	mo.resolver = kp_resolve__resolver(r->res);
 	if (r->unw) {
 		r->ad = kp_autodwarf__new(mo.resolver);
-		if (!r->ad) {
-			kp_err_set(&r->err, -errno, "out of memory");
-			return -1;
-		}
+		if (!r->ad)
+			return kp_err_set(&r->err, -ENOMEM, "out of memory");
 		kp_autodwarf__set_unwinder(r->ad, r->unw);
 		mo.resolver = kp_autodwarf__resolver(r->ad);
 	}
 	r->m = kp_model__new(&mo);
-	if (!r->m) {
-		kp_err_set(&r->err, -errno, "creating the model: %s", strerror(errno));
-		return -1;
-	}
-	if (kp_model__set_filter(r->m, &f)) {
-		kp_err_set(&r->err, -EINVAL, "setting the model's filter");
-		return -1;
-	}
+	if (!r->m)
+		return kp_err_set(&r->err, -errno, "creating the model: %s", strerror(errno));
+	if (kp_model__set_filter(r->m, &f))
+		return kp_err_set(&r->err, -EINVAL, "setting the model's filter");
 	return 0;
 }
 
@@ -469,6 +469,9 @@ static int finish(struct run *r, int status)
 	return status;
 }
 
+/* Options read and checked: an exit status when kptop is done already
+ * (--help, --version, a bad option), or KP_GO_ON. */
+#define KP_GO_ON (-1)
 static int prepare(struct run *r, int argc, char **argv)
 {
 	int rc = kp_options_parse(&r->o, argc, argv, &r->err);
@@ -487,7 +490,7 @@ static int prepare(struct run *r, int argc, char **argv)
 		return fail(r, KP_EXIT_USAGE);
 	if (!r->o.input && check_rights(&r->err))
 		return fail(r, KP_EXIT_RIGHTS);
-	return -1;
+	return KP_GO_ON;
 }
 
 /* The heap kptop grows into while sampling (names, stacks, unwind
@@ -518,7 +521,7 @@ int main(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	status = prepare(&r, argc, argv);
-	if (status >= 0) {
+	if (status != KP_GO_ON) {
 		kp_options_fini(&r.o);
 		return status;
 	}

@@ -11,7 +11,7 @@ static int grow(struct kp_pb *pb, size_t n)
 	uint8_t *nb;
 
 	if (pb->oom)
-		return -1;
+		return -ENOMEM;
 	if (pb->len + n <= pb->cap)
 		return 0;
 	cap = pb->cap ? pb->cap : 256;
@@ -20,7 +20,7 @@ static int grow(struct kp_pb *pb, size_t n)
 	nb = realloc(pb->buf, cap);
 	if (!nb) {
 		pb->oom = 1;
-		return -1;
+		return -ENOMEM;
 	}
 	pb->buf = nb;
 	pb->cap = cap;

@@ -252,7 +252,8 @@ int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
 
 /* Where the return address is, as an offset from the CFA, when the RA
  * rule is "at CFA + k" (evaluated at two CFAs: the address must move with
- * it and be an address, not a value). 0 and *k, or -1. */
+ * it and be an address, not a value). 0 and *k, or -ENOENT (no rule) or
+ * -ENOTSUP (not at a fixed offset). */
 static int ra_offset(Dwarf_Frame *frame, const struct uw_regs *r,
 		     const struct uw_mem *mem, uint64_t cfa, int64_t *k)
 {
@@ -262,11 +263,11 @@ static int ra_offset(Dwarf_Frame *frame, const struct uw_regs *r,
 	bool iv1, iv2;
 
 	if (dwarf_frame_register(frame, UW_RA, mem_ops, &ops, &nops) || nops == 0)
-		return -1;
+		return -ENOENT;	/* no rule for the return address */
 	if (uw_expr_eval(ops, nops, r, mem, true, cfa, &v1, &iv1) ||
 	    uw_expr_eval(ops, nops, r, mem, true, cfa + 4096, &v2, &iv2) ||
 	    iv1 || iv2 || v2 - v1 != 4096)
-		return -1;
+		return -ENOTSUP;	/* not at a fixed offset from the CFA */
 	*k = (int64_t)(v1 - cfa);
 	return 0;
 }
