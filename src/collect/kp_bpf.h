@@ -51,7 +51,7 @@ struct kp_bpf_counters {
 	__u64 c[KP_CNT_MAX];
 };
 
-/* Sample flags are record.h's KP_SAMPLE_* values. */
+/* Sample flags: src/stream/sample-flags.h (KP_SAMPLE_*). */
 struct kp_bpf_sample {
 	__u64 time_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	__u64 cgroup_id;

@@ -16,14 +16,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "kp_bpf.h"
-
-#define KP_SAMPLE_IDLE (1u << 0)
-#define KP_SAMPLE_KTRUNC (1u << 1)
-#define KP_SAMPLE_UTRUNC (1u << 2)
-#define KP_SAMPLE_KERR (1u << 3)
-#define KP_SAMPLE_UERR (1u << 4)
-#define KP_SAMPLE_USER_MODE (1u << 5)
-#define KP_SAMPLE_REGS (1u << 6)
+#include "stream/sample-flags.h"
 
 #define FRAMES_BYTES (KP_BPF_MAX_FRAMES * 8)
 

@@ -1,7 +1,7 @@
 ## src/stream/ — the record vocabulary (record.h), the stream codec (stream.h, man/kptop-stream.5) and the fuzz replay driver.
 noinst_LIBRARIES += libkpstream.a
 libkpstream_a_SOURCES = \
-	src/stream/record.h src/stream/stream.h src/stream/varint.h src/stream/stream-rd.h \
+	src/stream/record.h src/stream/sample-flags.h src/stream/stream.h src/stream/varint.h src/stream/stream-rd.h \
 	src/stream/stream-enc.c src/stream/stream-dec.c
 
 if HAVE_CMOCKA

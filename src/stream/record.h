@@ -11,7 +11,8 @@
  * stack bytes, symbol arrays). A decoder's records point into the buffer
  * they were decoded from and are valid until that buffer changes.
  *
- * Never: includes anything but <stdint.h>/<stddef.h>; no functions here.
+ * Never: includes anything but <stdint.h>/<stddef.h> and sample-flags.h;
+ * no functions here.
  * Times are CLOCK_MONOTONIC nanoseconds unless a field says otherwise.
  */
 #ifndef KP_MODEL_RECORD_H
@@ -19,6 +20,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "stream/sample-flags.h"	/* KP_SAMPLE_*, shared with the BPF side */
 
 /* Record types. The numbers are part of the stream format: never reuse. */
 enum kp_rec_type {
@@ -102,15 +105,6 @@ struct kp_rec_mmap {
 	uint8_t build_id[KP_BUILD_ID_MAX];
 	const char *path;		/* "[vdso]", "//anon" etc. as the kernel says */
 };
-
-/* Sample flags. */
-#define KP_SAMPLE_IDLE (1u << 0)	/* the idle task (pid 0) was running */
-#define KP_SAMPLE_KTRUNC (1u << 1)	/* kernel stack hit the frame limit */
-#define KP_SAMPLE_UTRUNC (1u << 2)	/* user stack hit the frame limit */
-#define KP_SAMPLE_KERR (1u << 3)	/* kernel stack could not be read */
-#define KP_SAMPLE_UERR (1u << 4)	/* user stack could not be read */
-#define KP_SAMPLE_USER_MODE (1u << 5)	/* the sample hit user mode */
-#define KP_SAMPLE_REGS (1u << 6)	/* regs[] and stack[] are valid */
 
 struct kp_rec_sample {
 	uint64_t time_ns;
