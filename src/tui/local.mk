@@ -13,8 +13,8 @@ libkptui_a_SOURCES = \
 	src/tui/actions.h src/tui/actions.c src/tui/views.c
 
 ## tmux tests of the live view (root + BPF; skip with 77 elsewhere).
-TESTS += tests/tui-live.sh tests/tui-exit.sh
-EXTRA_DIST += tests/tui-live.sh tests/tui-exit.sh tests/tui-lib.sh
+TESTS += tests/tui-live.sh tests/tui-exit.sh tests/readme-tour.sh
+EXTRA_DIST += tests/tui-live.sh tests/tui-exit.sh tests/tui-lib.sh tests/readme-tour.sh
 
 ## Unit tests of the view without a terminal: fakes of the model,
 ## collector and pump are linked in from the test itself.
