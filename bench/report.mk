@@ -4,7 +4,7 @@
 ## 1000 samples in batch mode (root; run by hand).
 EXTRA_PROGRAMS += bench/report-bench
 bench_report_bench_SOURCES = bench/report-bench.c
-bench_report_bench_LDADD = libkpreport.a libkpmodel.a libkputil.a $(ZLIB_LIBS) -lm
+bench_report_bench_LDADD = libkpreport.a libkpmodel.a libkpstream.a libkputil.a $(ZLIB_LIBS) -lm
 CLEANFILES += bench/report-bench
 EXTRA_DIST += bench/report-batch.sh
 bench: bench/report-bench

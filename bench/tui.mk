@@ -6,7 +6,7 @@
 EXTRA_PROGRAMS += bench/tui-bench
 bench_tui_bench_SOURCES = bench/tui-bench.c
 bench_tui_bench_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS)
-bench_tui_bench_LDADD = libkptui.a libkpmodel.a libkputil.a $(NCURSESW_LIBS)
+bench_tui_bench_LDADD = libkptui.a libkpmodel.a libkpstream.a libkputil.a $(NCURSESW_LIBS)
 EXTRA_DIST += bench/tui-idle.sh
 CLEANFILES += bench/tui-bench
 bench: bench/tui-bench

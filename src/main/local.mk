@@ -8,8 +8,9 @@ kptop_LDADD = libkptui.a libkpreport.a libkppump.a libkpmodel.a \
 	$(LIBLZMA_LIBS) $(LIBIBERTY_LIBS) $(ZLIB_LIBS) -lpthread -lm
 
 ## Command-line tests: no root needed.
-TESTS += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh
-EXTRA_DIST += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh \
+TESTS += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh \
+	tests/man-drops.sh
+EXTRA_DIST += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh tests/man-drops.sh \
 	src/README.md
 
 ## A synthetic stream for the CLI tests (no root, no BPF).

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 
 #include "report/report-int.h"
+#include "stream/lost.h"
 
 static void counters(FILE *out, const struct kp_report_facts *f,
 		     const struct kp_report_info *info)

@@ -11,6 +11,6 @@ check_PROGRAMS += tests/test-report
 TESTS += tests/test-report
 tests_test_report_SOURCES = tests/test-report.c
 tests_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(ZLIB_CFLAGS)
-tests_test_report_LDADD = libkpreport.a libkpmodel.a libkputil.a \
+tests_test_report_LDADD = libkpreport.a libkpmodel.a libkpstream.a libkputil.a \
 	$(CMOCKA_LIBS) $(ZLIB_LIBS) -lm
 endif

@@ -20,8 +20,6 @@ struct kp_report_facts {
 void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 		     struct kp_report_facts *out);
 
-/* Name of a lost stage, e.g. "queue-full" (as in kptop(1)). */
-const char *kp_lost_stage_name(unsigned stage);
 
 /* Build a view of the given kind (all rows, expanded), with a message. */
 int kp_report_view(struct kp_model *m, enum kp_view_kind kind,

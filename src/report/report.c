@@ -50,22 +50,6 @@ void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 	}
 }
 
-const char *kp_lost_stage_name(unsigned stage)
-{
-	static const char *const names[KP_LOST_STAGE_MAX + 1] = {
-		[KP_LOST_BPF_FULL] = "bpf-full",
-		[KP_LOST_CPU_BUFFER] = "cpu-buf",
-		[KP_LOST_STACK] = "stack-err",
-		[KP_LOST_QUEUE_FULL] = "queue-full",
-		[KP_LOST_SIDEBAND] = "side-band",
-		[KP_LOST_UNWIND] = "unwind",
-	};
-
-	if (stage == 0 || stage > KP_LOST_STAGE_MAX)
-		return "?";
-	return names[stage];
-}
-
 int kp_report_view(struct kp_model *m, enum kp_view_kind kind,
 		   enum kp_sort sort, struct kp_view **out, struct kp_err *err)
 {

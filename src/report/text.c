@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "report/report-int.h"
+#include "stream/lost.h"
 
 static void header_time(FILE *out, const struct kp_report_info *info)
 {

@@ -2,7 +2,8 @@
 noinst_LIBRARIES += libkpstream.a
 libkpstream_a_SOURCES = \
 	src/stream/record.h src/stream/sample-flags.h src/stream/stream.h src/stream/varint.h src/stream/stream-rd.h \
-	src/stream/stream-enc.c src/stream/stream-dec.c
+	src/stream/stream-enc.c src/stream/stream-dec.c \
+	src/stream/lost.h src/stream/lost.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-stream

@@ -7,6 +7,7 @@
 
 #include "collect/collect.h"
 #include "pump/pump.h"
+#include "stream/lost.h"
 
 static const char *mode_text(const struct kp_tui *t, char *buf, size_t n)
 {
@@ -70,6 +71,7 @@ static void drop(struct kp_line *l, const char *label, uint64_t n)
 
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)n);
 	kp_line__put(l, KP_ROLE_LABEL, label, -1);
+	kp_line__put(l, KP_ROLE_LABEL, " ", -1);
 	kp_line__put(l, n ? KP_ROLE_WARN : KP_ROLE_VALUE, buf, -1);
 	kp_line__put(l, KP_ROLE_DEFAULT, "  ", -1);
 }
@@ -92,13 +94,9 @@ static void line_drops(struct kp_tui *t, const struct kp_model_summary *s, int y
 		t->sampling = st.sampling;
 	}
 	kp_line__put(l, KP_ROLE_VALUE, "Drops ", -1);
-	drop(l, "bpf-full ", lost[KP_LOST_BPF_FULL]);
-	drop(l, "cpu-buf ", lost[KP_LOST_CPU_BUFFER]);
-	drop(l, "stack-err ", lost[KP_LOST_STACK]);
-	drop(l, "queue-full ", lost[KP_LOST_QUEUE_FULL]);
-	drop(l, "side-band ", lost[KP_LOST_SIDEBAND]);
-	if (lost[KP_LOST_UNWIND])
-		drop(l, "unwind ", lost[KP_LOST_UNWIND]);
+	for (unsigned st = 1; st <= KP_LOST_STAGE_MAX; st++)
+		if (lost[st] || kp_lost_stage_always_shown(st))
+			drop(l, kp_lost_stage_name(st), lost[st]);
 	kp_line__flush(l, y);
 }
 

@@ -23,5 +23,5 @@ check_PROGRAMS += tests/test-tui
 TESTS += tests/test-tui
 tests_test_tui_SOURCES = tests/test-tui.c
 tests_test_tui_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_tui_LDADD = libkptui.a libkputil.a $(NCURSESW_LIBS) $(CMOCKA_LIBS)
+tests_test_tui_LDADD = libkptui.a libkpstream.a libkputil.a $(NCURSESW_LIBS) $(CMOCKA_LIBS)
 endif
