@@ -17,7 +17,7 @@
  * frame (every stack summed again), with every row made (as after End;
  * the view makes the rows up to the screen's: "rows made/all"), and in
  * the window and the decaying time modes. In --ui mode the collector and
- * pump are the fakes below: the view sees a live profile whose hot
+ * pump are tests/fake-live.c's: the view sees a live profile whose hot
  * functions are hot_a 50%, hot_b 30%, hot_c 20%.
  */
 #include <errno.h>
@@ -34,6 +34,8 @@
 #include "tui/app.h"
 #include "tui/tui.h"
 
+#include "fake-live.h"	/* the collector and the pump for --ui */
+
 #define BASE 0x400000ULL
 #define STEP 0x100ULL
 #define NPROC 50
@@ -43,7 +45,7 @@ struct fake {
 	unsigned nfn;
 	struct kp_model *model;
 	uint64_t t_ns, seq;
-	int efd, sampling;
+	int efd;
 };
 
 static int fake_symbolize(void *ctx, const struct kp_map_info *map,
@@ -168,50 +170,11 @@ static int feed_many(struct fake *f, unsigned n, int spread)
 	return 0;
 }
 
-/* ---- fakes of the collector and the pump for --ui ----
- * Both handles are the struct fake itself. Its eventfd stays readable, so
- * the view pumps at its own pace (every 50 ms): 100 samples a turn. */
-
-int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err)
+/* The view's feed in --ui mode (the shared fake pump calls it while
+ * sampling): 100 samples a turn. */
+static int feed_turn(void *ctx)
 {
-	struct fake *f = (struct fake *)p;
-
-	return f->sampling ? feed_many(f, 100, 0) : 0;
-}
-int kp_pump__save_start(struct kp_pump *p, const char *path, struct kp_err *err)
-{
-	return kp_err_set(err, -ENOSYS, "the bench driver does not save");
-}
-int kp_pump__save_stop(struct kp_pump *p, struct kp_err *err) { return 0; }
-int kp_pump__saving(const struct kp_pump *p, const char **path, uint64_t *bytes)
-{
-	return 0;
-}
-int kp_collector__start(struct kp_collector *c)
-{
-	((struct fake *)c)->sampling = 1;
-	return 0;
-}
-int kp_collector__stop(struct kp_collector *c)
-{
-	((struct fake *)c)->sampling = 0;
-	return 0;
-}
-int kp_collector__flush(struct kp_collector *c) { return 0; }
-int kp_collector__fd(const struct kp_collector *c)
-{
-	return ((const struct fake *)c)->efd;
-}
-void kp_collector__set_lazy_fd(struct kp_collector *c, int lazy)
-{
-	(void)c;
-	(void)lazy;	/* the fake's fd is readable when its feed ticks */
-}
-void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->sampling = ((struct fake *)c)->sampling;
-	out->lost_queue_full = 3;	/* to see a highlighted counter */
+	return feed_many(ctx, 100, 0);
 }
 
 static double ms_since(const struct timespec *a)
@@ -313,7 +276,7 @@ static int bench_frames(struct fake *f, struct kp_tui_config *cfg, int frames,
 
 int main(int argc, char **argv)
 {
-	struct fake f = { .t_ns = 1000000000ULL, .sampling = 1 };
+	struct fake f = { .t_ns = 1000000000ULL };
 	struct kp_model_opts mo = { .resolver = { &fake_ops, &f }, .eager_views = 1 };
 	struct kp_tui_config cfg = { .delay_ms = 1000, .freq_hz = 999, .window_s = 10 };
 	struct kp_model_summary sum;
@@ -350,11 +313,20 @@ int main(int argc, char **argv)
 	cfg.model = f.model;
 	if (ui) {
 		struct kp_err err = { 0 };
-
-		/* A fake, never dereferenced: the view only passes it back. */
-		cfg.collector = (struct kp_collector *)&f;
-		cfg.pump = (struct kp_pump *)&f;
+		struct kp_fake_live live;
 		uint64_t one = 1;
+
+		/* The eventfd stays readable, so the view pumps at its own
+		 * pace (every 50 ms), feeding 100 samples a turn. */
+		kp_fake_live__init(&live);
+		live.sampling = 1;
+		live.fd = f.efd;
+		live.no_save = 1;
+		live.lost_queue_full = 3;	/* to see a highlighted counter */
+		live.run = feed_turn;
+		live.ctx = &f;
+		cfg.collector = kp_fake_live__collector(&live);
+		cfg.pump = kp_fake_live__pump(&live);
 		rc = write(f.efd, &one, sizeof(one)) < 0;
 		rc = kp_tui__run(&cfg, &err);
 		if (rc < 0)

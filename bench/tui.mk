@@ -4,7 +4,8 @@
 ## (bench/tui-bench --ui).
 ## bench/tui-idle.sh: kptop's own CPU while idle-refreshing vs top.
 EXTRA_PROGRAMS += bench/tui-bench
-bench_tui_bench_SOURCES = bench/tui-bench.c
+bench_tui_bench_SOURCES = bench/tui-bench.c tests/fake-live.h tests/fake-live.c
+bench_tui_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 bench_tui_bench_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS)
 bench_tui_bench_LDADD = libkptui.a libkpmodel.a libkpstream.a libkputil.a $(NCURSESW_LIBS)
 EXTRA_DIST += bench/tui-idle.sh

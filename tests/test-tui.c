@@ -26,7 +26,9 @@
 #include "tui/expand.h"
 #include "tui/line.h"
 
-/* ---- fakes: the handles are these structs ---- */
+#include "fake-live.h"	/* the collector and the pump */
+
+/* ---- the model's fake: the handle is this struct ---- */
 
 struct kp_model {
 	int fail_view;		/* 1: -ENOMEM; 2: SIGTERM to ourselves */
@@ -39,10 +41,6 @@ struct kp_model {
 	struct kp_view_opts last;
 };
 
-struct fake_live {
-	int sampling, starts, stops, flushes, saving, save_starts, save_stops;
-	char path[256];
-};
 
 static struct kp_row fake_rows[3] = {
 	{ .id = 10, .fn = 100, .depth = 0, .has_children = 1, .self = 5, .total = 10,
@@ -129,62 +127,11 @@ void kp_model__summary(const struct kp_model *m, struct kp_model_summary *s)
 	s->lost[KP_LOST_QUEUE_FULL] = 1;
 }
 
-int kp_collector__start(struct kp_collector *c)
-{
-	((struct fake_live *)c)->starts++;
-	((struct fake_live *)c)->sampling = 1;
-	return 0;
-}
-int kp_collector__stop(struct kp_collector *c)
-{
-	((struct fake_live *)c)->stops++;
-	((struct fake_live *)c)->sampling = 0;
-	return 0;
-}
-int kp_collector__flush(struct kp_collector *c)
-{
-	((struct fake_live *)c)->flushes++;
-	return 0;
-}
-int kp_collector__fd(const struct kp_collector *c) { return -1; }
-void kp_collector__set_lazy_fd(struct kp_collector *c, int lazy) { (void)c; (void)lazy; }
-void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->sampling = ((struct fake_live *)c)->sampling;
-}
-int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err) { return 0; }
-int kp_pump__save_start(struct kp_pump *p, const char *path, struct kp_err *err)
-{
-	struct fake_live *f = (struct fake_live *)p;
-
-	f->save_starts++;
-	f->saving = 1;
-	snprintf(f->path, sizeof(f->path), "%s", path);
-	return 0;
-}
-int kp_pump__save_stop(struct kp_pump *p, struct kp_err *err)
-{
-	((struct fake_live *)p)->save_stops++;
-	((struct fake_live *)p)->saving = 0;
-	return 0;
-}
-int kp_pump__saving(const struct kp_pump *p, const char **path, uint64_t *bytes)
-{
-	const struct fake_live *f = (const struct fake_live *)p;
-
-	if (path)
-		*path = f->path;
-	if (bytes)
-		*bytes = 1234;
-	return f->saving;
-}
-
 /* ---- fixtures ---- */
 
 struct fix {
 	struct kp_model m;
-	struct fake_live live;
+	struct kp_fake_live live;
 	struct kp_tui *t;
 	FILE *out, *in;
 };
@@ -204,10 +151,11 @@ static struct fix *fix_new(int live)
 	co.out = x->out;
 	co.in = x->in;
 	cfg.model = &x->m;
+	kp_fake_live__init(&x->live);
 	if (live) {
 		x->live.sampling = 1;
-		cfg.collector = (struct kp_collector *)&x->live;
-		cfg.pump = (struct kp_pump *)&x->live;
+		cfg.collector = kp_fake_live__collector(&x->live);
+		cfg.pump = kp_fake_live__pump(&x->live);
 	} else {
 		cfg.input_path = "saved.kps";
 	}

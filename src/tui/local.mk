@@ -21,7 +21,7 @@ EXTRA_DIST += tests/tui-live.sh tests/tui-exit.sh tests/tui-lib.sh tests/readme-
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-tui
 TESTS += tests/test-tui
-tests_test_tui_SOURCES = tests/test-tui.c
+tests_test_tui_SOURCES = tests/test-tui.c tests/fake-live.h tests/fake-live.c
 tests_test_tui_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_tui_LDADD = libkptui.a libkpstream.a libkputil.a $(NCURSESW_LIBS) $(CMOCKA_LIBS)
 endif

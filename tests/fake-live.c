@@ -1,0 +1,94 @@
+/* fake-live.c — the collector and pump fakes (see fake-live.h). */
+#include "fake-live.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define LIVE(h) ((struct kp_fake_live *)(void *)(h))
+#define CLIVE(h) ((const struct kp_fake_live *)(const void *)(h))
+
+void kp_fake_live__init(struct kp_fake_live *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	f->save_bytes = 1234;
+}
+
+int kp_collector__start(struct kp_collector *c)
+{
+	LIVE(c)->starts++;
+	LIVE(c)->sampling = 1;
+	return 0;
+}
+
+int kp_collector__stop(struct kp_collector *c)
+{
+	LIVE(c)->stops++;
+	LIVE(c)->sampling = 0;
+	return 0;
+}
+
+int kp_collector__flush(struct kp_collector *c)
+{
+	LIVE(c)->flushes++;
+	return 0;
+}
+
+int kp_collector__fd(const struct kp_collector *c)
+{
+	return CLIVE(c)->fd;
+}
+
+void kp_collector__set_lazy_fd(struct kp_collector *c, int lazy)
+{
+	(void)c;
+	(void)lazy;	/* the fake's fd is readable when its feed ticks */
+}
+
+void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->sampling = LIVE(c)->sampling;
+	out->lost_queue_full = LIVE(c)->lost_queue_full;
+}
+
+int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err)
+{
+	struct kp_fake_live *f = LIVE(p);
+
+	(void)timeout_ms;
+	(void)err;
+	return f->sampling && f->run ? f->run(f->ctx) : 0;
+}
+
+int kp_pump__save_start(struct kp_pump *p, const char *path, struct kp_err *err)
+{
+	struct kp_fake_live *f = LIVE(p);
+
+	if (f->no_save)
+		return kp_err_set(err, -ENOSYS, "the fake pump does not save");
+	f->save_starts++;
+	f->saving = 1;
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	return 0;
+}
+
+int kp_pump__save_stop(struct kp_pump *p, struct kp_err *err)
+{
+	(void)err;
+	LIVE(p)->save_stops++;
+	LIVE(p)->saving = 0;
+	return 0;
+}
+
+int kp_pump__saving(const struct kp_pump *p, const char **path, uint64_t *bytes)
+{
+	const struct kp_fake_live *f = CLIVE(p);
+
+	if (path)
+		*path = f->path;
+	if (bytes)
+		*bytes = f->save_bytes;
+	return f->saving;
+}
