@@ -135,15 +135,15 @@ static int by_debuglink(const struct kp_debug_query *q, struct kp_debug_result *
 
 	if (!debuglink_name_ok(name) || !q->bin_path || q->bin_path[0] != '/')
 		return -ENOENT;
-	kp_proc__strip_deleted(q->bin_path, clean, sizeof(clean));
+	kp_procfs__strip_deleted(q->bin_path, clean, sizeof(clean));
 	snprintf(dir, sizeof(dir), "%s", clean);
 	slash = strrchr(dir, '/');
 	*slash = '\0';		/* "" for a binary in / */
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (try_fd(q, kp_proc__open_in_root(q->proc_root, q->pid, path), checks, r) == 0)
+	if (try_fd(q, kp_procfs__open_in_root(q->proc_root, q->pid, path), checks, r) == 0)
 		goto found;
 	snprintf(path, sizeof(path), "%s/.debug/%s", dir, name);
-	if (try_fd(q, kp_proc__open_in_root(q->proc_root, q->pid, path), checks, r) == 0)
+	if (try_fd(q, kp_procfs__open_in_root(q->proc_root, q->pid, path), checks, r) == 0)
 		goto found;
 	for (size_t i = 0; q->debug_dirs && q->debug_dirs[i]; i++) {
 		if ((size_t)snprintf(path, sizeof(path), "%s%s/%s", q->debug_dirs[i],

@@ -26,7 +26,7 @@ static int open_trusted(const char *path, uint32_t owner, struct stat *st,
 		r->refused = 1;
 		return -EPERM;
 	}
-	return kp_proc__reopen_regular(pfd);
+	return kp_procfs__reopen_regular(pfd);
 }
 
 static int parse_line(struct kp_symtab *t, char *line)

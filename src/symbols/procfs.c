@@ -23,7 +23,7 @@ static int same_file(const struct kp_proc_file *f, const struct stat *st)
 	return 1;
 }
 
-int kp_proc__reopen_regular(int pfd)
+int kp_procfs__reopen_regular(int pfd)
 {
 	char self[64];
 	struct stat st;
@@ -48,7 +48,7 @@ static int open_checked(const char *path, const struct kp_proc_file *f,
 
 	if (pfd < 0)
 		return -errno;
-	fd = kp_proc__reopen_regular(pfd);
+	fd = kp_procfs__reopen_regular(pfd);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, st) != 0 || !same_file(f, st)) {
@@ -58,7 +58,7 @@ static int open_checked(const char *path, const struct kp_proc_file *f,
 	return fd;
 }
 
-void kp_proc__strip_deleted(const char *path, char *buf, size_t len)
+void kp_procfs__strip_deleted(const char *path, char *buf, size_t len)
 {
 	static const char suffix[] = " (deleted)";
 	size_t n = strlen(path), s = sizeof(suffix) - 1;
@@ -73,8 +73,8 @@ static int open_root_checked(const struct kp_proc_file *f, struct stat *st)
 	char clean[4096];
 	int fd;
 
-	kp_proc__strip_deleted(f->path, clean, sizeof(clean));
-	fd = kp_proc__open_in_root(f->proc_root, f->pid, clean);
+	kp_procfs__strip_deleted(f->path, clean, sizeof(clean));
+	fd = kp_procfs__open_in_root(f->proc_root, f->pid, clean);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, st) != 0 || !same_file(f, st)) {
@@ -84,7 +84,7 @@ static int open_root_checked(const struct kp_proc_file *f, struct stat *st)
 	return fd;
 }
 
-int kp_proc__open_mapped(const struct kp_proc_file *f, struct stat *st,
+int kp_procfs__open_mapped(const struct kp_proc_file *f, struct stat *st,
 			 char *safe_path, size_t safe_len)
 {
 	char mf[128];
@@ -107,7 +107,7 @@ int kp_proc__open_mapped(const struct kp_proc_file *f, struct stat *st,
 	if (fd >= 0 && safe_path) {
 		char clean[4096];
 
-		kp_proc__strip_deleted(f->path, clean, sizeof(clean));
+		kp_procfs__strip_deleted(f->path, clean, sizeof(clean));
 		if (f->pid)
 			snprintf(safe_path, safe_len, "%s/%u/root%s",
 				 f->proc_root, f->pid, clean);
@@ -117,7 +117,7 @@ int kp_proc__open_mapped(const struct kp_proc_file *f, struct stat *st,
 	return fd;
 }
 
-int kp_proc__open_in_root(const char *proc_root, uint32_t pid, const char *path)
+int kp_procfs__open_in_root(const char *proc_root, uint32_t pid, const char *path)
 {
 	struct open_how how = {
 		.flags = O_PATH | O_CLOEXEC,
@@ -144,10 +144,10 @@ int kp_proc__open_in_root(const char *proc_root, uint32_t pid, const char *path)
 		if (fd < 0)
 			return fd;
 	}
-	return kp_proc__reopen_regular(fd);
+	return kp_procfs__reopen_regular(fd);
 }
 
-int kp_proc__uid(const char *proc_root, uint32_t pid, uint32_t *uid)
+int kp_procfs__uid(const char *proc_root, uint32_t pid, uint32_t *uid)
 {
 	char p[128];
 	struct stat st;

@@ -32,23 +32,23 @@ struct kp_proc_file {
 /* Open the mapped file read-only. On success *st is its stat and, when
  * safe_path is not NULL, a path that opens the same file is written there
  * (the map_files link, or the path under /proc/PID/root). */
-int kp_proc__open_mapped(const struct kp_proc_file *f, struct stat *st,
+int kp_procfs__open_mapped(const struct kp_proc_file *f, struct stat *st,
 			 char *safe_path, size_t safe_len);
 
 /* Turn an O_PATH descriptor of a regular file into a readable one (pfd
  * is closed either way). A device, FIFO or socket is never opened for
  * reading (no side effects): -EINVAL. */
-int kp_proc__reopen_regular(int pfd);
+int kp_procfs__reopen_regular(int pfd);
 
 /* Open path (absolute, as seen by pid) inside the process's root, never
  * following anything out of it. pid 0: on the host. O_RDONLY|O_CLOEXEC,
  * regular files only (-EINVAL otherwise). */
-int kp_proc__open_in_root(const char *proc_root, uint32_t pid, const char *path);
+int kp_procfs__open_in_root(const char *proc_root, uint32_t pid, const char *path);
 
 /* The mapping path without a " (deleted)" suffix, into buf. */
-void kp_proc__strip_deleted(const char *path, char *buf, size_t len);
+void kp_procfs__strip_deleted(const char *path, char *buf, size_t len);
 
 /* Owner uid of the process (from /proc/PID), or -errno. */
-int kp_proc__uid(const char *proc_root, uint32_t pid, uint32_t *uid);
+int kp_procfs__uid(const char *proc_root, uint32_t pid, uint32_t *uid);
 
 #endif /* KP_SYMBOLS_PROCFS_H */

@@ -156,7 +156,7 @@ int kp_symbols__safe_path(struct kp_symbols *s, const struct kp_sym_map *map,
 		.ino = map->ino, .path = map->path,
 	};
 	struct stat st;
-	int fd = kp_proc__open_mapped(&f, &st, buf, len);
+	int fd = kp_procfs__open_mapped(&f, &st, buf, len);
 
 	if (fd < 0)
 		return fd;

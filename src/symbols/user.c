@@ -170,7 +170,7 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 		if ((e = modent_find(s, key)) != NULL)
 			return e;
 	}
-	fd = kp_proc__open_mapped(&f, &st, NULL, 0);
+	fd = kp_procfs__open_mapped(&f, &st, NULL, 0);
 	if (fd < 0 && f.pid && (map->ino || map->build_id_len)) {
 		/* The process is gone (or its root cannot be entered): the
 		 * host's file at that path is the mapped one only if its
@@ -178,7 +178,7 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 		 * or, for an mmap2 event that gave a build-id instead, if
 		 * the file has that build-id (checked once it is read). */
 		f.pid = 0;
-		fd = kp_proc__open_mapped(&f, &st, NULL, 0);
+		fd = kp_procfs__open_mapped(&f, &st, NULL, 0);
 	}
 	if (fd < 0) {
 		/* gone (process exited, file replaced): a module already
@@ -408,7 +408,7 @@ static void jit_refresh(struct kp_symbols *s, struct kp_proc *p)
 	snprintf(path, sizeof(path), "%s/perf-%u.map", s->jit_dir, p->pid);
 	if (lstat(path, &st) != 0 || (p->jit && st.st_size == p->jit_size))
 		return;
-	if (p->pid && kp_proc__uid(s->proc_root, p->pid, &uid) != 0)
+	if (p->pid && kp_procfs__uid(s->proc_root, p->pid, &uid) != 0)
 		return;
 	t = kp_jitmap__load(path, uid, &r);
 	s->st.jit_bad_lines += r.bad_lines;
@@ -561,7 +561,7 @@ const char *kp_symbols__user_module_name(struct kp_symbols *s,
 		break;
 	}
 	base = strrchr(map->path, '/');
-	kp_proc__strip_deleted(base ? base + 1 : map->path, s->namebuf,
+	kp_procfs__strip_deleted(base ? base + 1 : map->path, s->namebuf,
 			       sizeof(s->namebuf));
 	return s->namebuf;
 }
