@@ -12,3 +12,8 @@ tests_test_safefile_SOURCES = tests/test-safefile.c
 tests_test_safefile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_safefile_LDADD = libkputil.a $(CMOCKA_LIBS)
 endif
+
+## Every write of kptop refused where another user planted a link, a FIFO
+## or a file (root; the fs.protected_* sysctls at 0 while it runs).
+TESTS += tests/output-safe.sh
+EXTRA_DIST += tests/output-safe.sh tests/safewrite-lib.sh
