@@ -7,6 +7,11 @@
 [ -x "${KPTOP:-}" ] || fail "kptop binary not built: ${KPTOP:-unset}"
 command -v setpriv >/dev/null 2>&1 || skip "needs setpriv (Debian package util-linux)"
 command -v timeout >/dev/null 2>&1 || skip "needs timeout (Debian package coreutils)"
+command -v flock >/dev/null 2>&1 || skip "needs flock (Debian package util-linux)"
+# One such test at a time on the machine (make -j check, other checkouts):
+# each restores the values it found, which must not be another's zeros.
+exec 9</proc/sys/fs || skip "no /proc/sys/fs"
+flock -w 600 9 || fail "another test held the lock on /proc/sys/fs for 10 minutes"
 
 SAFE_T=$(mktemp -d) || fail "mktemp"
 SAFE_OLD=""
