@@ -431,6 +431,8 @@ static int start(struct run *r)
 
 	if (r->o.batch && open_output(r))
 		return KP_EXIT_RUNTIME;
+	if (r->o.save && kp_safefile__check(r->o.save, &r->err))
+		return KP_EXIT_RUNTIME;	/* before BPF is loaded; opened below */
 	if (r->o.batch)
 		install_signals();
 	if (build_model(r))

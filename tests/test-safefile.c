@@ -1,8 +1,8 @@
 /* test-safefile.c — cmocka tests of util/safefile: a new file renamed
  * into place with mode 0600, an old file of ours replaced and never
- * written into, the refusals at open (nothing created), and a path
- * changed while the file was written: refused at commit, the data kept
- * and named. The tests of another user's files are tests/output-safe.sh
+ * written into, the refusals at open and check (nothing created), and a
+ * path changed while the file was written: refused at commit, the data
+ * kept and named. The tests of another user's files are output-safe.sh
  * (they need root). */
 #include <errno.h>
 #include <fcntl.h>
@@ -105,15 +105,18 @@ static void test_new_then_replace(void **state)
 	assert_int_equal(strays(), 0);
 }
 
+/* Refused by open and by check alike, with one line naming p and word. */
 static void refused_at_open(const char *p, const char *word)
 {
-	struct kp_err err = { 0 };
+	struct kp_err err = { 0 }, cerr = { 0 };
 
 	assert_null(kp_safefile__open(p, &err));
 	if (!strstr(err.msg, word))
 		fail_msg("'%s' does not say '%s'", err.msg, word);
 	assert_non_null(strstr(err.msg, p));
 	assert_null(strchr(err.msg, '\n'));
+	assert_true(kp_safefile__check(p, &cerr) < 0);
+	assert_string_equal(cerr.msg, err.msg);
 	assert_int_equal(strays(), 0);
 }
 
@@ -122,6 +125,9 @@ static void test_refusals(void **state)
 	char p[300];
 
 	(void)state;
+	assert_int_equal(kp_safefile__check(path, NULL), 0);
+	assert_int_equal(access(path, F_OK), -1);	/* check creates nothing */
+	assert_int_equal(strays(), 0);
 	assert_int_equal(symlink(other, path), 0);	/* dangling */
 	refused_at_open(path, "is a symbolic link; refusing to write through it");
 	assert_int_equal(access(other, F_OK), -1);

@@ -278,6 +278,21 @@ struct kp_safefile *kp_safefile__open(const char *path, struct kp_err *err)
 	return f;
 }
 
+int kp_safefile__check(const char *path, struct kp_err *err)
+{
+	struct kp_safefile *f = calloc(1, sizeof(*f));
+	int rc, exists;
+
+	if (!f)
+		return kp_err_set(err, -ENOMEM, "out of memory");
+	f->dirfd = -1;
+	rc = locate(f, path, err);
+	if (rc == 0)
+		rc = check_target(f, &exists, err);
+	release(f);
+	return rc;
+}
+
 FILE *kp_safefile__stream(const struct kp_safefile *f)
 {
 	return f->fp;

@@ -46,6 +46,10 @@ struct kp_safefile;
  * the path is refused or the file cannot be created. */
 struct kp_safefile *kp_safefile__open(const char *path, struct kp_err *err);
 
+/* The checks of kp_safefile__open alone, creating nothing: 0 when path
+ * may be written now (for a file opened later, such as -w's). */
+int kp_safefile__check(const char *path, struct kp_err *err);
+
 /* The stream to write to until commit or abort; buffered, owned by f. */
 FILE *kp_safefile__stream(const struct kp_safefile *f);
 
