@@ -30,6 +30,7 @@
 #include "symbols/symbols.h"
 #include "unwind/unwind.h"
 #include "tui/tui.h"
+#include "util/safefile.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -49,6 +50,7 @@ struct run {
 	struct kp_collector *c;
 	struct kp_pump *p;
 	FILE *out;
+	struct kp_safefile *outf;	/* -o FILE: out until renamed into place */
 	uint64_t t0, t0_real;	/* start of the period of the next report */
 	struct kp_err err;
 };
@@ -133,23 +135,36 @@ static int check_rights(struct kp_err *err)
 			  "or read a saved stream with -i)");
 }
 
+/* -o FILE: checked and created now, before sampling (see util/safefile.h);
+ * the report takes the name when kptop ends. */
 static int open_output(struct run *r)
 {
-	int fd;
-
-	if (!r->o.output) {
+	if (!r->o.output || !strcmp(r->o.output, "-")) {
 		r->out = stdout;
 		return 0;
 	}
-	fd = open(r->o.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || !(r->out = fdopen(fd, "w"))) {
-		kp_err_set(&r->err, -errno, "%s: cannot create: %s", r->o.output,
-			   strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	r->outf = kp_safefile__open(r->o.output, &r->err);
+	if (!r->outf)
 		return -1;
-	}
+	r->out = kp_safefile__stream(r->outf);
 	return 0;
+}
+
+/* Put the -o file in place; a run that failed before writing anything
+ * leaves nothing behind. */
+static int close_output(struct run *r, int status)
+{
+	struct kp_safefile *f = r->outf;
+
+	r->outf = NULL;
+	r->out = NULL;
+	if (status != KP_EXIT_OK && ftell(kp_safefile__stream(f)) <= 0) {
+		kp_safefile__abort(f);
+		return status;
+	}
+	if (kp_safefile__commit(f, &r->err) == 0)
+		return status;
+	return fail(r, status == KP_EXIT_OK ? KP_EXIT_RUNTIME : status);
 }
 
 /* ---- building the layers ---- */
@@ -416,6 +431,8 @@ static int start(struct run *r)
 
 	if (r->o.batch && open_output(r))
 		return KP_EXIT_RUNTIME;
+	if (r->o.save && kp_safefile__check(r->o.save, &r->err))
+		return KP_EXIT_RUNTIME;	/* before BPF is loaded; opened below */
 	if (r->o.batch)
 		install_signals();
 	if (build_model(r))
@@ -449,9 +466,9 @@ static int finish(struct run *r, int status)
 			kp_collector__stop(r->c);
 		if (status == KP_EXIT_OK && drain(r) < 0)
 			status = fail(r, KP_EXIT_RUNTIME);
-		if (kp_pump__save_stop(r->p, &e) && status == KP_EXIT_OK) {
+		if (kp_pump__save_stop(r->p, &e)) {	/* said even after an error */
 			r->err = e;
-			status = fail(r, KP_EXIT_RUNTIME);
+			status = fail(r, status == KP_EXIT_OK ? KP_EXIT_RUNTIME : status);
 		}
 	}
 	kp_pump__free(r->p);
@@ -461,10 +478,8 @@ static int finish(struct run *r, int status)
 	kp_resolve__free(r->res);
 	kp_unwinder__free(r->unw);
 	kp_symbols__free(r->syms);
-	if (r->out && r->out != stdout && fclose(r->out) && status == KP_EXIT_OK) {
-		kp_err_set(&r->err, -EIO, "%s: %s", r->o.output, strerror(errno));
-		status = fail(r, KP_EXIT_RUNTIME);
-	}
+	if (r->outf)
+		status = close_output(r, status);
 	kp_options_fini(&r->o);
 	return status;
 }

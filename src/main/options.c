@@ -54,7 +54,7 @@ void kp_options_usage(FILE *f, const char *prog)
 "  -d, --delay SECS       live: refresh interval (default 2); batch:\n"
 "                         seconds per report (default: until SIGINT/SIGTERM)\n"
 "  -n, --iterations N     batch: number of reports (default 1)\n"
-"  -o, --output FILE      batch: write the report to FILE (default stdout)\n"
+"  -o, --output FILE      batch: write the report to FILE (default or -: stdout)\n"
 "      --format FMT       batch: text (default), tree, folded, pprof, json\n"
 "  -w, --save FILE        also write the record stream to FILE\n"
 "  -i, --input FILE       read a saved stream instead of sampling\n"

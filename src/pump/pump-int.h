@@ -48,8 +48,9 @@ struct kp_pump {
 	size_t file_start, file_end;	/* its valid records */
 
 	/* saving */
-	FILE *save;
-	char *save_path, *save_tmp;
+	FILE *save;			/* the stream of save_file */
+	struct kp_safefile *save_file;
+	char *save_path;
 	uint64_t save_bytes;
 
 	struct kp_pump_info info;

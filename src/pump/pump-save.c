@@ -1,18 +1,15 @@
-/* pump-save.c — the save-to-stream writer: a temporary file (mode 0600)
- * next to the target, the header, what is already known, the spool, the
- * live bytes, and on stop the SYMTAB records of every frame the model
- * saw; then fsync and rename into place. */
+/* pump-save.c — the save-to-stream writer: a new file (mode 0600) next
+ * to the target, checked and renamed into place by util/safefile.h; the
+ * header, what is already known, the spool, the live bytes, and on stop
+ * the SYMTAB records of every frame the model saw. */
 #include "pump/pump.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "pump/pump-int.h"
+#include "util/safefile.h"
 
 #define SYMS_PER_RECORD 4096
 
@@ -48,41 +45,23 @@ int kp_pump_save_bytes(struct kp_pump *p, const uint8_t *buf, size_t len,
 
 void kp_pump_save_abort(struct kp_pump *p)
 {
-	if (p->save) {
-		fclose(p->save);
-		unlink(p->save_tmp);
-	}
+	kp_safefile__abort(p->save_file);
+	p->save_file = NULL;
 	p->save = NULL;
 	free(p->save_path);
-	free(p->save_tmp);
-	p->save_path = p->save_tmp = NULL;
+	p->save_path = NULL;
 	p->save_bytes = 0;
 }
 
 static int open_tmp(struct kp_pump *p, const char *path, struct kp_err *err)
 {
-	int fd, e;
-
 	p->save_path = strdup(path);
-	if (!p->save_path || asprintf(&p->save_tmp, "%s.tmpXXXXXX", path) < 0) {
-		p->save_tmp = NULL;
+	if (!p->save_path)
 		return kp_err_set(err, -ENOMEM, "out of memory");
-	}
-	fd = mkostemp(p->save_tmp, O_CLOEXEC);	/* mode 0600 */
-	if (fd < 0) {
-		e = -errno;
-		kp_err_set(err, e, "%s: cannot create: %s", path, strerror(-e));
-		free(p->save_tmp);
-		p->save_tmp = NULL;
-		return e;
-	}
-	p->save = fdopen(fd, "w");
-	if (!p->save) {
-		e = -errno;
-		close(fd);
-		unlink(p->save_tmp);
-		return kp_err_set(err, e, "%s: %s", path, strerror(-e));
-	}
+	p->save_file = kp_safefile__open(path, err);	/* mode 0600 */
+	if (!p->save_file)
+		return -errno;
+	p->save = kp_safefile__stream(p->save_file);
 	setvbuf(p->save, NULL, _IOFBF, 1 << 20);
 	return 0;
 }
@@ -244,33 +223,14 @@ static void symvec_free(struct symvec *sv)
 	free(sv->v);
 }
 
+/* Sync and rename into place, with the checks of util/safefile.h. */
 static int finish_file(struct kp_pump *p, struct kp_err *err)
 {
-	char *dir;
-	int fd, e;
+	struct kp_safefile *f = p->save_file;
 
-	if (fflush(p->save) || fsync(fileno(p->save)))
-		return kp_err_set(err, -errno, "%s: %s", p->save_path, strerror(errno));
-	e = fclose(p->save);
+	p->save_file = NULL;
 	p->save = NULL;
-	if (e)
-		return kp_err_set(err, -EIO, "%s: close failed", p->save_path);
-	if (rename(p->save_tmp, p->save_path)) {
-		e = -errno;
-		unlink(p->save_tmp);
-		return kp_err_set(err, e, "%s: rename failed: %s", p->save_path,
-				  strerror(-e));
-	}
-	dir = strdup(p->save_path);
-	if (dir) {	/* make the rename durable; best effort */
-		fd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0) {
-			fsync(fd);
-			close(fd);
-		}
-		free(dir);
-	}
-	return 0;
+	return kp_safefile__commit(f, err);
 }
 
 int kp_pump__save_stop(struct kp_pump *p, struct kp_err *err)

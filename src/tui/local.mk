@@ -15,6 +15,9 @@ libkptui_a_SOURCES = \
 ## tmux tests of the live view (root + BPF; skip with 77 elsewhere).
 TESTS += tests/tui-live.sh tests/tui-exit.sh tests/readme-tour.sh
 EXTRA_DIST += tests/tui-live.sh tests/tui-exit.sh tests/tui-lib.sh tests/readme-tour.sh
+## The w key refuses another user's links, FIFOs and files (root + BPF).
+TESTS += tests/tui-save-safe.sh
+EXTRA_DIST += tests/tui-save-safe.sh
 
 ## Unit tests of the view without a terminal: fakes of the model,
 ## collector and pump are linked in from the test itself.

@@ -1,3 +1,19 @@
-## src/util/ — the error convention shared by every layer.
+## src/util/ — the error convention shared by every layer, and the
+## checked writing of every file kptop writes.
 noinst_LIBRARIES += libkputil.a
-libkputil_a_SOURCES = src/util/kp_err.h src/util/kp_err.c
+libkputil_a_SOURCES = src/util/kp_err.h src/util/kp_err.c \
+	src/util/safefile.h src/util/safefile.c
+
+if HAVE_CMOCKA
+## The checks and the rename of util/safefile (as any user).
+check_PROGRAMS += tests/test-safefile
+TESTS += tests/test-safefile
+tests_test_safefile_SOURCES = tests/test-safefile.c
+tests_test_safefile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_safefile_LDADD = libkputil.a $(CMOCKA_LIBS)
+endif
+
+## Every write of kptop refused where another user planted a link, a FIFO
+## or a file (root; the fs.protected_* sysctls at 0 while it runs).
+TESTS += tests/output-safe.sh
+EXTRA_DIST += tests/output-safe.sh tests/safewrite-lib.sh
