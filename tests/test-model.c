@@ -1057,11 +1057,42 @@ static void test_symtab_and_unknown(void **state)
 	calls = c->f.symbolize_calls;
 	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, pcs, 2), 0);
 	settle(c->m);
-	assert_int_equal(c->f.symbolize_calls, calls + 1);	/* only 0xdead */
+	/* both asked; the resolver's "fn_5" is not the table's function */
+	assert_int_equal(c->f.symbolize_calls, calls + 2);
 	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
 	assert_true(must(v, "from_symtab", 0)->self == 1);
+	assert_null(row(v, "fn_5", 0));
 	/* the return address is named at pc - 1 */
 	assert_non_null(row(v, "app+0xdead0f", 0));
+	kp_view__free(v);
+}
+
+/* A replay names a frame as the live run did when the file read now
+ * agrees with the stream's table (the resolver's frames end in the
+ * table's function): inlined frames and lines, which a table cannot
+ * hold, come back; where it does not agree, the table's name stands. */
+static void test_symtab_agrees(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_symbol syms[] = { { 0x7700, 0x100, "fn_77" }, { 0x7800, 0x100, "not_fn_78" } };
+	struct kp_record r = { .type = KP_REC_SYMTAB };
+	uint64_t pcs[] = { U(0x77), U(1) }, pc2 = U(0x78);
+	const struct kp_row *row77;
+	struct kp_view *v;
+
+	r.symtab.path = "/bin/app";
+	r.symtab.nr_syms = 2;
+	r.symtab.syms = syms;
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, pcs, 2), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, &pc2, 1), 0);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_SELF, 0);
+	assert_false(must(v, "fn_77", 2)->inlined);
+	row77 = must(v, "inl_inner", 3);
+	assert_true(row77->inlined);
+	assert_string_equal(row77->source, "inl.h:7");
+	assert_true(must(v, "not_fn_78", 1)->self == 1);
+	assert_null(row(v, "fn_78", 1));
 	kp_view__free(v);
 }
 
@@ -1387,7 +1418,7 @@ int main(void)
 		cmocka_unit_test(test_wide_node),
 		T(test_hiding), T(test_unknown_pid), T(test_junk_callers), T(test_symtab_and_unknown),
 		T(test_late_symtab), T(test_return_address), T(test_shared_frames),
-		T(test_inlined), T(test_unwind), T(test_foreach),
+		T(test_symtab_agrees), T(test_inlined), T(test_unwind), T(test_foreach),
 		cmocka_unit_test(test_properties), T(test_view_ids_stable),
 		T(test_expanded), T(test_module_view),
 		cmocka_unit_test(test_fold_base_window),

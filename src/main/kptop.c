@@ -367,6 +367,11 @@ static int one_report(struct run *r, unsigned idx)
 	kp_model__refresh(r->m, clock_ns(CLOCK_MONOTONIC));
 	fill_info(r, &info, t_end, idx);
 	rc = kp_report__write(r->out, r->o.format, r->m, &info, &r->err);
+	/* The saved stream ends with what the last report was made of: the
+	 * side-band keeps coming after the sampling stops, and a replay of
+	 * the file must be that report, not the state at exit. */
+	if (rc == 0 && last && kp_pump__saving(r->p, NULL, NULL))
+		rc = kp_pump__save_stop(r->p, &r->err);
 	if (rc == 0 && !last) {
 		kp_model__zero(r->m);
 		r->t0_real += t_end - r->t0;

@@ -23,3 +23,12 @@ TESTS += tests/batch-formats.sh tests/batch-replay.sh tests/batch-sigint.sh \
 	tests/batch-pprof.sh tests/batch-exited.sh
 EXTRA_DIST += tests/batch-lib.sh tests/batch-formats.sh tests/batch-replay.sh \
 	tests/batch-sigint.sh tests/batch-pprof.sh tests/batch-exited.sh
+
+## A replay of a DWARF- or auto-mode run equals the live report, every
+## format (pprof compared without its time and duration: pprof-strip).
+TESTS += tests/batch-replay-dwarf.sh
+EXTRA_DIST += tests/batch-replay-dwarf.sh
+check_PROGRAMS += tests/pprof-strip
+tests_pprof_strip_SOURCES = tests/pprof-strip.c
+tests_pprof_strip_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
+tests_pprof_strip_LDADD = $(ZLIB_LIBS)

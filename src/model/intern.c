@@ -3,9 +3,9 @@
  * A code address becomes a pc key (module, offset): user pcs through the
  * process's mappings (file offset, so every process mapping the same file
  * shares it), kernel pcs by address. A pc key is named once, when it is
- * first seen: SYMTAB names of its module first, then the resolver, else
- * "module+0xoffset". Each name becomes a frame; functions are interned by
- * (module, name).
+ * first seen: by the resolver, unless a SYMTAB of its module names it
+ * otherwise (then by that name), else "module+0xoffset". Each name
+ * becomes a frame; functions are interned by (module, name).
  */
 #include "model/model-int.h"
 
@@ -301,9 +301,14 @@ static const char *table_name(struct kp_model *m, uint32_t k)
 	return symtab_lookup(&m->symtabs[mod->symtab], m->pcks[k].off);
 }
 
-/* Give pc key k its frames: from a table of the stream, else from the
- * resolver, by its module's offset when the resolver holds the module
- * (a late key: mi is gone), else by asking about addr in mapping mi. */
+/* Give pc key k its frames: from the resolver, by its module's offset
+ * when the resolver holds the module (a late key: mi is gone), else by
+ * asking about addr in mapping mi; else "module+0xoff". A table of the
+ * stream (a replay) has the last word: its name for k is the function
+ * the live run found there (one name per address), and the resolver's
+ * frames stand only when they end in that function. Then they are what
+ * the live run had, inlined frames and lines too, named when the live
+ * run named them; else the file read now is not the one sampled. */
 static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi,
 		    uint64_t addr)
 {
@@ -312,27 +317,30 @@ static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi
 	const char *name = table_name(m, k);
 	int n = 0;
 
-	if (name) {
-		fi[0] = (struct kp_frame_info){ .name = name };
-		n = 1;
-	} else if (mod->held) {
+	if (mod->held) {
 		n = m->res.ops->symbolize_held(m->res.ctx, mod->held, m->pcks[k].off,
 					       fi, KP_MAX_INLINE);
 	} else if (m->res.ops && m->res.ops->symbolize &&
 		   m->pcks[k].module != KP_MOD_UNKNOWN) {
 		n = m->res.ops->symbolize(m->res.ctx, mi, addr, fi, KP_MAX_INLINE);
 	}
+	if (n > KP_MAX_INLINE)
+		n = KP_MAX_INLINE;
+	if (name && (n <= 0 || !fi[n - 1].name || strcmp(fi[n - 1].name, name))) {
+		fi[0] = (struct kp_frame_info){ .name = name };
+		n = 1;
+	}
 	return add_frames(m, k, fi, n);
 }
 
-/* Can new key k of mapping mi wait for its names? Yes when no table of
- * the stream names it and the resolver holds its module. */
+/* Can new key k of mapping mi wait for its names? Yes when the resolver
+ * holds its module. */
 static int hold_for_late(struct kp_model *m, uint32_t k, const struct kp_map_info *mi)
 {
 	struct kp_module *mod = &m->mods[m->pcks[k].module];
 	const struct kp_resolver_ops *ops = m->res.ops;
 
-	if (!mi || m->pcks[k].module == KP_MOD_UNKNOWN || mod->symtab >= 0 ||
+	if (!mi || m->pcks[k].module == KP_MOD_UNKNOWN ||
 	    !ops || !ops->hold || !ops->symbolize_held || !ops->release)
 		return 0;
 	if (mod->held)

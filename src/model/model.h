@@ -143,8 +143,11 @@ struct kp_model;
 struct kp_model *kp_model__new(const struct kp_model_opts *opts);
 void kp_model__free(struct kp_model *m);
 
-/* Feed one decoded record. SYMTAB records name frames of their module
- * ahead of the resolver (a saved stream carries its own names). */
+/* Feed one decoded record. SYMTAB records name frames of their module (a
+ * saved stream carries its own names): the resolver's frames for an
+ * address are kept only when they end in the function the SYMTAB names
+ * there (the file read now is the one sampled: its inlined frames and
+ * lines are the live run's too), else the SYMTAB's name stands. */
 int kp_model__feed(struct kp_model *m, const struct kp_record *r);
 
 /* Called once per refresh with the newest time seen (or the clock):

@@ -158,6 +158,17 @@ int kp_symbols__safe_path(struct kp_symbols *s, const struct kp_sym_map *map,
 	struct stat st;
 	int fd = kp_procfs__open_mapped(&f, &st, buf, len);
 
+	if (fd < 0 && f.pid && (map->ino || map->build_id_len)) {
+		/* The process is gone (a replay, or it exited before its
+		 * samples were read): as for its names (user.c), the host's
+		 * file at that path stands for the mapped one when its
+		 * device and inode are the mapping's (checked by the open)
+		 * or, without them, when it has the mapping's build-id
+		 * (checked by the unwinder once it is read). Live and replay
+		 * then unwind the same stacks alike. */
+		f.pid = 0;
+		fd = kp_proc__open_mapped(&f, &st, buf, len);
+	}
 	if (fd < 0)
 		return fd;
 	close(fd);

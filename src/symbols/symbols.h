@@ -143,8 +143,11 @@ void kp_symbols__process_gone(struct kp_symbols *s, uint32_t pid,
 			      uint64_t proc_start);
 
 /* A path that opens exactly the file map refers to (device/inode checked):
- * /proc/PID/map_files/START-END, or the path under /proc/PID/root. Written
- * into buf. 0 or -errno (-ESTALE: the file at that path is another one). */
+ * /proc/PID/map_files/START-END, or the path under /proc/PID/root, or,
+ * when the process is gone, the host's file at that path if it is the
+ * mapped one (device/inode; with only a build-id, the caller must check
+ * it). Written into buf. 0 or -errno (-ESTALE: the file at that path is
+ * another one). */
 int kp_symbols__safe_path(struct kp_symbols *s, const struct kp_sym_map *map,
 			  char *buf, size_t len);
 
