@@ -31,6 +31,9 @@
 #include "symbols/unwind.h"
 #include "tui/tui.h"
 
+/* How long a live refresh waits for a JIT map being read (symbols.h). */
+#define KP_LIVE_JIT_WAIT_MS 100
+
 static volatile sig_atomic_t stop_requested;
 
 static void on_signal(int sig)
@@ -163,9 +166,12 @@ static int build_model(struct run *r)
 	struct kp_model_opts mo = { .max_nodes = r->o.max_nodes, .defer_stacks = 1,
 				    .eager_views = !r->o.batch };
 	struct kp_filter f = { .show_idle = r->o.idle };
+	/* The live view names frames at every refresh: a big JIT map is read
+	 * by a thread of its own and never holds a refresh up for long. */
+	struct kp_symbols_opts so = { .jit_wait_ms = r->o.batch ? 0 : KP_LIVE_JIT_WAIT_MS };
 	struct kp_err uerr = { 0 };
 
-	r->syms = kp_symbols__new(NULL, &r->err);
+	r->syms = kp_symbols__new(&so, &r->err);
 	if (!r->syms)
 		return -1;
 	/* The unwinder serves every mode: DWARF stacks (dwarf, auto), and the

@@ -12,7 +12,8 @@ libkpsymbols_a_SOURCES = \
 	src/symbols/dwarfidx.h src/symbols/dwarfidx.c \
 	src/symbols/demangle.h src/symbols/demangle.c \
 	src/symbols/kallsyms.h src/symbols/kallsyms.c \
-	src/symbols/jitmap.h src/symbols/jitmap.c \
+	src/symbols/jitmap.h src/symbols/jitmap.c src/symbols/jitcache.c \
+	src/symbols/jitworker.h src/symbols/jitworker.c \
 	src/symbols/procfs.h src/symbols/procfs.c
 libkpsymbols_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBLZMA_CFLAGS) $(ZLIB_CFLAGS)
 ## Link line for anything that uses libkpsymbols.a.
