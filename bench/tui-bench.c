@@ -31,6 +31,7 @@
 #include "collect/collect.h"
 #include "model/model.h"
 #include "pump.h"
+#include "symbols/symbols.h"
 #include "tui/app.h"
 #include "tui/tui.h"
 
@@ -172,6 +173,11 @@ static int feed_many(struct fake *f, unsigned n, int spread)
  * Both handles are the struct fake itself. Its eventfd stays readable, so
  * the view pumps at its own pace (every 50 ms): 100 samples a turn. */
 
+void kp_symbols__stats(const struct kp_symbols *s, struct kp_symbols_stats *out)
+{
+	(void)s;
+	memset(out, 0, sizeof(*out));
+}
 int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err)
 {
 	struct fake *f = (struct fake *)p;

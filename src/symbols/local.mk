@@ -69,6 +69,13 @@ tests_symbols_probe_LDADD = $(KP_SYMBOLS_LIBS)
 TESTS += tests/symbols-deleted.sh tests/symbols-mntns.sh
 EXTRA_DIST += tests/symbols-deleted.sh tests/symbols-mntns.sh
 
+## Perf maps (good, junk, refused) of code run in anonymous memory: the
+## counters in every report format and in the live view's header.
+check_PROGRAMS += tests/workload/jitspin
+tests_workload_jitspin_SOURCES = tests/workload/jitspin.c
+TESTS += tests/jit-maps.sh
+EXTRA_DIST += tests/jit-maps.sh
+
 ## Fuzzing the ELF/symbol reader: make check replays fuzz/corpus/elf;
 ## `make fuzz' (CC=clang --enable-fuzzing) builds it with libFuzzer.
 check_PROGRAMS += fuzz/fuzz-elf-replay

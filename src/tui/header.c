@@ -1,5 +1,5 @@
-/* header.c — the header (state, rates, time mode, drops, saving, filter)
- * and the status line of the main screen. */
+/* header.c — the header (state, rates, time mode, drops and JIT maps
+ * refused, saving, filter) and the status line of the main screen. */
 #include "tui/app.h"
 
 #include <stdio.h>
@@ -7,6 +7,7 @@
 
 #include "collect/collect.h"
 #include "pump.h"
+#include "symbols/symbols.h"
 
 static const char *mode_text(const struct kp_tui *t, char *buf, size_t n)
 {
@@ -99,6 +100,15 @@ static void line_drops(struct kp_tui *t, const struct kp_model_summary *s, int y
 	drop(l, "side-band ", lost[KP_LOST_SIDEBAND]);
 	if (lost[KP_LOST_UNWIND])
 		drop(l, "unwind ", lost[KP_LOST_UNWIND]);
+	if (t->cfg.symbols) {	/* perf maps refused, lines skipped */
+		struct kp_symbols_stats ss;
+
+		kp_symbols__stats(t->cfg.symbols, &ss);
+		if (ss.jit_refused)
+			drop(l, "jit-refused ", ss.jit_refused);
+		if (ss.jit_bad_lines)
+			drop(l, "jit-bad-lines ", ss.jit_bad_lines);
+	}
 	kp_line__flush(l, y);
 }
 
