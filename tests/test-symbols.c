@@ -1065,23 +1065,33 @@ static void test_jit_map_budget(void **state)
 	const uint64_t budget = 256u << 10;
 	struct kp_symbols *s = jit_syms_procs(budget);
 	struct kp_symbols_stats st;
+	char big[PATH_MAX + 64];
+	uint64_t read_ns;
 	size_t names;
 
 	(void)state;
 	write_file(jit_path(1001), "7f1200001000 100 small\n");
-	write_big_map(jit_path(1002), 20000, &names);	/* ~600 KB as a table */
+	snprintf(big, sizeof(big), "%s", jit_path(1002));
+	write_big_map(big, 20000, &names);	/* ~600 KB as a table */
 	expect_jit(s, 1001, 0x7f1200001010ull, "small");
 	expect_jit(s, 1002, 0x7f1200000000ull + 0x40ull * 5, NULL);
+	kp_symbols__stats(s, &st);
+	read_ns = st.jit_read_ns;
+	assert_true(read_ns > 0);
 	kp_symbols__process_gone(s, 1002, 1);
 	expect_jit(s, 1002, 0x7f1200000000ull + 0x40ull * 6, NULL);
+	assert_int_equal(link(big, jit_path(1003)), 0);	/* the same file */
+	expect_jit(s, 1003, 0x7f1200000000ull + 0x40ull * 7, NULL);
 	kp_symbols__stats(s, &st);
-	assert_int_equal(st.jit_refused, 2);	/* once per process */
+	assert_int_equal(st.jit_refused, 3);	/* once per process */
+	assert_int_equal(st.jit_read_ns, read_ns);	/* and not read again */
 	assert_int_equal(st.jit_reads, 1);
 	assert_true(st.jit_bytes > 0 && st.jit_bytes <= budget);
 	expect_jit(s, 1001, 0x7f1200001010ull, "small");
 	kp_symbols__free(s);
 	unlink(jit_path(1001));
 	unlink(jit_path(1002));
+	unlink(jit_path(1003));
 }
 
 /* With a wait, a big map is read by a thread of its own: the lookup that

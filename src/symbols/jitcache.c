@@ -113,6 +113,13 @@ static size_t budget_left(const struct kp_symbols *s)
 	return s->jit_budget > s->st.jit_bytes ? s->jit_budget - s->st.jit_bytes : 0;
 }
 
+/* 1 when map id was found over the budget and the tables held now
+ * leave no more room than then: it is not read again. */
+static int over_budget(const struct kp_symbols *s, const struct kp_jitid *id)
+{
+	return id_same(&s->jit_over_id, id) && s->st.jit_bytes >= s->jit_over_bytes;
+}
+
 /* A read of map id for process p (NULL: gone meanwhile) has ended: its
  * table becomes a shared entry, given to p. Rereads of p wait
  * KP_JIT_COST_FACTOR times as long as this read took. */
@@ -127,8 +134,12 @@ static void read_done(struct kp_symbols *s, struct kp_proc *p,
 		p->jit_next_ns = mono_ns() + r->took_ns * KP_JIT_COST_FACTOR;
 	if (!e) {
 		kp_jittab__free(r->tab);
-		if (p && r->err == -E2BIG)
-			refused(s, p, id);	/* over the budget */
+		if (r->err == -E2BIG) {		/* over the budget */
+			s->jit_over_id = *id;
+			s->jit_over_bytes = s->st.jit_bytes;
+			if (p)
+				refused(s, p, id);
+		}
 		return;
 	}
 	e->id = *id;
@@ -246,6 +257,8 @@ static void refresh(struct kp_symbols *s, struct kp_proc *p)
 	if ((e = ent_find(s, &id))) {
 		s->st.jit_shared++;
 		attach(s, p, e);
+	} else if (over_budget(s, &id)) {
+		refused(s, p, &id);	/* another process's map, same file */
 	} else if (!(p->jit_refused && id_same(&p->jit_refused_id, &id))) {
 		read_map(s, p, fd, &id);
 		return;

@@ -86,6 +86,8 @@ struct kp_symbols {
 	struct kp_jitworker *jit_worker;	/* else by this one */
 	struct kp_proc *jit_job_proc;	/* the process of its read (or NULL) */
 	int jit_slow;			/* a lookup waited for that read in vain */
+	struct kp_jitid jit_over_id;	/* the last map over the budget, */
+	size_t jit_over_bytes;		/* with this much held then */
 	struct kp_jitid jit_job_id;
 	struct kp_kallsyms *kallsyms;
 	int kallsyms_tried;
