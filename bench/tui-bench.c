@@ -31,6 +31,7 @@
 #include "collect/collect.h"
 #include "model/model.h"
 #include "pump/pump.h"
+#include "symbols/symbols.h"
 #include "tui/app.h"
 #include "tui/tui.h"
 

@@ -5,7 +5,8 @@
  * The collector and pump handles the view is given are a struct
  * kp_fake_live (cast to struct kp_collector * / struct kp_pump *). It
  * counts the calls, keeps the sampling and saving state, and hands
- * kp_pump__run() and the stats to the hooks its user sets. Not
+ * kp_pump__run() and the stats to the hooks its user sets. The symbols
+ * layer's kp_symbols__stats (the header's JIT counters) reports zeros. Not
  * thread-safe; no global state.
  */
 #ifndef KP_TESTS_FAKE_LIVE_H

@@ -126,6 +126,7 @@ static const struct kp_report_info info = {
 	.duration_s = 1.5, .time_real_ns = 1700000000000000000ULL,
 	.index = 1, .count = 1, .have_collector = 1, .taken = 14,
 	.delivered = 11, .lost_queue_full = 3,
+	.jit_maps = 1, .jit_refused = 2, .jit_bad_lines = 5,
 };
 
 /* Run format f into a memory buffer (caller frees). */
@@ -176,6 +177,7 @@ static void test_text(void **state)
 	assert_non_null(strstr(t, "taken 14, delivered 11"));
 	assert_non_null(strstr(t, "queue-full 3"));
 	assert_non_null(strstr(t, "duration 1.50 s"));
+	assert_non_null(strstr(t, "\njit maps: read 1, refused 2, bad-lines 5\n"));
 	l = line_with(t, "hot_a");
 	assert_non_null(l);
 	assert_int_equal(sscanf(l, "%lf %lf", &self, &total), 2);
@@ -211,6 +213,7 @@ static void test_tree(void **state)
 	int d_app, d_main, d_a, d_hot;
 
 	(void)state;
+	assert_non_null(strstr(t, "\n# jit maps: read 1, refused 2, bad-lines 5\n"));
 	/* Roots are processes; comm's newline made safe. */
 	l = line_with(t, "app");
 	assert_non_null(l);
@@ -284,6 +287,8 @@ static void test_json(void **state)
 	assert_non_null(strstr(t, "\"self_pct\": 54.545"));
 	assert_non_null(strstr(t, "\"queue-full\": 3"));
 	assert_non_null(strstr(t, "\"taken\": 14"));
+	assert_non_null(strstr(t, "\"jit_maps\": {\"read\": 1, \"refused\": 2, "
+			       "\"bad_lines\": 5}"));
 	assert_non_null(strstr(t, "\"freq_hz\": 1000"));
 	free(t);
 }
@@ -353,6 +358,8 @@ struct prof {
 	uint64_t count, nanos, period, duration, time;
 	char str[64][32];
 	int build_id_seen;
+	uint64_t comments[4];
+	int nr_comments;
 };
 
 static void read_sample(struct pb *s, struct prof *pr)
@@ -416,6 +423,10 @@ static void read_profile(const uint8_t *buf, size_t len, struct prof *pr)
 		case 10: pr->duration = v; break;
 		case 9: pr->time = v; break;
 		case 12: pr->period = v; break;
+		case 13:
+			if (pr->nr_comments < 4)
+				pr->comments[pr->nr_comments++] = v;
+			break;
 		}
 	}
 }
@@ -454,6 +465,10 @@ static void test_pprof(void **state)
 	assert_true(has_string(&pr, "/bin/app"));
 	assert_true(has_string(&pr, "deadbeef"));
 	assert_true(pr.build_id_seen);
+	assert_int_equal(pr.nr_comments, 2);	/* kptop's, and the JIT maps' */
+	assert_true(pr.comments[1] < 64);
+	/* (strings are kept to 31 bytes here) */
+	assert_string_equal(pr.str[pr.comments[1]], "jit maps: read 1, refused 2, ba");
 	assert_int_equal(pr.mappings, 2);	/* app (same range in both), kernel */
 	assert_int_equal(pr.multi_line_locs, 1);	/* inl inside b */
 	assert_int_equal(pr.functions, 8);	/* 7 user names + k_leaf */

@@ -875,6 +875,266 @@ static void test_jit_map_untrusted(void **state)
 	kp_symbols__free(s);
 }
 
+/* ---- JIT maps: what hostile ones may cost ---- */
+
+/* A kp_symbols whose processes are fake pids under tmp("proc") (owned by
+ * us, so that our maps are theirs), with a JIT budget (0: default). */
+static struct kp_symbols *jit_syms_procs(uint64_t budget)
+{
+	static const char *const none[] = { NULL };
+	struct kp_symbols_opts o = { .debug_dirs = none, .jit_dir = tmpdir,
+				     .proc_root = tmp("proc"), .jit_budget = budget };
+	struct kp_symbols *s;
+	char dir[PATH_MAX];
+
+	mkdir(tmp("proc"), 0755);
+	for (int pid = 1001; pid <= 1008; pid++) {
+		snprintf(dir, sizeof(dir), "%s/%d", tmp("proc"), pid);
+		mkdir(dir, 0755);
+	}
+	s = kp_symbols__new(&o, NULL);
+	assert_non_null(s);
+	return s;
+}
+
+static void jit_pid_map(struct kp_sym_map *m, uint32_t pid)
+{
+	jit_map(m, 1);
+	m->pid = pid;
+	m->end = 0x7f1300000000ull;
+}
+
+static const char *jit_path(uint32_t pid)
+{
+	static char buf[PATH_MAX + 64];
+
+	snprintf(buf, sizeof(buf), "%s/perf-%u.map", tmpdir, pid);
+	return buf;
+}
+
+/* n entries of 0x40 bytes from 0x7f1200000000, named fn_<i>_<pad>; the
+ * names' bytes (with their NULs) go to *name_bytes. */
+static void write_big_map(const char *path, unsigned n, size_t *name_bytes)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	*name_bytes = 0;
+	for (unsigned i = 0; i < n; i++) {
+		/* written out of order: the table sorts */
+		unsigned k = (i * 7919u) % n;
+		char name[64];
+		int len = snprintf(name, sizeof(name), "fn_%u_abcdefghijklmnop", k);
+
+		fprintf(f, "%llx 40 %s\n", 0x7f1200000000ull + 0x40ull * k, name);
+		*name_bytes += (size_t)len + 1;
+	}
+	fclose(f);
+}
+
+static void expect_jit(struct kp_symbols *s, uint32_t pid, uint64_t addr,
+		       const char *name)
+{
+	struct kp_sym_frame f[2];
+	struct kp_sym_map m;
+
+	jit_pid_map(&m, pid);
+	if (!name) {
+		assert_int_equal(kp_symbols__user(s, &m, addr, f, 2), 0);
+		return;
+	}
+	assert_int_equal(kp_symbols__user(s, &m, addr, f, 2), 1);
+	assert_string_equal(f[0].name, name);
+}
+
+/* A big map: one table of 16 bytes per entry and its names (the module's
+ * own accounting), not one allocation per line. */
+static void test_jit_map_compact(void **state)
+{
+	const unsigned n = 200000;
+	struct kp_symbols *s = jit_syms_procs(0);
+	struct kp_symbols_stats st;
+	struct stat fst;
+	size_t names;
+
+	(void)state;
+	write_big_map(jit_path(1001), n, &names);
+	assert_int_equal(stat(jit_path(1001), &fst), 0);
+	expect_jit(s, 1001, 0x7f1200000000ull + 0x40ull * 12345 + 3, "fn_12345_abcdefghijklmnop");
+	expect_jit(s, 1001, 0x7f1200000000ull + 0x40ull * (n - 1), "fn_199999_abcdefghijklmnop");
+	expect_jit(s, 1001, 0x7f1200000000ull + 0x40ull * n, NULL);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.jit_maps, 1);
+	assert_int_equal(st.jit_bad_lines, 0);
+	/* 16 bytes an entry + the names + a little: under the file's size */
+	assert_true(st.jit_bytes > 0);
+	assert_true(st.jit_bytes <= (uint64_t)n * 16 + names + 4096);
+	assert_true(st.jit_bytes <= (uint64_t)fst.st_size + 4096);
+	kp_symbols__process_gone(s, 1001, 1);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.jit_bytes, 0);
+	kp_symbols__free(s);
+	unlink(jit_path(1001));
+}
+
+/* Six processes whose maps are one file (hard links): read once, one
+ * table held for all of them, freed with the last. */
+static void test_jit_map_shared(void **state)
+{
+	struct kp_symbols *s = jit_syms_procs(0);
+	struct kp_symbols_stats st;
+	char first[PATH_MAX + 64];
+	uint64_t one;
+	size_t names;
+
+	(void)state;
+	snprintf(first, sizeof(first), "%s", jit_path(1001));
+	write_big_map(first, 20000, &names);
+	for (uint32_t pid = 1002; pid <= 1006; pid++)
+		assert_int_equal(link(first, jit_path(pid)), 0);
+	expect_jit(s, 1001, 0x7f1200000000ull + 0x40ull * 77, "fn_77_abcdefghijklmnop");
+	kp_symbols__stats(s, &st);
+	one = st.jit_bytes;
+	for (uint32_t pid = 1002; pid <= 1006; pid++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "fn_%u_abcdefghijklmnop", pid);
+		expect_jit(s, pid, 0x7f1200000000ull + 0x40ull * pid, name);
+	}
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.jit_maps, 6);
+	assert_int_equal(st.jit_reads, 1);
+	assert_int_equal(st.jit_bytes, one);
+	for (uint32_t pid = 1001; pid <= 1005; pid++)
+		kp_symbols__process_gone(s, pid, 1);
+	expect_jit(s, 1006, 0x7f1200000000ull + 0x40ull * 9, "fn_9_abcdefghijklmnop");
+	kp_symbols__process_gone(s, 1006, 1);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.jit_bytes, 0);
+	kp_symbols__free(s);
+	for (uint32_t pid = 1001; pid <= 1006; pid++)
+		unlink(jit_path(pid));
+}
+
+/* Junk is skipped and counted, line by line; the good lines around it
+ * still name their code. */
+static void test_jit_map_junk(void **state)
+{
+	struct kp_symbols *s = jit_syms_procs(0);
+	struct kp_symbols_stats st;
+	char *longname = malloc(6000);
+	FILE *f = fopen(jit_path(1001), "w");
+
+	(void)state;
+	assert_non_null(longname);
+	assert_non_null(f);
+	memset(longname, 'x', 5999);
+	longname[5999] = '\0';
+	fprintf(f, "7f1200001000 10 good_one\n");
+	fprintf(f, "no hex at all\n");				/* bad 1 */
+	fprintf(f, "7f1200002000 0 zero_sized\n");		/* bad 2 */
+	fprintf(f, "7f1200003000 10\n");			/* bad 3: no name */
+	fprintf(f, "ffffffffffffffff 10 wraps\n");		/* bad 4 */
+	fprintf(f, "7f1200004000 10 %s\n", longname);		/* bad 5 */
+	fprintf(f, "7f1200005000 10 crlf_line\r\n");
+	fprintf(f, "11112222333344445 10 too_wide\n");		/* bad 6 */
+	fputs("7f1200006000 10 nul", f);
+	fputc('\0', f);
+	fputs("in_name\n", f);					/* bad 7 */
+	fprintf(f, "\n");					/* bad 8 */
+	fprintf(f, "7f1200007000 10 last_no_newline");
+	fclose(f);
+	free(longname);
+	expect_jit(s, 1001, 0x7f1200001008ull, "good_one");
+	expect_jit(s, 1001, 0x7f1200005000ull, "crlf_line");
+	expect_jit(s, 1001, 0x7f120000700full, "last_no_newline");
+	expect_jit(s, 1001, 0x7f1200002000ull, NULL);
+	expect_jit(s, 1001, 0x7f1200004000ull, NULL);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.jit_bad_lines, 8);
+	assert_int_equal(st.jit_refused, 0);
+	kp_symbols__free(s);
+	unlink(jit_path(1001));
+}
+
+/* All JIT tables together stay within the budget: a map that would take
+ * more is refused (counted once, not read again while unchanged), and
+ * the maps already read keep their names. */
+static void test_jit_map_budget(void **state)
+{
+	const uint64_t budget = 256u << 10;
+	struct kp_symbols *s = jit_syms_procs(budget);
+	struct kp_symbols_stats st;
+	char big[PATH_MAX + 64];
+	uint64_t read_ns;
+	size_t names;
+
+	(void)state;
+	write_file(jit_path(1001), "7f1200001000 100 small\n");
+	snprintf(big, sizeof(big), "%s", jit_path(1002));
+	write_big_map(big, 20000, &names);	/* ~600 KB as a table */
+	expect_jit(s, 1001, 0x7f1200001010ull, "small");
+	expect_jit(s, 1002, 0x7f1200000000ull + 0x40ull * 5, NULL);
+	kp_symbols__stats(s, &st);
+	read_ns = st.jit_read_ns;
+	assert_true(read_ns > 0);
+	kp_symbols__process_gone(s, 1002, 1);
+	expect_jit(s, 1002, 0x7f1200000000ull + 0x40ull * 6, NULL);
+	assert_int_equal(link(big, jit_path(1003)), 0);	/* the same file */
+	expect_jit(s, 1003, 0x7f1200000000ull + 0x40ull * 7, NULL);
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.jit_refused, 3);	/* once per process */
+	assert_int_equal(st.jit_read_ns, read_ns);	/* and not read again */
+	assert_int_equal(st.jit_reads, 1);
+	assert_true(st.jit_bytes > 0 && st.jit_bytes <= budget);
+	expect_jit(s, 1001, 0x7f1200001010ull, "small");
+	kp_symbols__free(s);
+	unlink(jit_path(1001));
+	unlink(jit_path(1002));
+	unlink(jit_path(1003));
+}
+
+/* With a wait, a big map is read by a thread of its own: the lookup that
+ * starts the read returns (unnamed) long before 8 MB are parsed, and a
+ * later one finds the table; freeing in the middle of a read is safe. */
+static void test_jit_map_async(void **state)
+{
+	static const char *const none[] = { NULL };
+	struct kp_symbols_opts o = { .debug_dirs = none, .jit_dir = tmpdir,
+				     .proc_root = tmp("proc"), .jit_wait_ms = 1 };
+	uint64_t addr = 0x7f1200000000ull + 0x40ull * 4242;
+	struct kp_symbols *s = jit_syms_procs(0);
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[2];
+	struct kp_sym_map m;
+	size_t names;
+	int n = 0;
+
+	(void)state;
+	kp_symbols__free(s);	/* made the fake pids */
+	write_big_map(jit_path(1001), 200000, &names);
+	s = kp_symbols__new(&o, NULL);
+	assert_non_null(s);
+	jit_pid_map(&m, 1001);
+	assert_int_equal(kp_symbols__user(s, &m, addr, f, 2), 0);
+	for (int i = 0; i < 2000 && n == 0; i++) {	/* up to 20 s */
+		usleep(10000);
+		n = kp_symbols__user(s, &m, addr, f, 2);
+	}
+	assert_int_equal(n, 1);
+	assert_string_equal(f[0].name, "fn_4242_abcdefghijklmnop");
+	kp_symbols__stats(s, &st);
+	assert_int_equal(st.jit_reads, 1);
+	assert_int_equal(st.jit_maps, 1);
+	kp_symbols__free(s);
+	/* a read still going when the kp_symbols is freed */
+	s = kp_symbols__new(&o, NULL);
+	assert_non_null(s);
+	assert_int_equal(kp_symbols__user(s, &m, addr, f, 2), 0);
+	kp_symbols__free(s);
+	unlink(jit_path(1001));
+}
+
 static void test_kernel(void **state)
 {
 	struct kp_symbols_opts o = { .kallsyms = NULL };
@@ -1209,6 +1469,11 @@ int main(void)
 		cmocka_unit_test(test_hold),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_jit_map_untrusted),
+		cmocka_unit_test(test_jit_map_compact),
+		cmocka_unit_test(test_jit_map_shared),
+		cmocka_unit_test(test_jit_map_junk),
+		cmocka_unit_test(test_jit_map_budget),
+		cmocka_unit_test(test_jit_map_async),
 		cmocka_unit_test(test_kernel),
 		cmocka_unit_test(test_kernel_restricted),
 		cmocka_unit_test(test_vdso),

@@ -22,6 +22,7 @@
 #include "collect/collect.h"
 #include "model/model.h"
 #include "pump/pump.h"
+#include "symbols/symbols.h"
 #include "tui/app.h"
 #include "tui/expand.h"
 #include "tui/line.h"

@@ -32,6 +32,9 @@
 #include "tui/tui.h"
 #include "util/safefile.h"
 
+/* How long a live refresh waits for a JIT map being read (symbols.h). */
+#define KP_LIVE_JIT_WAIT_MS 100
+
 static volatile sig_atomic_t stop_requested;
 
 static void on_signal(int sig)
@@ -184,9 +187,12 @@ static int build_model(struct run *r)
 	struct kp_model_opts mo = { .max_nodes = r->o.max_nodes, .defer_stacks = 1,
 				    .eager_views = !r->o.batch };
 	struct kp_filter f = { .show_idle = r->o.idle };
+	/* The live view names frames at every refresh: a big JIT map is read
+	 * by a thread of its own and never holds a refresh up for long. */
+	struct kp_symbols_opts so = { .jit_wait_ms = r->o.batch ? 0 : KP_LIVE_JIT_WAIT_MS };
 	struct kp_err uerr = { 0 };
 
-	r->syms = kp_symbols__new(NULL, &r->err);
+	r->syms = kp_symbols__new(&so, &r->err);
 	if (!r->syms)
 		return built_error(r);
 	/* The unwinder serves every mode: DWARF stacks (dwarf, auto), and the
@@ -269,10 +275,15 @@ static int load_input(struct run *r)
 static void fill_info(struct run *r, struct kp_report_info *info,
 		      uint64_t t_end, unsigned idx)
 {
+	struct kp_symbols_stats ss;
 	struct kp_collect_stats st;
 	struct kp_pump_info pi;
 
 	memset(info, 0, sizeof(*info));
+	kp_symbols__stats(r->syms, &ss);
+	info->jit_maps = ss.jit_maps;
+	info->jit_refused = ss.jit_refused;
+	info->jit_bad_lines = ss.jit_bad_lines;
 	kp_pump__info(r->p, &pi);
 	info->index = idx;
 	info->count = r->o.count;
@@ -380,6 +391,22 @@ static int one_report(struct run *r, unsigned idx)
 	return rc ? rc : last;
 }
 
+/* Perf maps refused or with bad lines: said on standard error too (the
+ * folded format has no place for it). */
+static void jit_note(struct run *r)
+{
+	struct kp_symbols_stats ss;
+
+	kp_symbols__stats(r->syms, &ss);
+	if (!ss.jit_refused && !ss.jit_bad_lines)
+		return;
+	fprintf(stderr, "kptop: JIT maps (/tmp/perf-PID.map): %llu refused (a link, "
+		"another user's file, or too big for the JIT budget), %llu bad "
+		"lines skipped; their code is shown unnamed\n",
+		(unsigned long long)ss.jit_refused,
+		(unsigned long long)ss.jit_bad_lines);
+}
+
 static int run_batch(struct run *r)
 {
 	struct kp_report_info info;
@@ -389,10 +416,12 @@ static int run_batch(struct run *r)
 		fill_info(r, &info, 0, 1);
 		info.count = 1;
 		rc = kp_report__write(r->out, r->o.format, r->m, &info, &r->err);
+		jit_note(r);
 		return rc ? KP_EXIT_RUNTIME : KP_EXIT_OK;
 	}
 	for (unsigned i = 1; i <= r->o.count && rc == 0; i++)
 		rc = one_report(r, i);
+	jit_note(r);
 	if (rc < 0)
 		return KP_EXIT_RUNTIME;
 	return KP_EXIT_OK;
@@ -406,7 +435,7 @@ static int run_live(struct run *r)
 		.delay_ms = (unsigned)llround(r->o.delay_s * 1000),
 		.freq_hz = r->o.freq_hz, .window_s = r->o.window_s,
 		.save_default = NULL,	/* the view offers kptop-DATE-TIME.kps */
-		.show_idle = r->o.idle,
+		.show_idle = r->o.idle, .symbols = r->syms,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

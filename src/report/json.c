@@ -36,6 +36,9 @@ static void counters(FILE *out, const struct kp_report_facts *f,
 		fprintf(out, "%s\"%s\": %" PRIu64, s > 1 ? ", " : "",
 			kp_lost_stage_name(s), f->lost[s]);
 	fputs("},\n", out);
+	fprintf(out, "  \"jit_maps\": {\"read\": %" PRIu64 ", \"refused\": %" PRIu64
+		", \"bad_lines\": %" PRIu64 "},\n", info ? info->jit_maps : 0,
+		info ? info->jit_refused : 0, info ? info->jit_bad_lines : 0);
 }
 
 static void row(FILE *out, const struct kp_row *r, double total, int last)

@@ -246,12 +246,14 @@ static void assemble(struct pp *pp, struct kp_pb *out,
 		     const struct kp_report_facts *f,
 		     const struct kp_report_info *info)
 {
-	char comment[128];
-	uint64_t c;
+	char comment[128], jit[128];
+	uint64_t c, cj = 0;
 
 	snprintf(comment, sizeof(comment), "kptop %s, %" PRIu32 " Hz per CPU, %"
 		 PRIu32 " CPUs", PACKAGE_VERSION, f->freq_hz, f->ncpus);
 	c = str(pp, comment);
+	if (kp_report_jit_note(info, jit, sizeof(jit)))
+		cj = str(pp, jit);
 	value_type(pp, out, P_SAMPLE_TYPE, "samples", "count");
 	value_type(pp, out, P_SAMPLE_TYPE, "cpu", "nanoseconds");
 	value_type(pp, out, P_PERIOD_TYPE, "cpu", "nanoseconds");
@@ -269,6 +271,8 @@ static void assemble(struct pp *pp, struct kp_pb *out,
 	kp_pb_uint(out, P_DURATION_NANOS, (uint64_t)llround(f->duration_s * 1e9));
 	kp_pb_uint(out, P_PERIOD, pp->period_ns);
 	kp_pb_uint(out, P_COMMENT, c);
+	if (cj)
+		kp_pb_uint(out, P_COMMENT, cj);
 	if (pp->samples.oom || pp->mappings.oom || pp->locations.oom ||
 	    pp->functions.oom || pp->tmp.oom || pp->sub.oom || pp->scratch.oom)
 		out->oom = 1;

@@ -21,6 +21,10 @@ void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 		     struct kp_report_facts *out);
 
 
+/* "jit maps: read N, refused N, bad-lines N" into buf; returns 1 when
+ * something was refused or skipped (the formats that say it only then). */
+int kp_report_jit_note(const struct kp_report_info *info, char *buf, size_t len);
+
 /* Build a view of the given kind (all rows, expanded), with a message. */
 int kp_report_view(struct kp_model *m, enum kp_view_kind kind,
 		   enum kp_sort sort, struct kp_view **out, struct kp_err *err);

@@ -1,6 +1,7 @@
 #include "report/report.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "report/report-int.h"
@@ -48,6 +49,18 @@ void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 		out->lost[KP_LOST_SIDEBAND] = info->lost_sideband;
 		out->lost[KP_LOST_STACK] = info->stack_err_kernel + info->stack_err_user;
 	}
+}
+
+int kp_report_jit_note(const struct kp_report_info *info, char *buf, size_t len)
+{
+	static const struct kp_report_info none;
+
+	if (!info)
+		info = &none;
+	snprintf(buf, len, "jit maps: read %" PRIu64 ", refused %" PRIu64
+		 ", bad-lines %" PRIu64, info->jit_maps, info->jit_refused,
+		 info->jit_bad_lines);
+	return info->jit_refused || info->jit_bad_lines;
 }
 
 int kp_report_view(struct kp_model *m, enum kp_view_kind kind,

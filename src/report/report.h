@@ -54,6 +54,9 @@ struct kp_report_info {
 	uint64_t taken, delivered;	/* collector counters (have_collector) */
 	uint64_t lost_bpf_full, lost_cpu_buffer, lost_queue_full;
 	uint64_t lost_sideband, stack_err_kernel, stack_err_user;
+	/* JIT maps (perf-PID.map) of this run: processes given one, maps
+	 * refused (untrusted, too big, over the budget), lines skipped. */
+	uint64_t jit_maps, jit_refused, jit_bad_lines;
 };
 
 int kp_report__write(FILE *out, enum kp_format f, struct kp_model *m,

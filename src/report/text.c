@@ -29,6 +29,8 @@ static void header_time(FILE *out, const struct kp_report_info *info)
 static void header(FILE *out, const struct kp_report_facts *f,
 		   const struct kp_report_info *info)
 {
+	char jit[128];
+
 	header_time(out, info);
 	fprintf(out, "duration %.2f s, %" PRIu32 " Hz per CPU, %" PRIu32 " CPUs\n",
 		f->duration_s, f->freq_hz, f->ncpus);
@@ -43,6 +45,8 @@ static void header(FILE *out, const struct kp_report_facts *f,
 		fprintf(out, "%s %s %" PRIu64, s > 1 ? "," : "",
 			kp_lost_stage_name(s), f->lost[s]);
 	fputc('\n', out);
+	kp_report_jit_note(info, jit, sizeof(jit));
+	fprintf(out, "%s\n", jit);
 	fprintf(out, "processes %" PRIu64 ", threads %" PRIu64 ", mappings %"
 		PRIu64 ", call-tree nodes %" PRIu64 "\n\n", f->sum.processes,
 		f->sum.threads, f->sum.mappings, f->sum.nodes);

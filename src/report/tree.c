@@ -11,6 +11,7 @@ int kp_report_tree(FILE *out, struct kp_model *m,
 {
 	struct kp_report_facts f;
 	struct kp_view *v = NULL;
+	char jit[128];
 	int rc;
 
 	kp_report_facts(m, info, &f);
@@ -19,6 +20,8 @@ int kp_report_tree(FILE *out, struct kp_model *m,
 		return rc;
 	fprintf(out, "# kptop %s call tree: %.0f samples, %.2f s, %" PRIu32
 		" Hz per CPU\n", PACKAGE_VERSION, v->total, f.duration_s, f.freq_hz);
+	if (kp_report_jit_note(info, jit, sizeof(jit)))
+		fprintf(out, "# %s\n", jit);
 	fprintf(out, "%7s %7s %9s  %s\n", "Total%", "Self%", "Samples",
 		"Function [Module]");
 	for (size_t i = 0; i < v->nr_rows; i++) {

@@ -2,16 +2,29 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symbols/procfs.h"
 
-static int open_trusted(const char *path, uint32_t owner, struct stat *st,
-			struct kp_jitmap_result *r)
+#define KP_JITMAP_CHUNK (256u << 10)	/* read() size */
+
+struct kp_jitsym {
+	uint64_t start;
+	uint32_t size;
+	uint32_t name;		/* offset in names */
+};
+
+struct kp_jittab {
+	struct kp_jitsym *syms;
+	size_t nr, cap;
+	char *names;
+	size_t len, names_cap;
+	size_t max;		/* bytes the table may hold */
+};
+
+int kp_jitmap__open(const char *path, uint32_t owner, struct stat *st)
 {
 	/* O_PATH|O_NOFOLLOW: a symlink is seen as one (and refused), and
 	 * nothing but a regular file is ever opened for reading */
@@ -23,78 +36,251 @@ static int open_trusted(const char *path, uint32_t owner, struct stat *st,
 	    (st->st_uid != 0 && st->st_uid != owner) ||
 	    st->st_size > (off_t)KP_JITMAP_MAX_BYTES) {
 		close(pfd);
-		r->refused = 1;
 		return -EPERM;
 	}
 	return kp_procfs__reopen_regular(pfd);
 }
 
-static int parse_line(struct kp_symtab *t, char *line)
+size_t kp_jittab__bytes(const struct kp_jittab *t)
 {
-	char *p = line, *end;
-	unsigned long long start, size;
-
-	start = strtoull(p, &end, 16);
-	if (end == p || *end != ' ')
-		return -EINVAL;
-	p = end + 1;
-	size = strtoull(p, &end, 16);
-	if (end == p || *end != ' ' || !size)
-		return -EINVAL;
-	p = end + 1;
-	p[strcspn(p, "\r\n")] = '\0';
-	return kp_symtab__add(t, start, size, 0, p, KP_SYM_RANK_GLOBAL);
+	return t ? sizeof(*t) + t->cap * sizeof(*t->syms) + t->names_cap : 0;
 }
 
-struct kp_symtab *kp_jitmap__load(const char *path, uint32_t owner,
-				  struct kp_jitmap_result *r)
+/* Make room for need more units of size unit in *p (capacity *cap
+ * units), doubling but never past the table's byte limit: -E2BIG. */
+static int grow(struct kp_jittab *t, void **p, size_t *cap, size_t used,
+		size_t need, size_t unit)
 {
-	struct kp_symtab *t = NULL;
-	struct stat st;
-	char line[4096];
-	FILE *f;
-	int fd, err;
+	size_t held = kp_jittab__bytes(t) - *cap * unit, room, ncap;
+	void *n;
 
-	memset(r, 0, sizeof(*r));
-	fd = open_trusted(path, owner, &st, r);
-	if (fd < 0) {
-		errno = -fd;
-		return NULL;
+	if (used + need <= *cap)
+		return 0;
+	if (held >= t->max)
+		return -E2BIG;
+	room = (t->max - held) / unit;	/* units the limit leaves */
+	if (used + need > room)
+		return -E2BIG;
+	ncap = *cap ? *cap * 2 : 1024;
+	if (ncap < used + need)
+		ncap = used + need;
+	if (ncap > room)
+		ncap = room;
+	n = realloc(*p, ncap * unit);
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	*cap = ncap;
+	return 0;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* A hex number at *p ending in a space; *p moves past the space. */
+static int hex_field(const char **p, const char *end, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	int d, n = 0;
+
+	if (s + 2 < end && s[0] == '0' && (s[1] | 0x20) == 'x')
+		s += 2;
+	for (; s < end && (d = hexval((unsigned char)*s)) >= 0; s++, n++) {
+		if (v >> 60)
+			return -EINVAL;	/* more than 64 bits */
+		v = v << 4 | (uint64_t)d;
 	}
-	f = fdopen(fd, "r");
-	if (!f || !(t = kp_symtab__new())) {
-		err = ENOMEM;
-		goto out_err;
+	if (!n || s >= end || *s != ' ')
+		return -EINVAL;
+	*p = s + 1;
+	*out = v;
+	return 0;
+}
+
+/* One line [s, end) without its newline: 0, -EINVAL (bad), -E2BIG,
+ * -ENOMEM. */
+static int add_line(struct kp_jittab *t, const char *s, const char *end)
+{
+	uint64_t start, size;
+	size_t n;
+	int err;
+
+	if (end > s && end[-1] == '\r')
+		end--;
+	if (hex_field(&s, end, &start) || hex_field(&s, end, &size) ||
+	    !size || size > UINT32_MAX || start + size < start || s >= end ||
+	    memchr(s, '\0', (size_t)(end - s)))
+		return -EINVAL;
+	n = (size_t)(end - s);
+	err = grow(t, (void **)&t->syms, &t->cap, t->nr, 1, sizeof(*t->syms));
+	if (!err)
+		err = grow(t, (void **)&t->names, &t->names_cap, t->len, n + 1, 1);
+	if (err)
+		return err;
+	memcpy(t->names + t->len, s, n);
+	t->names[t->len + n] = '\0';
+	t->syms[t->nr++] = (struct kp_jitsym){ .start = start,
+		.size = (uint32_t)size, .name = (uint32_t)t->len };
+	t->len += n + 1;
+	return 0;
+}
+
+/* Address order; at one address the later line (higher name offset)
+ * last, so that the dedup below keeps it. */
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct kp_jitsym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+static void finish(struct kp_jittab *t)
+{
+	size_t out = 0, i;
+	void *n;
+
+	for (i = 1; i < t->nr && t->syms[i - 1].start < t->syms[i].start; i++)
+		;
+	if (i < t->nr)	/* maps are often written in address order */
+		qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
+	for (i = 0; i < t->nr; i++) {
+		if (out && t->syms[out - 1].start == t->syms[i].start)
+			out--;	/* the same address again: the newer wins */
+		t->syms[out++] = t->syms[i];
 	}
-	while (fgets(line, sizeof(line), f)) {
-		size_t n = strlen(line);
+	t->nr = out;
+	/* give back what doubling left over (names of replaced entries stay
+	 * in the block: they were counted when read) */
+	if (t->nr && t->nr < t->cap && (n = realloc(t->syms, t->nr * sizeof(*t->syms)))) {
+		t->syms = n;
+		t->cap = t->nr;
+	}
+	if (t->len && t->len < t->names_cap && (n = realloc(t->names, t->len))) {
+		t->names = n;
+		t->names_cap = t->len;
+	}
+}
 
-		if (n == sizeof(line) - 1 && line[n - 1] != '\n') {
-			int c;	/* overlong line: skip the rest of it */
+/* The lines in buf[0, *have): all complete ones are added; a partial one
+ * is moved to the front (eof: it is a line too). *skip: inside an
+ * overlong line, dropping bytes up to its newline. */
+static int parse(struct kp_jittab *t, char *buf, size_t *have, int eof,
+		 int *skip, uint64_t *bad)
+{
+	char *p = buf, *end = buf + *have, *nl;
+	int err;
 
-			while ((c = fgetc(f)) != EOF && c != '\n')
-				;
-			r->bad_lines++;
-			continue;
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl && !eof) {
+			if (end - p >= KP_JITMAP_LINE_MAX && !*skip) {
+				*skip = 1;	/* overlong: a bad line */
+				(*bad)++;
+			}
+			if (*skip)
+				p = end;
+			break;
 		}
-		err = parse_line(t, line);
-		if (err == -ENOMEM)
-			goto out_enomem;
-		if (err)
-			r->bad_lines++;
+		if (!nl)
+			nl = end;
+		if (*skip)
+			*skip = 0;
+		else if (nl - p >= KP_JITMAP_LINE_MAX)
+			(*bad)++;
+		else if ((err = add_line(t, p, nl)) == -EINVAL)
+			(*bad)++;
+		else if (err)
+			return err;
+		p = nl + 1;
 	}
-	r->size = st.st_size;
-	fclose(f);
-	kp_symtab__finish(t);
-	return t;
-out_enomem:
-	err = ENOMEM;
-out_err:
-	kp_symtab__free(t);
-	if (f)
-		fclose(f);
-	else
-		close(fd);
-	errno = err;
-	return NULL;
+	*have = p < end ? (size_t)(end - p) : 0;
+	memmove(buf, p < end ? p : buf, *have);
+	return 0;
+}
+
+static int read_all(int fd, struct kp_jittab *t, char *buf, uint64_t *bad,
+		    const int *stop)
+{
+	size_t have = 0;
+	int skip = 0, err = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+			return -ECANCELED;
+		n = read(fd, buf + have, KP_JITMAP_CHUNK - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -EIO;
+		have += (size_t)n;
+		err = parse(t, buf, &have, n == 0, &skip, bad);
+		if (err || n == 0)
+			return err;
+	}
+}
+
+int kp_jitmap__read(int fd, size_t max_bytes, struct kp_jittab **out,
+		    uint64_t *bad_lines, const int *stop)
+{
+	struct kp_jittab *t = calloc(1, sizeof(*t));
+	char *buf = malloc(KP_JITMAP_CHUNK);
+	uint64_t bad = 0;
+	int err = -ENOMEM;
+
+	*out = NULL;
+	if (t && buf) {
+		t->max = max_bytes;
+		err = kp_jittab__bytes(t) > max_bytes ? -E2BIG :
+						       read_all(fd, t, buf, &bad, stop);
+	}
+	free(buf);
+	*bad_lines += bad;
+	if (err) {
+		kp_jittab__free(t);
+		return err;
+	}
+	finish(t);
+	*out = t;
+	return 0;
+}
+
+const char *kp_jittab__lookup(const struct kp_jittab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t ? t->nr : 0;
+
+	while (lo < hi) {	/* the last entry starting at or below addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr - t->syms[lo - 1].start >= t->syms[lo - 1].size)
+		return NULL;
+	return t->names + t->syms[lo - 1].name;
+}
+
+size_t kp_jittab__count(const struct kp_jittab *t)
+{
+	return t ? t->nr : 0;
+}
+
+void kp_jittab__free(struct kp_jittab *t)
+{
+	if (!t)
+		return;
+	free(t->syms);
+	free(t->names);
+	free(t);
 }

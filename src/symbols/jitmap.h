@@ -1,31 +1,51 @@
 /* jitmap.h — JIT symbol maps (/tmp/perf-PID.map: "START SIZE name" per
- * line, hex, as perf reads them).
+ * line, hex, as perf reads them), read into a compact table.
  *
- * The file is read only when it is a regular file owned by root or by the
- * process's owner, opened with O_NOFOLLOW (a symlink is refused), and no
- * larger than a cap. Lines that do not parse are skipped and counted.
- * Returns a finished kp_symtab (absolute addresses) the caller frees.
- * Stateless, thread-safe.
+ * Owns: the open checks of a map file and its table: entries of 16 bytes
+ * (start, size, offset of the name) sorted by address, and every name in
+ * one string block. No allocation per line; the table never holds more
+ * than the byte limit its reader is given (what is left of the budget of
+ * all JIT tables, symbols.c), counting every byte it allocates.
+ *
+ * Trust: a file is opened only when it is a regular file owned by root or
+ * by the process's owner, through O_NOFOLLOW (a symlink is refused), and
+ * no larger than KP_JITMAP_MAX_BYTES. Lines that do not parse are skipped
+ * and counted; at one address the last line wins (the newest code).
+ *
+ * Who calls it: user.c (per process, at a JIT frame's lookup), tests,
+ * bench. Never reads anything but the fd it is given. Stateless and
+ * thread-safe; one table is read by one thread at a time.
  */
 #ifndef KP_SYMBOLS_JITMAP_H
 #define KP_SYMBOLS_JITMAP_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
+#include <sys/stat.h>
 
-#include "symbols/symtab.h"
+#define KP_JITMAP_MAX_BYTES (256u << 20)	/* bigger files are refused */
+#define KP_JITMAP_LINE_MAX 4096			/* longer lines are bad lines */
 
-#define KP_JITMAP_MAX_BYTES (256u << 20)
+struct kp_jittab;
 
-struct kp_jitmap_result {
-	uint64_t bad_lines;
-	int refused;		/* 1: the file exists but may not be trusted */
-	off_t size;		/* bytes read, to notice the file growing */
-};
+/* Open path for reading if it may be trusted (see above); owner: the
+ * process's uid. st gets the file's identity. An fd, -EPERM for a file
+ * that may not be trusted, or another -errno (-ENOENT: no map). */
+int kp_jitmap__open(const char *path, uint32_t owner, struct stat *st);
 
-/* path: the map file; owner: the process's uid. NULL with errno (ENOENT,
- * EPERM for a refused file, ENOMEM). */
-struct kp_symtab *kp_jitmap__load(const char *path, uint32_t owner,
-				  struct kp_jitmap_result *r);
+/* Read the map at fd (not closed) into *out. The table may hold at most
+ * max_bytes (entries and names together): -E2BIG when it would need more
+ * (nothing kept). Bad lines are added to *bad_lines. stop (may be NULL)
+ * is read atomically between chunks: non-zero abandons the read with
+ * -ECANCELED. 0, -E2BIG, -ECANCELED, -ENOMEM or -EIO. */
+int kp_jitmap__read(int fd, size_t max_bytes, struct kp_jittab **out,
+		    uint64_t *bad_lines, const int *stop);
+
+/* The name of the code at addr, or NULL. Never allocates. */
+const char *kp_jittab__lookup(const struct kp_jittab *t, uint64_t addr);
+size_t kp_jittab__count(const struct kp_jittab *t);
+/* Bytes the table holds (entries + names + the table itself). */
+size_t kp_jittab__bytes(const struct kp_jittab *t);
+void kp_jittab__free(struct kp_jittab *t);
 
 #endif /* KP_SYMBOLS_JITMAP_H */

@@ -12,7 +12,8 @@ libkpsymbols_a_SOURCES = \
 	src/symbols/dwarfidx.h src/symbols/dwarfidx.c \
 	src/symbols/demangle.h src/symbols/demangle.c \
 	src/symbols/kallsyms.h src/symbols/kallsyms.c \
-	src/symbols/jitmap.h src/symbols/jitmap.c \
+	src/symbols/jitmap.h src/symbols/jitmap.c src/symbols/jitcache.c \
+	src/symbols/jitworker.h src/symbols/jitworker.c \
 	src/symbols/procfs.h src/symbols/procfs.c
 libkpsymbols_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBLZMA_CFLAGS) $(ZLIB_CFLAGS)
 ## Link line for anything that uses libkpsymbols.a.
@@ -61,6 +62,13 @@ tests_symbols_probe_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 tests_symbols_probe_LDADD = $(KP_SYMBOLS_LIBS)
 TESTS += tests/symbols-deleted.sh tests/symbols-mntns.sh
 EXTRA_DIST += tests/symbols-deleted.sh tests/symbols-mntns.sh
+
+## Perf maps (good, junk, refused) of code run in anonymous memory: the
+## counters in every report format and in the live view's header.
+check_PROGRAMS += tests/workload/jitspin
+tests_workload_jitspin_SOURCES = tests/workload/jitspin.c
+TESTS += tests/jit-maps.sh
+EXTRA_DIST += tests/jit-maps.sh
 
 ## Fuzzing the ELF/symbol reader: make check replays fuzz/corpus/elf;
 ## `make fuzz' (CC=clang --enable-fuzzing) builds it with libFuzzer.

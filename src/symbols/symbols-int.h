@@ -1,6 +1,7 @@
 /* symbols-int.h — private state of a kp_symbols, shared by symbols.c
- * (construction, kernel, stats) and user.c (processes, mappings, module
- * cache, JIT, vdso). Not part of the API: include only from those two.
+ * (construction, kernel, stats), user.c (processes, mappings, module
+ * cache, vdso) and jitcache.c (JIT tables). Not part of the API: include
+ * only from those.
  */
 #ifndef KP_SYMBOLS_SYMBOLS_INT_H
 #define KP_SYMBOLS_SYMBOLS_INT_H
@@ -19,6 +20,9 @@
 #define KP_MINIDEBUG_MAX (256u << 20)
 #define KP_IDLE_MODULES 64	/* unused modules kept loaded (LRU) */
 #define KP_JIT_RECHECK_NS 1000000000ull	/* a missing/unchanged map: 1/s */
+#define KP_JIT_COST_FACTOR 50	/* rereads: at most 1/50 of the time */
+#define KP_JIT_BUDGET (128u << 20)	/* bytes of all JIT tables together */
+#define KP_JIT_BUSY_NS 100000000ull	/* another map being read: retry */
 
 enum kp_map_kind { MAP_NONE = 0, MAP_FILE, MAP_VDSO, MAP_ANON };
 
@@ -39,14 +43,31 @@ struct kp_pmap {
 	struct kp_modent *me;	/* NULL: nothing to read (negative cache) */
 };
 
+/* The identity of a map file's contents, as far as stat tells. */
+struct kp_jitid {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	int64_t mtime_ns;
+};
+
+/* One map file's table, shared by the processes whose map it is. */
+struct kp_jitent {
+	struct kp_jitid id;
+	unsigned refs;
+	struct kp_jittab *tab;
+	struct kp_jitent *next;
+};
+
 struct kp_proc {
 	uint32_t pid;
 	uint64_t start;
 	struct kp_pmap *maps;
 	size_t nr, cap, last;
-	struct kp_symtab *jit;
-	off_t jit_size;
-	uint64_t jit_checked_ns;	/* last look at perf-PID.map */
+	struct kp_jitent *jit;		/* NULL: no map read (yet) */
+	uint64_t jit_next_ns;		/* next look at perf-PID.map */
+	int jit_refused;		/* jit_refused_id was refused */
+	struct kp_jitid jit_refused_id;
 	struct kp_proc *next;
 };
 
@@ -59,6 +80,15 @@ struct kp_symbols {
 	size_t nr_idle, keep_idle;	/* unused modules, and how many to keep */
 	uint64_t idle_clock;
 	struct kp_proc *procs[KP_PROC_BUCKETS];
+	struct kp_jitent *jits;		/* JIT tables, st.jit_bytes in all */
+	size_t jit_budget;
+	unsigned jit_wait_ms;		/* 0: maps read in the caller's thread */
+	struct kp_jitworker *jit_worker;	/* else by this one */
+	struct kp_proc *jit_job_proc;	/* the process of its read (or NULL) */
+	int jit_slow;			/* a lookup waited for that read in vain */
+	struct kp_jitid jit_over_id;	/* the last map over the budget, */
+	size_t jit_over_bytes;		/* with this much held then */
+	struct kp_jitid jit_job_id;
 	struct kp_kallsyms *kallsyms;
 	int kallsyms_tried;
 	char kstatus[256];
@@ -71,5 +101,14 @@ void kp_symbols__drop_procs(struct kp_symbols *s);
 void kp_symbols__drop_proc(struct kp_symbols *s, uint32_t pid, uint64_t start);
 const char *kp_symbols__user_module_name(struct kp_symbols *s,
 					 const struct kp_sym_map *map);
+
+struct kp_jitworker;
+
+/* jitcache.c: the name of JIT code at addr in process p (its map read
+ * or read again when need be), or NULL; and the release of p's table. */
+const char *kp_jit__lookup(struct kp_symbols *s, struct kp_proc *p, uint64_t addr);
+void kp_jit__drop(struct kp_symbols *s, struct kp_proc *p);
+/* Stop the reader thread (a read in progress is abandoned). */
+void kp_jit__stop(struct kp_symbols *s);
 
 #endif /* KP_SYMBOLS_SYMBOLS_INT_H */

@@ -52,6 +52,8 @@ struct kp_symbols *kp_symbols__new(const struct kp_symbols_opts *opts,
 	s->kallsyms_path = dup_or(opts->kallsyms, "/proc/kallsyms");
 	s->proc_root = dup_or(opts->proc_root, "/proc");
 	s->jit_dir = dup_or(opts->jit_dir, "/tmp");
+	s->jit_budget = opts->jit_budget ? (size_t)opts->jit_budget : KP_JIT_BUDGET;
+	s->jit_wait_ms = opts->jit_wait_ms;
 	if (!s->kallsyms_path || !s->proc_root || !s->jit_dir ||
 	    copy_dirs(s, opts->debug_dirs) != 0)
 		goto out_enomem;
@@ -67,6 +69,7 @@ void kp_symbols__free(struct kp_symbols *s)
 {
 	if (!s)
 		return;
+	kp_jit__stop(s);
 	kp_symbols__drop_procs(s);
 	kp_kallsyms__free(s->kallsyms);
 	for (size_t i = 0; s->debug_dirs && s->debug_dirs[i]; i++)
@@ -167,7 +170,7 @@ int kp_symbols__safe_path(struct kp_symbols *s, const struct kp_sym_map *map,
 		 * (checked by the unwinder once it is read). Live and replay
 		 * then unwind the same stacks alike. */
 		f.pid = 0;
-		fd = kp_proc__open_mapped(&f, &st, buf, len);
+		fd = kp_procfs__open_mapped(&f, &st, buf, len);
 	}
 	if (fd < 0)
 		return fd;

@@ -7,7 +7,9 @@
  * build-id, else device + inode + mtime), loaded once, kept when no
  * process uses them any more (kp_symbols__process_gone) up to a bound,
  * least recently used freed first; per-process
- * mapping tables and JIT tables; the kernel symbol table.
+ * mapping tables; JIT tables (one per map file, shared by the processes
+ * whose map it is, all together within a byte budget); the kernel
+ * symbol table.
  *
  * Who calls it: src/pump/resolve.c (the model's resolver), tests, bench, fuzz.
  * It never includes model, collect or curses.
@@ -25,7 +27,8 @@
  * are refused.
  *
  * Errors: 0 / counts or -errno (util/kp_err.h); constructor NULL with errno
- * and a message in err. Not thread-safe: one thread uses one kp_symbols.
+ * and a message in err. Not thread-safe: one thread uses one kp_symbols
+ * (which may read JIT maps in a thread of its own: jit_wait_ms).
  */
 #ifndef KP_SYMBOLS_SYMBOLS_H
 #define KP_SYMBOLS_SYMBOLS_H
@@ -42,6 +45,13 @@ struct kp_symbols_opts {
 	const char *kallsyms;		/* NULL: "/proc/kallsyms" */
 	const char *proc_root;		/* NULL: "/proc" */
 	const char *jit_dir;		/* NULL: "/tmp" (perf-PID.map) */
+	/* Bytes all JIT tables together may hold (0: 128 MiB); a map that
+	 * would need more is refused (jit_refused). */
+	uint64_t jit_budget;
+	/* 0: a JIT map is read by the lookup that needs it; N: by a thread
+	 * of kp_symbols' own, the lookup waiting for it at most N ms (code
+	 * looked up meanwhile stays unnamed): for the live view. */
+	unsigned jit_wait_ms;
 	uint64_t max_file_size;		/* 0: 1 GiB; bigger files are refused */
 	/* Modules no process maps any more stay loaded for the next
 	 * process that maps them, least recently used freed first:
@@ -76,7 +86,11 @@ struct kp_symbols_stats {
 	uint64_t module_open_failed;		/* unreadable/refused files */
 	uint64_t debug_build_id, debug_debuglink, debug_mini;
 	uint64_t debug_rejected;		/* build-id or CRC mismatch */
-	uint64_t jit_maps, jit_bad_lines, jit_refused;
+	uint64_t jit_maps;			/* processes given a JIT table */
+	uint64_t jit_bad_lines;			/* lines skipped in JIT maps */
+	uint64_t jit_refused;			/* untrusted or over budget */
+	uint64_t jit_reads, jit_shared;		/* maps read; tables shared */
+	uint64_t jit_bytes, jit_read_ns;	/* held now; time reading */
 	uint64_t kernel_symbols;
 	uint64_t dwarf_begun;			/* modules whose DWARF was read */
 	uint64_t held;				/* holds not yet released */

@@ -15,7 +15,6 @@
 
 #include <zlib.h>
 
-#include "symbols/jitmap.h"
 #include "symbols/procfs.h"
 #include "symbols/symbols-int.h"
 
@@ -292,7 +291,7 @@ static void proc_free(struct kp_symbols *s, struct kp_proc *p)
 {
 	for (size_t i = 0; i < p->nr; i++)
 		modent_unref(s, p->maps[i].me);
-	kp_symtab__free(p->jit);
+	kp_jit__drop(s, p);
 	free(p->maps);
 	free(p);
 }
@@ -387,58 +386,17 @@ static struct kp_pmap *pmap_get(struct kp_symbols *s, struct kp_proc *p,
 	return pm;
 }
 
-/* ---- JIT maps ---- */
-
-static void jit_refresh(struct kp_symbols *s, struct kp_proc *p)
-{
-	struct kp_jitmap_result r;
-	struct kp_symtab *t;
-	uint32_t uid = 0;
-	struct stat st;
-	char path[512];
-
-	struct timespec ts;
-	uint64_t now;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	if (p->jit_checked_ns && now - p->jit_checked_ns < KP_JIT_RECHECK_NS)
-		return;		/* misses in anonymous code: look again later */
-	p->jit_checked_ns = now;
-	snprintf(path, sizeof(path), "%s/perf-%u.map", s->jit_dir, p->pid);
-	if (lstat(path, &st) != 0 || (p->jit && st.st_size == p->jit_size))
-		return;
-	if (p->pid && kp_procfs__uid(s->proc_root, p->pid, &uid) != 0)
-		return;
-	t = kp_jitmap__load(path, uid, &r);
-	s->st.jit_bad_lines += r.bad_lines;
-	if (!t) {
-		if (r.refused && !p->jit_size) {
-			s->st.jit_refused++;
-			p->jit_size = -1;	/* count a refused file once */
-		}
-		return;
-	}
-	if (!p->jit)
-		s->st.jit_maps++;
-	kp_symtab__free(p->jit);
-	p->jit = t;
-	p->jit_size = r.size;
-}
+/* ---- JIT maps (jitcache.c) ---- */
 
 static int jit_lookup(struct kp_symbols *s, struct kp_proc *p, uint64_t addr,
 		      struct kp_sym_frame *out)
 {
-	const struct kp_sym *sym = p->jit ? kp_symtab__lookup(p->jit, addr) : NULL;
+	const char *name = kp_jit__lookup(s, p, addr);
 
-	if (!sym) {
-		jit_refresh(s, p);
-		sym = p->jit ? kp_symtab__lookup(p->jit, addr) : NULL;
-	}
-	if (!sym)
+	if (!name)
 		return 0;
 	memset(out, 0, sizeof(*out));
-	out->name = kp_symtab__name(p->jit, sym);
+	out->name = name;
 	return 1;
 }
 

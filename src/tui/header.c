@@ -1,5 +1,5 @@
-/* header.c — the header (state, rates, time mode, drops, saving, filter)
- * and the status line of the main screen. */
+/* header.c — the header (state, rates, time mode, drops and JIT maps
+ * refused, saving, filter) and the status line of the main screen. */
 #include "tui/app.h"
 
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include "collect/collect.h"
 #include "pump/pump.h"
 #include "stream/lost.h"
+#include "symbols/symbols.h"
 
 static const char *mode_text(const struct kp_tui *t, char *buf, size_t n)
 {
@@ -97,6 +98,15 @@ static void line_drops(struct kp_tui *t, const struct kp_model_summary *s, int y
 	for (unsigned st = 1; st <= KP_LOST_STAGE_MAX; st++)
 		if (lost[st] || kp_lost_stage_always_shown(st))
 			drop(l, kp_lost_stage_name(st), lost[st]);
+	if (t->cfg.symbols) {	/* perf maps refused, lines skipped */
+		struct kp_symbols_stats ss;
+
+		kp_symbols__stats(t->cfg.symbols, &ss);
+		if (ss.jit_refused)
+			drop(l, "jit-refused", ss.jit_refused);
+		if (ss.jit_bad_lines)
+			drop(l, "jit-bad-lines", ss.jit_bad_lines);
+	}
 	kp_line__flush(l, y);
 }
 

@@ -25,6 +25,8 @@
 #include "pump/pump.h"
 #include "util/kp_err.h"
 
+struct kp_symbols;
+
 struct kp_tui_config {
 	struct kp_collector *collector;	/* NULL when reading a file */
 	struct kp_model *model;
@@ -35,6 +37,7 @@ struct kp_tui_config {
 	unsigned window_s;		/* window length for the window mode */
 	const char *save_default;	/* default file name offered by `w` */
 	int show_idle;			/* --idle: start with idle samples shown */
+	struct kp_symbols *symbols;	/* for the header's JIT map counters; may be NULL */
 };
 
 /* Run the live view. Returns 0 on a normal quit, or -errno with a message

@@ -1,0 +1,278 @@
+/* jitcache.c — the JIT tables of every process (see symbols-int.h):
+ * one table per map file, shared by every process whose perf-PID.map is
+ * that file (device, inode, size, mtime: hard links, or one map copied
+ * for several pids is read once); all tables together never hold more
+ * than the JIT budget; a map that changes is read again at most once a
+ * second, and no sooner than KP_JIT_COST_FACTOR times its last read took,
+ * so reading maps costs a bounded share of a CPU however fast they grow.
+ * With a wait (kp_symbols_opts.jit_wait_ms) maps are read by a thread of
+ * their own (jitworker.h), one at a time, and a lookup waits for a read
+ * at most that long: code looked up meanwhile is not named.
+ */
+#include "symbols/symbols.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "symbols/jitmap.h"
+#include "symbols/jitworker.h"
+#include "symbols/procfs.h"
+#include "symbols/symbols-int.h"
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void id_of(struct kp_jitid *id, const struct stat *st)
+{
+	id->dev = st->st_dev;
+	id->ino = st->st_ino;
+	id->size = st->st_size;
+	id->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+static int id_same(const struct kp_jitid *a, const struct kp_jitid *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime_ns == b->mtime_ns;
+}
+
+static struct kp_jitent *ent_find(struct kp_symbols *s, const struct kp_jitid *id)
+{
+	for (struct kp_jitent *e = s->jits; e; e = e->next)
+		if (id_same(&e->id, id))
+			return e;
+	return NULL;
+}
+
+static void ent_unref(struct kp_symbols *s, struct kp_jitent *e)
+{
+	struct kp_jitent **pp;
+
+	if (!e || --e->refs)
+		return;
+	for (pp = &s->jits; *pp != e; pp = &(*pp)->next)
+		;
+	*pp = e->next;
+	s->st.jit_bytes -= kp_jittab__bytes(e->tab);
+	kp_jittab__free(e->tab);
+	free(e);
+}
+
+void kp_jit__drop(struct kp_symbols *s, struct kp_proc *p)
+{
+	if (s->jit_job_proc == p)
+		s->jit_job_proc = NULL;	/* its read ends without it */
+	ent_unref(s, p->jit);
+	p->jit = NULL;
+}
+
+void kp_jit__stop(struct kp_symbols *s)
+{
+	kp_jitworker__free(s->jit_worker);
+	s->jit_worker = NULL;
+	s->jit_job_proc = NULL;
+}
+
+/* p's table is e from now on. */
+static void attach(struct kp_symbols *s, struct kp_proc *p, struct kp_jitent *e)
+{
+	if (e == p->jit)
+		return;
+	if (!p->jit)
+		s->st.jit_maps++;
+	e->refs++;
+	ent_unref(s, p->jit);
+	p->jit = e;
+}
+
+/* A refusal of the file id: counted once per process and file. */
+static void refused(struct kp_symbols *s, struct kp_proc *p,
+		    const struct kp_jitid *id)
+{
+	if (p->jit_refused && id_same(&p->jit_refused_id, id))
+		return;
+	p->jit_refused = 1;
+	p->jit_refused_id = *id;
+	s->st.jit_refused++;
+}
+
+/* What is left of the budget: every table held counts, the one a new
+ * read would replace too (both are held while it is read). */
+static size_t budget_left(const struct kp_symbols *s)
+{
+	return s->jit_budget > s->st.jit_bytes ? s->jit_budget - s->st.jit_bytes : 0;
+}
+
+/* 1 when map id was found over the budget and the tables held now
+ * leave no more room than then: it is not read again. */
+static int over_budget(const struct kp_symbols *s, const struct kp_jitid *id)
+{
+	return id_same(&s->jit_over_id, id) && s->st.jit_bytes >= s->jit_over_bytes;
+}
+
+/* A read of map id for process p (NULL: gone meanwhile) has ended: its
+ * table becomes a shared entry, given to p. Rereads of p wait
+ * KP_JIT_COST_FACTOR times as long as this read took. */
+static void read_done(struct kp_symbols *s, struct kp_proc *p,
+		      const struct kp_jitid *id, const struct kp_jitread *r)
+{
+	struct kp_jitent *e = r->tab ? calloc(1, sizeof(*e)) : NULL;
+
+	s->st.jit_bad_lines += r->bad_lines;
+	s->st.jit_read_ns += r->took_ns;
+	if (p && r->took_ns * KP_JIT_COST_FACTOR > KP_JIT_RECHECK_NS)
+		p->jit_next_ns = mono_ns() + r->took_ns * KP_JIT_COST_FACTOR;
+	if (!e) {
+		kp_jittab__free(r->tab);
+		if (r->err == -E2BIG) {		/* over the budget */
+			s->jit_over_id = *id;
+			s->jit_over_bytes = s->st.jit_bytes;
+			if (p)
+				refused(s, p, id);
+		}
+		return;
+	}
+	e->id = *id;
+	e->tab = r->tab;
+	s->st.jit_reads++;
+	s->st.jit_bytes += kp_jittab__bytes(e->tab);
+	e->next = s->jits;
+	s->jits = e;
+	if (p)
+		attach(s, p, e);
+}
+
+/* The worker's read, if it has ended, waiting up to wait_ms unless a
+ * lookup already waited for this read in vain (a big map: nobody waits
+ * again until it is read). 1 when the worker is free now. */
+static int take_read(struct kp_symbols *s, unsigned wait_ms)
+{
+	struct kp_jitread r;
+	int rc;
+
+	if (!s->jit_worker)
+		return 1;
+	rc = kp_jitworker__take(s->jit_worker, s->jit_slow ? 0 : wait_ms, &r);
+	if (rc == 0) {
+		s->jit_slow |= wait_ms > 0;
+		return 0;
+	}
+	if (rc == 1) {
+		read_done(s, s->jit_job_proc, &s->jit_job_id, &r);
+		s->jit_job_proc = NULL;
+		s->jit_slow = 0;
+	}
+	return 1;
+}
+
+/* Read the trusted map at fd (taken) for p: here, or in the worker
+ * (waiting for it at most jit_wait_ms; a lookup after that finds it). */
+static void read_map(struct kp_symbols *s, struct kp_proc *p, int fd,
+		     const struct kp_jitid *id)
+{
+	struct kp_jitread r = { 0 };
+	uint64_t t0;
+
+	if (s->jit_wait_ms) {
+		if (!s->jit_worker && !(s->jit_worker = kp_jitworker__new())) {
+			close(fd);
+			return;
+		}
+		if (kp_jitworker__start(s->jit_worker, fd, budget_left(s)) != 0) {
+			close(fd);
+			return;
+		}
+		s->jit_job_proc = p;
+		s->jit_job_id = *id;
+		take_read(s, s->jit_wait_ms);
+		return;
+	}
+	t0 = mono_ns();
+	r.err = kp_jitmap__read(fd, budget_left(s), &r.tab, &r.bad_lines, NULL);
+	r.took_ns = mono_ns() - t0;
+	close(fd);
+	read_done(s, p, id, &r);
+}
+
+/* Open perf-PID.map of p if it may be trusted: an fd, or -errno. */
+static int open_map(struct kp_symbols *s, struct kp_proc *p, struct stat *st)
+{
+	char path[512];
+	uint32_t uid = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/perf-%u.map", s->jit_dir, p->pid);
+	if (lstat(path, st) != 0)
+		return -errno;
+	if (p->jit && S_ISREG(st->st_mode)) {
+		struct kp_jitid id;
+
+		id_of(&id, st);
+		if (id_same(&id, &p->jit->id))
+			return -EEXIST;		/* unchanged */
+	}
+	if (p->pid && kp_procfs__uid(s->proc_root, p->pid, &uid) != 0)
+		return -ESRCH;
+	fd = kp_jitmap__open(path, uid, st);
+	if (fd == -EPERM) {
+		struct kp_jitid id;
+
+		id_of(&id, st);
+		refused(s, p, &id);
+	}
+	return fd;
+}
+
+static void refresh(struct kp_symbols *s, struct kp_proc *p)
+{
+	uint64_t now = mono_ns();
+	struct kp_jitent *e;
+	struct kp_jitid id;
+	struct stat st;
+	int fd;
+
+	take_read(s, 0);
+	if (p->jit_next_ns && now < p->jit_next_ns)
+		return;		/* misses in anonymous code: look again later */
+	if (!take_read(s, s->jit_job_proc == p ? 0 : s->jit_wait_ms)) {
+		if (s->jit_job_proc != p)	/* its turn after this read */
+			p->jit_next_ns = now + KP_JIT_BUSY_NS;
+		return;
+	}
+	p->jit_next_ns = now + KP_JIT_RECHECK_NS;
+	fd = open_map(s, p, &st);
+	if (fd < 0)
+		return;
+	id_of(&id, &st);
+	if ((e = ent_find(s, &id))) {
+		s->st.jit_shared++;
+		attach(s, p, e);
+	} else if (over_budget(s, &id)) {
+		refused(s, p, &id);	/* another process's map, same file */
+	} else if (!(p->jit_refused && id_same(&p->jit_refused_id, &id))) {
+		read_map(s, p, fd, &id);
+		return;
+	}
+	close(fd);
+}
+
+const char *kp_jit__lookup(struct kp_symbols *s, struct kp_proc *p, uint64_t addr)
+{
+	const char *name = p->jit ? kp_jittab__lookup(p->jit->tab, addr) : NULL;
+
+	if (!name) {
+		refresh(s, p);
+		name = p->jit ? kp_jittab__lookup(p->jit->tab, addr) : NULL;
+	}
+	return name;
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# jit-maps.sh — perf maps as kptop meets them: three processes run code in
+# anonymous memory (tests/workload/jitspin): one names it in a good map,
+# one in a map after 3 junk lines, one through a symlink (refused). Every
+# report says "read 2, refused 1, bad-lines 3" (text, a tree comment,
+# json, a pprof comment; folded has no comments: standard error says it),
+# the good maps name jit_spin_loop, and the live view's header shows
+# jit-refused and jit-bad-lines.
+. "$top_srcdir/tests/lib.sh"
+require_bpf
+JS="$top_builddir/tests/workload/jitspin"
+[ -x "$JS" ] || fail "workload not built: $JS"
+[ "$(uname -m)" = x86_64 ] || skip "the jitspin workload is x86-64 code"
+T=$(mktemp -d) || fail "mktemp"
+PIDS=
+cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	wait
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+for mode in good junk link; do
+	"$JS" $mode 90 >"$T/$mode.out" 2>&1 &
+	PIDS="$PIDS $!"
+done
+for mode in good junk link; do
+	n=50
+	until grep -q '^ready' "$T/$mode.out"; do
+		n=$((n - 1))
+		[ "$n" -gt 0 ] || fail "jitspin $mode did not start: $(cat "$T/$mode.out")"
+		sleep 0.1
+	done
+done
+P=$(echo $PIDS | tr ' ' ,)
+NOTE='read 2, refused 1, bad-lines 3'
+
+for fmt in text tree folded json pprof; do
+	"$KPTOP" --batch -d 2 -p "$P" --format $fmt -o "$T/$fmt" 2>"$T/$fmt.err" ||
+		fail "$fmt: exit $?: $(cat "$T/$fmt.err")"
+done
+grep -q "^jit maps: $NOTE\$" "$T/text" ||
+	fail "text: no '$NOTE': $(grep '^jit' "$T/text")"
+grep -q ' jit_spin_loop ' "$T/text" ||
+	fail "text: the good maps do not name the code: $(head -20 "$T/text")"
+grep -q "^# jit maps: $NOTE\$" "$T/tree" || fail "tree: no '# jit maps: $NOTE'"
+grep -q '"jit_maps": {"read": 2, "refused": 1, "bad_lines": 3}' "$T/json" ||
+	fail "json: $(grep jit_maps "$T/json")"
+gzip -dc "$T/pprof" | grep -aq "jit maps: $NOTE" || fail "pprof: no comment '$NOTE'"
+grep -q ';jit_spin_loop [0-9]*$' "$T/folded" || fail "folded: jit_spin_loop not named"
+grep -q '1 refused .*3 bad lines' "$T/folded.err" ||
+	fail "folded: standard error does not say it: $(cat "$T/folded.err")"
+
+# The live view's header.
+command -v tmux >/dev/null 2>&1 || { echo "ok (tmux missing: live view not checked)"; exit 0; }
+. "$top_srcdir/tests/tui-lib.sh"
+tui_start 200 50
+keys "$KPTOP -d 0.5 -p $P; echo kptop-rc=\$?" Enter
+tui_wait 'jit-refused 1( |$)' 15
+tui_wait 'jit-bad-lines 3( |$)' 5
+type_text 'q'
+tui_wait 'kptop-rc=0' 5
+echo ok

@@ -1,0 +1,93 @@
+/* jitspin.c — "JIT" code for the perf-map tests: a spin loop copied into
+ * anonymous executable memory, named by /tmp/perf-PID.map, run for
+ * SECONDS (default 30).
+ *
+ *   jitspin MODE [SECONDS]
+ * MODE good: the map names the loop jit_spin_loop;
+ *      junk: the same line, after JUNK_LINES lines that do not parse;
+ *      link: the map is a symlink to such a file (kptop refuses it).
+ * Prints "ready PID" once the map is written; removes its files at exit
+ * (SIGTERM/SIGINT included). x86-64 only: exits 77 elsewhere. */
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define JUNK_LINES 3
+
+static char map_path[64], real_path[64];
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int write_map(const char *path, void *code, int junk)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	for (int i = 0; junk && i < JUNK_LINES; i++)
+		fprintf(f, "not a perf map line %d\n", i);
+	fprintf(f, "%lx 40 jit_spin_loop\n", (unsigned long)(uintptr_t)code);
+	return fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+#if defined(__x86_64__)
+	/* mov ecx, 0x100000; 1: dec ecx; jnz 1b; ret */
+	static const unsigned char loop[] = { 0xb9, 0x00, 0x00, 0x10, 0x00,
+					      0xff, 0xc9, 0x75, 0xfc, 0xc3 };
+	const char *mode = argc > 1 ? argv[1] : "good";
+	int secs = argc > 2 ? atoi(argv[2]) : 30;
+	struct sigaction sa;
+	time_t end;
+	void *code;
+	int rc;
+
+	code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (code == MAP_FAILED) {
+		perror("jitspin: mmap");
+		return 1;
+	}
+	memcpy(code, loop, sizeof(loop));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	snprintf(map_path, sizeof(map_path), "/tmp/perf-%d.map", (int)getpid());
+	if (strcmp(mode, "link") == 0) {
+		snprintf(real_path, sizeof(real_path), "/tmp/jitspin-%d.map", (int)getpid());
+		rc = write_map(real_path, code, 0) || symlink(real_path, map_path);
+	} else {
+		rc = write_map(map_path, code, strcmp(mode, "junk") == 0);
+	}
+	if (rc) {
+		perror("jitspin: writing the map");
+		return 1;
+	}
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	end = time(NULL) + secs;
+	while (!stop && time(NULL) < end)
+		((void (*)(void))code)();
+	unlink(map_path);
+	if (real_path[0])
+		unlink(real_path);
+	return 0;
+#else
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "jitspin: x86-64 only\n");
+	return 77;
+#endif
+}
