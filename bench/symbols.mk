@@ -6,4 +6,4 @@ bench_symbols_bench_SOURCES = bench/symbols-bench.c
 bench_symbols_bench_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 bench_symbols_bench_LDADD = $(KP_SYMBOLS_LIBS) -ldl
 CLEANFILES += bench/symbols-bench
-bench: bench/symbols-bench
+bench-build: bench/symbols-bench
