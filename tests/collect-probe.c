@@ -16,7 +16,8 @@
  *   -U / -K  user stacks only / kernel stacks only
  *   -D   mark the command's process for DWARF stack copies (-u auto)
  * Lines: META, P(rocess), E(xec), X (exit), T(hread), M(map), S(ample),
- * L(ost), C(group), then STATS and INVARIANT ok|BAD.
+ * L(ost), C(group), then STATS and INVARIANT ok|BAD. The command's
+ * standard output goes to standard error.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -299,6 +300,9 @@ static pid_t spawn(char **argv)
 
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* the command's output on stderr: written into our stdout, it
+		 * would land inside a record line at a buffer boundary */
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 		execvp(argv[0], argv);
 		perror("collect-probe: exec");
 		_exit(127);
