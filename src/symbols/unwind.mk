@@ -7,7 +7,7 @@ libkpsymbols_a_SOURCES += \
 ## built by src/collect/local.mk): a qsort comparator burning CPU through
 ## libc, a recursion deeper than the stack copy (both without frame
 ## pointers), and a frame-pointer build whose hot function is a frameless leaf.
-KP_UNWIND_WL_CFLAGS = -O2 -g -fno-ipa-icf -fno-inline-small-functions
+KP_UNWIND_WL_CFLAGS = -O2 -g -fno-ipa-icf -fno-inline-small-functions $(NOSAN_CFLAGS)
 check_PROGRAMS += tests/workload/unwind-qsort tests/workload/unwind-deep \
 	tests/workload/unwind-leaf tests/workload/unwind-noret
 tests_workload_unwind_qsort_SOURCES = tests/workload/unwind-qsort.c
