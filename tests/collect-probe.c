@@ -356,16 +356,16 @@ int main(int argc, char **argv)
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);	/* polled by interrupted() */
-	p.buf = malloc(READ_CAP);
-	p.maps = calloc(MAX_MAPS, sizeof(*p.maps));
-	p.dec = kp_decoder__new();
-	if (!p.buf || !p.maps || !p.dec)
-		return 1;
 	p.c = kp_collector__new(&o, &err);
 	if (!p.c) {
 		fprintf(stderr, "collect-probe: %s\n", err.msg);
 		return err.code == KP_ENOBPF || err.code == KP_ENOPERF ? 3 : 1;
 	}
+	p.buf = malloc(READ_CAP);
+	p.maps = calloc(MAX_MAPS, sizeof(*p.maps));
+	p.dec = kp_decoder__new();
+	if (!p.buf || !p.maps || !p.dec)
+		return 1;
 	if (optind < argc)
 		child = spawn(argv + optind);
 	if (mark && child > 0 && kp_collector__mark_dwarf(p.c, (uint32_t)child, 1))
