@@ -5,4 +5,4 @@ EXTRA_PROGRAMS += bench/model-bench
 bench_model_bench_SOURCES = bench/model-bench.c tests/model-fake.h
 bench_model_bench_LDADD = libkpmodel.a libkputil.a
 CLEANFILES += bench/model-bench
-bench: bench/model-bench
+bench-build: bench/model-bench

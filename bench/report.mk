@@ -7,4 +7,4 @@ bench_report_bench_SOURCES = bench/report-bench.c
 bench_report_bench_LDADD = libkpreport.a libkpmodel.a libkpstream.a libkputil.a $(ZLIB_LIBS) -lm
 CLEANFILES += bench/report-bench
 EXTRA_DIST += bench/report-batch.sh
-bench: bench/report-bench
+bench-build: bench/report-bench

@@ -6,7 +6,7 @@ bench_symbols_bench_SOURCES = bench/symbols-bench.c
 bench_symbols_bench_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 bench_symbols_bench_LDADD = $(KP_SYMBOLS_LIBS) -ldl
 CLEANFILES += bench/symbols-bench
-bench: bench/symbols-bench
+bench-build: bench/symbols-bench
 ## bench/jitmap-bench: time and memory of a 200 MB perf map, for one
 ## process and six sharing it (hard links), within the JIT budget or not.
 EXTRA_PROGRAMS += bench/jitmap-bench
@@ -14,4 +14,4 @@ bench_jitmap_bench_SOURCES = bench/jitmap-bench.c
 bench_jitmap_bench_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 bench_jitmap_bench_LDADD = $(KP_SYMBOLS_LIBS)
 CLEANFILES += bench/jitmap-bench
-bench: bench/jitmap-bench
+bench-build: bench/jitmap-bench

@@ -10,4 +10,4 @@ bench_tui_bench_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS)
 bench_tui_bench_LDADD = libkptui.a libkpmodel.a libkpstream.a libkputil.a $(NCURSESW_LIBS)
 EXTRA_DIST += bench/tui-idle.sh
 CLEANFILES += bench/tui-bench
-bench: bench/tui-bench
+bench-build: bench/tui-bench

@@ -7,6 +7,7 @@ bench_unwind_bench_LDADD = libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS)
 CLEANFILES += bench/unwind-bench
 EXTRA_DIST += bench/unwind-bench.sh
 bench: bench-unwind
-bench-unwind: bench/unwind-bench
+bench-build: bench/unwind-bench
+bench-unwind: bench-build
 	top_srcdir='$(abs_top_srcdir)' $(SHELL) $(top_srcdir)/bench/unwind-bench.sh
 .PHONY: bench-unwind

@@ -16,7 +16,8 @@
  *   -U / -K  user stacks only / kernel stacks only
  *   -D   mark the command's process for DWARF stack copies (-u auto)
  * Lines: META, P(rocess), E(xec), X (exit), T(hread), M(map), S(ample),
- * L(ost), C(group), then STATS and INVARIANT ok|BAD.
+ * L(ost), C(group), then STATS and INVARIANT ok|BAD. The command's
+ * standard output goes to standard error.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -145,7 +146,9 @@ static void print_record(struct probe *p, const struct kp_record *r)
 
 /* Read and decode whatever is queued (waiting up to timeout_ms first).
  * Returns the number of samples read, or -1 on a decode error. */
-static long drain_queue(struct probe *p, int timeout_ms)
+/* Read and print records until the queue is empty, or after max_reads
+ * reads (0: no limit); the first read waits up to timeout_ms. */
+static long drain_queue(struct probe *p, int timeout_ms, int max_reads)
 {
 	struct kp_record r;
 	struct kp_err err = { 0 };
@@ -178,6 +181,8 @@ static long drain_queue(struct probe *p, int timeout_ms)
 			if (!p->quiet)
 				print_record(p, &r);
 		}
+		if (max_reads && --max_reads == 0)
+			break;
 	}
 	if (n < 0) {
 		fprintf(stderr, "collect-probe: read: %s\n", strerror((int)-n));
@@ -206,7 +211,7 @@ static int run_for(struct probe *p, long ms, long stall_ms, pid_t child)
 	if (stall_ms > 0)
 		sleep_ms(stall_ms);
 	while ((child > 0 || forever || mono_ns() < end) && !interrupted()) {
-		if (drain_queue(p, 200) < 0)
+		if (drain_queue(p, 200, 1) < 0)
 			return -1;
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child)
 			child = 0;
@@ -251,7 +256,7 @@ static int mode_flush(struct probe *p)
 		sleep_ms(7 + 3 * i);
 		t0 = mono_ns();
 		kp_collector__flush(p->c);
-		n = drain_queue(p, 0);
+		n = drain_queue(p, 0, 0);
 		printf("FLUSH n=%ld lag_us=%" PRId64 "\n", n,
 		       (int64_t)(t0 - p->last_sample_ns) / 1000);
 		bad |= n < 0;
@@ -270,7 +275,7 @@ static int mode_stopstart(struct probe *p, long ms)
 		return 1;
 	kp_collector__stop(p->c);
 	t_stop = mono_ns();
-	if (drain_queue(p, 0) < 0)
+	if (drain_queue(p, 0, 0) < 0)
 		return 1;
 	bad = check_invariant(p, "1");
 	before = p->samples;
@@ -283,7 +288,7 @@ static int mode_stopstart(struct probe *p, long ms)
 	if (run_for(p, ms / 2, 0, 0))
 		return 1;
 	kp_collector__stop(p->c);
-	if (drain_queue(p, 0) < 0)
+	if (drain_queue(p, 0, 0) < 0)
 		return 1;
 	printf("PHASES first=%" PRIu64 " second=%" PRIu64 " stop=%" PRIu64 " start=%" PRIu64 "\n",
 	       before, p->samples - before, t_stop, t_start);
@@ -299,6 +304,9 @@ static pid_t spawn(char **argv)
 
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* the command's output on stderr: written into our stdout, it
+		 * would land inside a record line at a buffer boundary */
+		dup2(STDERR_FILENO, STDOUT_FILENO);
 		execvp(argv[0], argv);
 		perror("collect-probe: exec");
 		_exit(127);
@@ -348,16 +356,16 @@ int main(int argc, char **argv)
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);	/* polled by interrupted() */
-	p.buf = malloc(READ_CAP);
-	p.maps = calloc(MAX_MAPS, sizeof(*p.maps));
-	p.dec = kp_decoder__new();
-	if (!p.buf || !p.maps || !p.dec)
-		return 1;
 	p.c = kp_collector__new(&o, &err);
 	if (!p.c) {
 		fprintf(stderr, "collect-probe: %s\n", err.msg);
 		return err.code == KP_ENOBPF || err.code == KP_ENOPERF ? 3 : 1;
 	}
+	p.buf = malloc(READ_CAP);
+	p.maps = calloc(MAX_MAPS, sizeof(*p.maps));
+	p.dec = kp_decoder__new();
+	if (!p.buf || !p.maps || !p.dec)
+		return 1;
 	if (optind < argc)
 		child = spawn(argv + optind);
 	if (mark && child > 0 && kp_collector__mark_dwarf(p.c, (uint32_t)child, 1))
@@ -369,7 +377,7 @@ int main(int argc, char **argv)
 		if (!bad && !strcmp(mode, "flush"))
 			bad = mode_flush(&p);
 		kp_collector__stop(p.c);
-		bad |= drain_queue(&p, 0) < 0;
+		bad |= drain_queue(&p, 0, 0) < 0;
 	}
 	bad |= check_invariant(&p, "");
 	if (p.count_comm)

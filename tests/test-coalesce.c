@@ -44,7 +44,8 @@ static int collect(void *ctx, const struct kp_record *r, uint32_t cpu)
 	o->tid = r->sample.tid;
 	o->time_ns = r->sample.time_ns;
 	o->nk = r->sample.nr_kframes;
-	memcpy(o->k, r->sample.kframes, o->nk * sizeof(uint64_t));
+	if (o->nk)	/* kframes is NULL without frames */
+		memcpy(o->k, r->sample.kframes, o->nk * sizeof(uint64_t));
 	return s->fail;
 }
 

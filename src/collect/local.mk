@@ -4,7 +4,7 @@
 ## batch, TUI and unwind tests: split-fp with frame pointers, split-nofp
 ## without (for DWARF unwinding), split-debugframe without frame pointers
 ## and with its CFI in .debug_frame only (no .eh_frame for its code).
-KP_WORKLOAD_CFLAGS = -O2 -g -fno-ipa-icf -fno-inline-small-functions
+KP_WORKLOAD_CFLAGS = -O2 -g -fno-ipa-icf -fno-inline-small-functions $(NOSAN_CFLAGS)
 check_PROGRAMS += tests/workload/split-fp tests/workload/split-nofp \
 	tests/workload/split-debugframe
 tests_workload_split_fp_SOURCES = tests/workload/split.c
@@ -70,9 +70,11 @@ tests_collect_probe_LDADD = $(KP_COLLECT_LIBS)
 ## A library dlopen'ed after collection started (tests/collect-dlopen.sh).
 check_PROGRAMS += tests/workload/libkpspin.so tests/workload/dlopen-host
 tests_workload_libkpspin_so_SOURCES = tests/workload/kpspin.c
-tests_workload_libkpspin_so_CFLAGS = $(AM_CFLAGS) -O2 -g -fPIC -fno-omit-frame-pointer
+tests_workload_libkpspin_so_CFLAGS = $(AM_CFLAGS) -O2 -g -fPIC -fno-omit-frame-pointer \
+	$(NOSAN_CFLAGS)
 tests_workload_libkpspin_so_LDFLAGS = -shared
 tests_workload_dlopen_host_SOURCES = tests/workload/dlopen-host.c
+tests_workload_dlopen_host_CFLAGS = $(AM_CFLAGS) $(NOSAN_CFLAGS)
 tests_workload_dlopen_host_LDADD = -ldl
 
 ## Shell tests of the collector (root + BPF; exit 77 elsewhere).

@@ -441,7 +441,8 @@ int kp_sideband__drain(struct kp_sideband *sb, struct kp_emit *e, uint64_t *lost
 	sb->nr_ents = 0;
 	for (int i = 0; i < sb->nr; i++)
 		fill = stage_ring(sb, i, fill);
-	qsort(sb->ents, sb->nr_ents, sizeof(*sb->ents), by_time);
+	if (sb->nr_ents)	/* ents is NULL until the first event */
+		qsort(sb->ents, sb->nr_ents, sizeof(*sb->ents), by_time);
 	for (size_t k = 0; k < sb->nr_ents; k++)
 		on_record(sb, e, (const void *)(sb->stage + sb->ents[k].off),
 			  &lost[sb->ents[k].ring]);

@@ -295,6 +295,8 @@ static int emit_list(struct emit *e, uint32_t first, int depth)
 		}
 		ids[n++] = c;
 	}
+	if (n == 0)	/* ids is NULL: no qsort_r(NULL, 0) */
+		return 0;
 	qsort_r(ids, n, sizeof(*ids), vn_cmp, e);
 	for (i = 0; i < n && !err; i++) {
 		if (e->o->max_rows && e->v->nr_rows >= e->o->max_rows)

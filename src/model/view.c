@@ -61,12 +61,17 @@ static int sort_keys(struct kp_model *m, struct kp_skey *k, size_t n,
 int kp_view__sort_rows(struct kp_model *m, struct kp_row *rows, size_t nr,
 		       enum kp_sort sort, double vtotal, double vbase)
 {
-	struct kp_skey *k = kp_scratch(m, KP_SC_KEYS, (nr ? nr : 1) * sizeof(*k), 0);
-	const char **names = malloc((nr ? nr : 1) * sizeof(*names));
-	struct kp_row *tmp = malloc((nr ? nr : 1) * sizeof(*tmp));
+	struct kp_skey *k;
+	const char **names;
+	struct kp_row *tmp;
 	size_t i;
 	int err = -ENOMEM;
 
+	if (nr == 0)	/* rows may be NULL: no memcpy(NULL, ..., 0) */
+		return 0;
+	k = kp_scratch(m, KP_SC_KEYS, nr * sizeof(*k), 0);
+	names = malloc(nr * sizeof(*names));
+	tmp = malloc(nr * sizeof(*tmp));
 	if (!k || !tmp || !names)
 		goto out;
 	for (i = 0; i < nr; i++) {

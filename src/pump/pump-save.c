@@ -199,6 +199,8 @@ static int write_symtabs(struct kp_pump *p, struct symvec *sv, struct kp_err *er
 	size_t i = 0, j;
 	int rc = 0;
 
+	if (sv->n == 0)	/* sv->v is NULL: no qsort(NULL, 0) */
+		return 0;
 	qsort(sv->v, sv->n, sizeof(*sv->v), cmp_sym);
 	tmp = malloc(SYMS_PER_RECORD * sizeof(*tmp));
 	if (!tmp)

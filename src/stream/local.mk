@@ -42,4 +42,4 @@ EXTRA_PROGRAMS += bench/stream-bench
 bench_stream_bench_SOURCES = bench/stream-bench.c
 bench_stream_bench_LDADD = libkpstream.a libkputil.a
 CLEANFILES += bench/stream-bench
-bench: bench/stream-bench
+bench-build: bench/stream-bench

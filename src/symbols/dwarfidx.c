@@ -170,7 +170,8 @@ static struct dwi_cu *cu_of(struct kp_dw_index *x, Dwarf_Die *cudie)
 		free(cu.r);
 		return NULL;
 	}
-	qsort(cu.r, cu.nr, sizeof(*cu.r), range_cmp);
+	if (cu.nr)	/* cu.r is NULL without ranges: no qsort(NULL, 0) */
+		qsort(cu.r, cu.nr, sizeof(*cu.r), range_cmp);
 	memmove(&x->cus[lo + 1], &x->cus[lo], (x->nr - lo) * sizeof(*x->cus));
 	x->cus[lo] = cu;
 	x->nr++;

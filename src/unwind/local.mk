@@ -10,7 +10,7 @@ libkpunwind_a_SOURCES = \
 ## built by src/collect/local.mk): a qsort comparator burning CPU through
 ## libc, a recursion deeper than the stack copy (both without frame
 ## pointers), and a frame-pointer build whose hot function is a frameless leaf.
-KP_UNWIND_WL_CFLAGS = -O2 -g -fno-ipa-icf -fno-inline-small-functions
+KP_UNWIND_WL_CFLAGS = -O2 -g -fno-ipa-icf -fno-inline-small-functions $(NOSAN_CFLAGS)
 check_PROGRAMS += tests/workload/unwind-qsort tests/workload/unwind-deep \
 	tests/workload/unwind-leaf tests/workload/unwind-noret
 tests_workload_unwind_qsort_SOURCES = tests/workload/unwind-qsort.c
@@ -67,22 +67,20 @@ KP_UNWIND_SH_TESTS = tests/unwind-dwarf.sh tests/unwind-leaf.sh tests/unwind-lib
 TESTS += $(KP_UNWIND_SH_TESTS)
 EXTRA_DIST += $(KP_UNWIND_SH_TESTS) tests/unwind-lib.sh
 
-## Fuzzing the unwinder with hostile registers and stack bytes (over the
-## trusted CFI of tests/unwind-data/split-nofp): make check replays
-## fuzz/corpus/unwind; `make fuzz' (CC=clang --enable-fuzzing) builds it
-## with libFuzzer.
+## Fuzzing the unwinder with hostile CFI (.eh_frame_hdr, .eh_frame,
+## .debug_frame), registers and stack bytes: make check replays
+## fuzz/corpus/unwind (made by fuzz/unwind-seeds.py); `make fuzz'
+## (CC=clang --enable-fuzzing) builds it with libFuzzer.
 KP_UNWIND_SRC = src/unwind/unwind.c src/unwind/unwind-cfi.c src/unwind/unwind-expr.c
 check_PROGRAMS += fuzz/fuzz-unwind-replay
 fuzz_fuzz_unwind_replay_SOURCES = fuzz/fuzz.h fuzz/fuzz-unwind.c fuzz/replay.c $(KP_UNWIND_SRC)
-fuzz_fuzz_unwind_replay_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 fuzz_fuzz_unwind_replay_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 fuzz_fuzz_unwind_replay_LDADD = libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS)
 TESTS += tests/fuzz-unwind.sh
-EXTRA_DIST += tests/fuzz-unwind.sh fuzz/corpus/unwind
+EXTRA_DIST += tests/fuzz-unwind.sh fuzz/corpus/unwind fuzz/unwind-seeds.py
 if ENABLE_FUZZING
 EXTRA_PROGRAMS += fuzz/fuzz-unwind
 fuzz_fuzz_unwind_SOURCES = fuzz/fuzz.h fuzz/fuzz-unwind.c $(KP_UNWIND_SRC) src/util/kp_err.c
-fuzz_fuzz_unwind_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 fuzz_fuzz_unwind_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) -g \
 	-fsanitize=fuzzer,address,undefined
 fuzz_fuzz_unwind_LDFLAGS = -fsanitize=fuzzer,address,undefined

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,11 @@
 #define UW_BUILD_ID_MAX 64
 #define UW_MAX_MODULES 256	/* cached modules, the least recently used go */
 #define UW_DEBUG_DIR "/usr/lib/debug/.build-id"
+/* libdw makes a frame state as large as the highest register number its
+ * CFI names (16 bytes each, up to 2 GiB) and clears it at every lookup:
+ * x86-64's CFI names registers below 130, a few KiB. A module whose frame
+ * state is larger than this is hostile and is not used again. */
+#define UW_FRAME_MAX_BYTES (64u << 10)
 
 struct uw_load {
 	uint64_t offset, vaddr, filesz;
@@ -50,6 +56,7 @@ struct uw_module {
 	uint64_t ino;
 	char *path;
 	bool ok;
+	bool hostile;		/* CFI naming absurd registers: never retried */
 	uint8_t build_id_len;	/* the key when non-zero (checked on load) */
 	uint8_t build_id[UW_BUILD_ID_MAX];
 	bool debug_opened;	/* the debug file is opened on first need */
@@ -438,6 +445,8 @@ static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
 
 	if (m->ok)
 		return m;
+	if (m->hostile)
+		return NULL;
 	path = map_path(c, map);
 	if (!strcmp(m->path, path) || !(p = strdup(path)))
 		return NULL;
@@ -527,6 +536,24 @@ static uint64_t elf_addr(const struct uw_module *m, const struct kp_unwind_map *
 	return 0;
 }
 
+/* dwarf_cfi_addrframe, and the check of the frame state's size: a
+ * hostile module is marked so (every later lookup of it fails) and its
+ * frame dropped. 0 or -1. */
+static int module_addrframe(struct uw_module *m, Dwarf_CFI *cfi, uint64_t a,
+			    Dwarf_Frame **frame)
+{
+	if (m->hostile || dwarf_cfi_addrframe(cfi, a, frame))
+		return -1;
+	if (malloc_usable_size(*frame) > UW_FRAME_MAX_BYTES) {
+		free(*frame);
+		*frame = NULL;
+		m->hostile = true;
+		m->ok = false;
+		return -1;
+	}
+	return 0;
+}
+
 int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 		     uint64_t pc, bool debug_frame, Dwarf_Frame **frame)
 {
@@ -535,13 +562,13 @@ int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 	*frame = NULL;
 	if (!a)
 		return KP_ENOCFI;
-	if (m->eh && dwarf_cfi_addrframe(m->eh, a, frame) == 0)
+	if (m->eh && module_addrframe(m, m->eh, a, frame) == 0)
 		return 0;
 	if (!debug_frame && !m->dbg_frame)
 		return KP_ENOCFI;
 	if (!m->debug_tried)
 		module_need_debug(m);
-	if (m->dbg_frame && dwarf_cfi_addrframe(m->dbg_frame, a, frame) == 0)
+	if (m->dbg_frame && module_addrframe(m, m->dbg_frame, a, frame) == 0)
 		return 0;
 	return KP_ENOCFI;
 }
@@ -556,7 +583,7 @@ static int just_before_start_main(struct uw_module *m, uint64_t a)
 	Dwarf_Addr lo, hi;
 	int ret = 0;
 
-	if (!m->eh || dwarf_cfi_addrframe(m->eh, a, &frame))
+	if (!m->eh || module_addrframe(m, m->eh, a, &frame))
 		return 0;
 	if (dwarf_frame_info(frame, &lo, &hi, NULL) >= 0) {
 		for (int i = 0; i < m->nr_entry; i++)

@@ -282,7 +282,7 @@ static int leaf_rule(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 	Dwarf_Frame *frame;
 	Dwarf_Op *ops;
 	size_t nops;
-	uint64_t cfa;
+	uint64_t cfa, d;
 	int64_t k;
 	int state = UW_LEAF_NONE, err;
 
@@ -298,10 +298,12 @@ static int leaf_rule(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		goto out;
 	if (frame_cfa(frame, r, mem, &cfa) || ra_offset(frame, r, mem, cfa, &k))
 		goto out;
-	k += (int64_t)(cfa - r->r[UW_SP]);
-	if (k < 0 || k > INT32_MAX)
+	/* the RA's offset from the stack pointer, in unsigned arithmetic
+	 * (hostile CFI makes k anything): below sp it wraps above INT32_MAX */
+	d = (uint64_t)k + (cfa - r->r[UW_SP]);
+	if (d > INT32_MAX)
 		goto out;
-	*delta = (int32_t)k;
+	*delta = (int32_t)d;
 	state = UW_LEAF_AT_SP;
 out:
 	free(frame);
