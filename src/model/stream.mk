@@ -2,7 +2,8 @@
 noinst_LIBRARIES += libkpstream.a
 libkpstream_a_SOURCES = \
 	src/model/record.h src/model/stream.h src/model/varint.h src/model/stream-rd.h \
-	src/model/stream-enc.c src/model/stream-dec.c
+	src/model/stream-blk.h src/model/stream-enc.c src/model/stream-dec.c \
+	src/model/stream-blk.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-stream
@@ -29,7 +30,8 @@ CLEANFILES += tests/gen-stream-seeds
 if ENABLE_FUZZING
 EXTRA_PROGRAMS += fuzz/fuzz-stream
 fuzz_fuzz_stream_SOURCES = fuzz/fuzz.h fuzz/fuzz-stream.c \
-	src/model/stream-enc.c src/model/stream-dec.c src/util/kp_err.c
+	src/model/stream-enc.c src/model/stream-dec.c src/model/stream-blk.c \
+	src/util/kp_err.c src/util/crc32c.c
 fuzz_fuzz_stream_CFLAGS = $(AM_CFLAGS) -g -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_stream_LDFLAGS = -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS += fuzz/fuzz-stream
