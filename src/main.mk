@@ -13,7 +13,8 @@ kptop_LDADD = libkptui.a libkpreport.a libkpresolve.a libkpmodel.a \
 
 ## Command-line tests: no root needed.
 TESTS += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh
-EXTRA_DIST += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh
+EXTRA_DIST += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh \
+	tests/fixtures/stream-v1.1.kps
 
 ## A synthetic stream for the CLI tests (no root, no BPF).
 check_PROGRAMS += tests/mkstream
