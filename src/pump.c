@@ -73,6 +73,7 @@ void kp_pump__free(struct kp_pump *p)
 	kp_ctlstate__free(p->state);
 	kp_decoder__free(p->dec);
 	kp_pump_load_release(p);
+	free(p->ctl);
 	free(p->buf);
 	free(p);
 }
