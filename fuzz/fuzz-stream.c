@@ -6,7 +6,10 @@
  * decoder returns is valid input for the encoder (no longer than the
  * bytes it came from), decoding that encoding gives back the same bytes
  * (the codec is a fixed point after one round), and the record's bytes
- * less the last one decode as a cut (0), never as damage.
+ * less the last one decode as a cut (0), never as damage. It also walks
+ * the file's blocks (stream/stream-blk.h): a sound block lies within the
+ * input and, one byte short, is not whole (0), never sound or damage;
+ * END records are checked against the records before them.
  */
 #include "fuzz.h"
 
@@ -14,6 +17,7 @@
 #include <string.h>
 
 #include "stream/stream.h"
+#include "stream/stream-blk.h"
 
 /* Re-encode r, decode that, re-encode again: both encodings must match. */
 static void check_roundtrip(const struct kp_record *r, size_t used)
@@ -57,8 +61,30 @@ static void check_cut(struct kp_decoder *d, const uint8_t *rec, size_t used,
 		abort();
 }
 
+/* Walk the blocks from offset 0, the first record at skip. */
+static void walk_blocks(const uint8_t *data, size_t size, size_t skip,
+			uint16_t minor)
+{
+	struct kp_err err;
+	size_t pos = 0, blen, b2;
+
+	while (pos < size) {
+		if (kp_stream_block(data + pos, size - pos, skip, pos, minor, &blen,
+				    &err) != 1)
+			return;
+		if (blen <= skip || blen > size - pos)
+			abort();
+		if (kp_stream_block(data + pos, blen - 1, skip, pos, minor, &b2,
+				    &err) != 0)
+			abort();
+		pos += blen;
+		skip = 0;
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static struct kp_stream_tally t;
 	struct kp_stream_header h;
 	struct kp_decoder *d;
 	struct kp_record r;
@@ -75,12 +101,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!d)
 		return 0;
 	kp_decoder__set_minor(d, h.minor);
+	walk_blocks(data, size, off, h.minor);
+	memset(&t, 0, sizeof(t));
 	do {
 		used = 0;
 		rc = kp_decoder__next(d, data + off, size - off, off, &used, &r, &err);
 		if (used > size - off)
 			abort();
 		if (rc == 1) {
+			if (r.type == KP_REC_END)
+				kp_stream_tally__check(&t, &r.end, off, &err);
+			kp_stream_tally__add(&t, &r);
 			check_roundtrip(&r, used);
 			check_cut(d, data + off, used, off);
 		}

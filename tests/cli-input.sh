@@ -1,8 +1,8 @@
 #!/bin/sh
 # cli-input.sh — `kptop -i` on good, damaged and unreadable streams, and
 # sampling without rights: clear one-line messages and the documented
-# exit statuses (0 ok, 3 no rights, 4 input unreadable/damaged before its
-# first record). Needs no BPF; the parts that need another uid run when
+# exit statuses (0 ok, 3 no rights, 4 input unreadable or damaged, after
+# the report of the records before the damage). Needs no BPF; the parts that need another uid run when
 # root can switch to nobody (setpriv).
 . "$top_srcdir/tests/lib.sh"
 [ -x "$KPTOP" ] || fail "kptop binary not built: $KPTOP"
@@ -33,17 +33,28 @@ grep -Eq '^ *50\.00 +50\.00 +50 +hot_a ' "$T/out" || fail "good stream: $(cat "$
 expect 0 0 "" -- -i "$T/good.kps" --batch --format folded
 grep -qx 'synth;main;hot_c 20' "$T/out" || fail "folded: $(cat "$T/out")"
 
-# Cut inside the SYMTAB at the end: every sample is kept, a warning names
-# the offset, the names are gone (module+offset instead).
+# A file of version 1.1 (no blocks, no END record; written by kptop 0.1.0
+# before minor 2) still reads, the same as today's.
+expect 0 0 "" -- -i "$top_srcdir/tests/fixtures/stream-v1.1.kps" --batch
+grep -Eq '^ *50\.00 +50\.00 +50 +hot_a ' "$T/out" || fail "v1.1 stream: $(cat "$T/out")"
+
+# Cut in the END record's block: every sample is kept, a warning names
+# the offset, exit 4 after the report.
 head -c $((size - 5)) "$T/good.kps" >"$T/cut.kps"
-expect 0 1 "damaged at byte " -- -i "$T/cut.kps" --batch
+expect 4 1 "damaged at byte " -- -i "$T/cut.kps" --batch
 grep -q 'samples 100' "$T/out" || fail "cut stream lost samples: $(cat "$T/out")"
 grep -q "$T/cut.kps" "$T/err" || fail "warning does not name the file"
 
 # Cut in the middle of the samples: the records before it are reported.
 head -c $((size / 2)) "$T/good.kps" >"$T/half.kps"
-expect 0 1 "damaged at byte " -- -i "$T/half.kps" --batch --format json
+expect 4 1 "damaged at byte " -- -i "$T/half.kps" --batch --format json
 grep -q '"samples": [1-9]' "$T/out" || fail "half stream: no samples: $(cat "$T/out")"
+
+# One changed byte in a sample: its block fails its checksum; no record
+# of the block is used (here the whole file: nothing could be read).
+cp "$T/good.kps" "$T/flip.kps"
+printf '\001' | dd of="$T/flip.kps" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+expect 4 2 "fails its checksum" -- -i "$T/flip.kps" --batch
 
 # Damage in the first record: nothing could be read.
 head -c 16 "$T/good.kps" >"$T/bad1.kps"

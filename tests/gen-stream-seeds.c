@@ -5,7 +5,8 @@
  * at their limits, a symbol table, unknown record types, weighted runs of
  * idle samples, a later minor version with a longer header and extra
  * fields, a cut stream, damaged
- * lengths and counts. Deterministic: the same bytes on every run. Not run
+ * lengths and counts; a file in blocks with its END record (minor 2),
+ * one with a changed byte, one whose END counts are off. Deterministic: the same bytes on every run. Not run
  * by make check; the files it wrote are checked in.
  */
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "stream/stream.h"
+#include "stream/stream-blk.h"
 
 #define CAP (1u << 20)
 
@@ -126,6 +128,67 @@ static int every_type(struct out *o, size_t *sample_at)
 	return rc;
 }
 
+/* Records as a saver writes them: counted, checksummed, a CHECK record
+ * where a block of 64 bytes or more is due. */
+static int add_blocked(struct out *o, struct kp_stream_sum *sum,
+		       const struct kp_record *r)
+{
+	size_t at = o->len;
+	int rc = add(o, r);
+
+	if (rc)
+		return rc;
+	kp_stream_sum__count(sum, r);
+	kp_stream_sum__bytes(sum, o->buf + at, o->len - at);
+	if (kp_stream_sum__due(sum))
+		o->len += kp_stream_sum__check(sum, o->buf + o->len);
+	return 0;
+}
+
+/* META, samples and an EXIT in blocks, then END and its CHECK; skew is
+ * added to END's count of SAMPLE records. *exit_at: where the EXIT is. */
+static int blocks_stream(struct out *o, uint64_t skew, size_t *exit_at)
+{
+	struct kp_stream_sum sum;
+	struct kp_record r;
+	int i, rc;
+
+	header(o);
+	kp_stream_sum__init(&sum, 64);
+	kp_stream_sum__bytes(&sum, o->buf, o->len);
+	r = meta();
+	if ((rc = add_blocked(o, &sum, &r)))
+		return rc;
+	for (i = 0; i < 6; i++) {
+		r = sample(300 + (uint64_t)i, 2, 2, i == 5 ? KP_MAX_REGS : 0,
+			   i == 5 ? 64 : 0);
+		if ((rc = add_blocked(o, &sum, &r)))
+			return rc;
+	}
+	*exit_at = o->len;
+	r = (struct kp_record){ .type = KP_REC_EXIT, .exit = { 9, 100, 100 } };
+	if ((rc = add_blocked(o, &sum, &r)))
+		return rc;
+	sum.t.counts[KP_REC_SAMPLE - 1] += skew;
+	o->len += kp_stream_sum__end(&sum, o->buf + o->len);
+	return 0;
+}
+
+static int blocks(struct out *o, const char *dir)
+{
+	size_t at = 0;
+	int rc;
+
+	if ((rc = blocks_stream(o, 0, &at)) || (rc = save(o, dir, "blocks", o->len)))
+		return rc;
+	o->buf[at + 3] ^= 0x10;		/* the EXIT's pid */
+	if ((rc = save(o, dir, "blocks-bad-crc", o->len)))
+		return rc;
+	if ((rc = blocks_stream(o, 1, &at)))
+		return rc;
+	return save(o, dir, "end-counts-off", o->len);
+}
+
 static int gen(struct out *o, const char *dir)
 {
 	static const struct kp_symbol many[] = {
@@ -230,7 +293,9 @@ static int gen(struct out *o, const char *dir)
 	raw(o, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
 	raw(o, "\x04\x06\x01\x02\x02" "new", 8);	/* EXIT + 3 new bytes */
 	raw(o, "\x07\x05\x01\x04\x00\x05" "\x09", 7);	/* LOST + 1 */
-	return save(o, dir, "minor-later", o->len);
+	if ((rc = save(o, dir, "minor-later", o->len)))
+		return rc;
+	return blocks(o, dir);
 }
 
 int main(int argc, char **argv)

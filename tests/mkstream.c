@@ -2,7 +2,8 @@
  * so they need neither root nor BPF: META, one process "synth" with one
  * mapping of a file that does not exist, 100 samples split 50/30/20 over
  * hot_a/hot_b/hot_c (each called from main), and at the end the SYMTAB
- * that names them (a saved stream carries its own names).
+ * that names them (a saved stream carries its own names), then the END
+ * record and the CHECK record of the file's one block.
  * Usage: mkstream OUT */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +11,12 @@
 
 #include "stream/record.h"
 #include "stream/stream.h"
+#include "stream/stream-blk.h"
 
 #define APP "/nonexistent/kptop-synth-app"
 
 static FILE *out;
+static struct kp_stream_sum sum;	/* one block: the file is small */
 
 static void put(const struct kp_record *r)
 {
@@ -24,6 +27,8 @@ static void put(const struct kp_record *r)
 		fprintf(stderr, "mkstream: cannot encode or write a record\n");
 		exit(1);
 	}
+	kp_stream_sum__count(&sum, r);
+	kp_stream_sum__bytes(&sum, buf, (size_t)n);
 }
 
 static void samples(int n, uint64_t leaf)
@@ -56,6 +61,8 @@ int main(int argc, char **argv)
 	}
 	kp_stream_header_encode(hdr);
 	fwrite(hdr, 1, sizeof(hdr), out);
+	kp_stream_sum__init(&sum, 0);
+	kp_stream_sum__bytes(&sum, hdr, sizeof(hdr));
 	r = (struct kp_record){ .type = KP_REC_META };
 	r.meta = (struct kp_rec_meta){ .version = "synthetic", .kernel = "6.18",
 		.hostname = "synth", .arch = "x86_64", .freq_hz = 1000, .ncpus = 2,
@@ -79,5 +86,10 @@ int main(int argc, char **argv)
 	r = (struct kp_record){ .type = KP_REC_SYMTAB };
 	r.symtab = (struct kp_rec_symtab){ .path = APP, .nr_syms = 4, .syms = syms };
 	put(&r);
+	{
+		uint8_t tail[KP_STREAM_TAIL_MAX];
+
+		fwrite(tail, 1, kp_stream_sum__end(&sum, tail), out);
+	}
 	return fclose(out) ? 1 : 0;
 }

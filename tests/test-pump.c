@@ -20,11 +20,12 @@
 
 #include "model/model.h"
 #include "stream/stream.h"
+#include "stream/stream-blk.h"
 #include "pump/pump.h"
 
 /* ---- fakes ---- */
 
-#define MAX_FED 256
+#define MAX_FED 4096
 static struct {
 	uint32_t types[MAX_FED];
 	uint32_t pids[MAX_FED];		/* process/sample/mmap/exit pid */
@@ -33,6 +34,12 @@ static struct {
 
 static uint8_t queue[1 << 16];		/* the fake collector's queue */
 static size_t queue_len;
+static char path[256];
+
+/* When the feed_trunc-th record is fed, the input file is truncated to
+ * trunc_to bytes (its owner doing so while kptop reads it). */
+static long feed_trunc = -1;
+static off_t trunc_to;
 
 struct kp_model {
 	int dummy;
@@ -42,6 +49,8 @@ int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 {
 	(void)m;
 	assert_true(fed.n < MAX_FED);
+	if ((long)fed.n == feed_trunc)
+		assert_int_equal(truncate(path, trunc_to), 0);
 	fed.types[fed.n] = r->type;
 	switch (r->type) {
 	case KP_REC_PROCESS: fed.pids[fed.n] = r->process.pid; break;
@@ -152,7 +161,6 @@ static size_t count(uint32_t type, uint32_t pid)
 }
 
 static char tmpdir[] = "/tmp/test-pump.XXXXXX";
-static char path[256];
 
 static int setup(void **state)
 {
@@ -161,6 +169,7 @@ static int setup(void **state)
 	snprintf(path, sizeof(path), "%s/run.kps", tmpdir);
 	memset(&fed, 0, sizeof(fed));
 	queue_len = 0;
+	feed_trunc = -1;
 	return 0;
 }
 
@@ -287,8 +296,8 @@ static void test_damaged_file_keeps_prefix(void **state)
 	assert_int_equal(load(&warn, &err), 0);
 	assert_non_null(strstr(warn.msg, "damaged at byte "));
 	assert_non_null(strstr(warn.msg, path));
-	/* the last SYMTAB is lost, everything before it is there */
-	assert_int_equal(count(KP_REC_SYMTAB, 0), 1);
+	/* the last block has lost its CHECK record: its records are kept */
+	assert_int_equal(count(KP_REC_SYMTAB, 0), 2);
 	assert_int_equal(count(KP_REC_SAMPLE, 10), 3);
 }
 
@@ -352,6 +361,274 @@ static void test_other_users_file(void **state)
 	kp_pump__free(p);
 }
 
+/* Write bytes[0..len) as the file and load it; 1 if the load reported
+ * damage (an error or a warning). */
+static int load_reports(const uint8_t *bytes, size_t len)
+{
+	struct kp_err warn = { 0 }, err = { 0 };
+	FILE *f;
+	int rc;
+
+	unlink(path);	/* a truncated file is flushed at close (ext4) */
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(bytes, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	rc = load(&warn, &err);
+	return rc != 0 || warn.code != 0;
+}
+
+static uint8_t *slurp(size_t *len)
+{
+	struct stat st;
+	uint8_t *b;
+	FILE *f = fopen(path, "rb");
+
+	assert_non_null(f);
+	assert_int_equal(stat(path, &st), 0);
+	b = malloc((size_t)st.st_size + 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)st.st_size, f), (size_t)st.st_size);
+	fclose(f);
+	*len = (size_t)st.st_size;
+	return b;
+}
+
+/* A saved file cut anywhere, at a record boundary too (after the SYMTAB
+ * records' start, every name would be lost), is reported. */
+static void test_every_cut_reported(void **state)
+{
+	size_t len, silent = 0;
+	uint8_t *b;
+
+	(void)state;
+	save_run(60);
+	b = slurp(&len);
+	for (size_t cut = 0; cut < len; cut++)
+		silent += !load_reports(b, cut);
+	assert_int_equal(silent, 0);
+	assert_int_equal(load_reports(b, len), 0);	/* the whole file is fine */
+	b[len] = 0;
+	assert_int_equal(load_reports(b, len + 1), 1);	/* a byte after the end */
+	free(b);
+}
+
+/* Every single-byte change of a saved file is reported. */
+static void test_every_flip_reported(void **state)
+{
+	static const uint8_t flips[] = { 0x01, 0x10, 0x80, 0xff };
+	size_t len, silent = 0;
+	uint8_t *b;
+
+	(void)state;
+	save_run(60);
+	b = slurp(&len);
+	for (size_t off = 0; off < len; off++) {
+		for (size_t i = 0; i < sizeof(flips); i++) {
+			b[off] ^= flips[i];
+			silent += !load_reports(b, len);
+			b[off] ^= flips[i];
+		}
+	}
+	assert_int_equal(silent, 0);
+	free(b);
+}
+
+/* A sample with an 8 KiB stack copy (DWARF mode). */
+static void push_big_sample(uint32_t pid)
+{
+	static uint8_t stack[8192];
+	static const uint64_t uf[2] = { 0x401000, 0x402000 };
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+
+	r.sample = (struct kp_rec_sample){ .pid = pid, .tid = pid, .gpid = pid,
+		.gtid = pid, .comm = "app", .nr_uframes = 2, .uframes = uf,
+		.stack_len = sizeof(stack), .stack = stack };
+	push(&r);
+}
+
+/* The file's owner truncates it to half while kptop reads it (after the
+ * first 100 records of pass 2): no crash (a mapped file would raise
+ * SIGBUS), the records read before are kept, the warning names the
+ * offset and says the file shrank. */
+static void test_truncated_while_read(void **state)
+{
+	struct kp_err warn = { 0 }, err = { 0 };
+	struct kp_model m;
+	struct kp_collector *c = (struct kp_collector *)&m;	/* never used */
+	struct kp_pump *p = kp_pump__new(c, &m, 0, &err);
+	unsigned long long at = 0;
+	char want[128];
+	const char *s;
+	struct stat st;
+	size_t n;
+
+	(void)state;
+	assert_non_null(p);
+	push_meta();
+	push_process(10, 1);
+	push_mmap(10);
+	assert_int_equal(kp_pump__save_start(p, path, &err), 0);
+	for (int i = 0; i < 400; i++) {
+		push_big_sample(10);
+		if (queue_len > sizeof(queue) - 9000)
+			assert_true(kp_pump__run(p, 0, &err) > 0);
+	}
+	assert_true(kp_pump__run(p, 0, &err) > 0);
+	assert_int_equal(kp_pump__save_stop(p, &err), 0);
+	kp_pump__free(p);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size > (3 << 20));	/* more than the read window */
+
+	feed_trunc = 100;	/* 2 SYMTAB in pass 1, then 98 records */
+	trunc_to = st.st_size / 2;
+	assert_int_equal(load(&warn, &err), 0);
+	snprintf(want, sizeof(want), "the file shrank from %lld to %lld bytes",
+		 (long long)st.st_size, (long long)trunc_to);
+	assert_non_null(strstr(warn.msg, want));
+	s = strstr(warn.msg, "damaged at byte ");
+	assert_non_null(s);
+	assert_int_equal(sscanf(s, "damaged at byte %llu", &at), 1);
+	/* bytes read before the cut are kept: the offset may lie beyond it */
+	assert_true(at < (unsigned long long)st.st_size);
+	n = count(KP_REC_SAMPLE, 10);
+	assert_true(n > 100 && n < 400);
+	assert_true((unsigned long long)n * 8192 > (unsigned long long)trunc_to / 2);
+}
+
+/* A stream file in blocks of about block_bytes (the saver's are 64 KiB),
+ * written as the saver does: META, a process and its mapping, 12
+ * samples, a SYMTAB, END. Returns the number of blocks. */
+static int write_small_blocks(uint64_t block_bytes)
+{
+	static const struct kp_symbol syms[] = { { 0x1000, 16, "hot_a" } };
+	struct kp_record r = { .type = KP_REC_SYMTAB };
+	uint8_t hdr[KP_STREAM_HEADER_LEN], tail[KP_STREAM_TAIL_MAX];
+	struct kp_decoder *d = kp_decoder__new();
+	struct kp_stream_sum sum;
+	struct kp_err e = { 0 };
+	FILE *f = fopen(path, "wb");
+	size_t off = 0, used;
+	int blocks = 1;
+
+	assert_non_null(d);
+	assert_non_null(f);
+	queue_len = 0;
+	push_meta();
+	push_process(10, 1);
+	push_mmap(10);
+	for (int i = 0; i < 12; i++)
+		push_sample(10);
+	r.symtab = (struct kp_rec_symtab){ .path = "/usr/bin/app", .nr_syms = 1,
+					   .syms = syms };
+	push(&r);
+	kp_stream_header_encode(hdr);
+	kp_stream_sum__init(&sum, block_bytes);
+	fwrite(hdr, 1, sizeof(hdr), f);
+	kp_stream_sum__bytes(&sum, hdr, sizeof(hdr));
+	while (off < queue_len) {
+		assert_int_equal(kp_decoder__next(d, queue + off, queue_len - off, 0,
+						  &used, &r, &e), 1);
+		fwrite(queue + off, 1, used, f);
+		kp_stream_sum__count(&sum, &r);
+		kp_stream_sum__bytes(&sum, queue + off, used);
+		off += used;
+		if (kp_stream_sum__due(&sum) && off < queue_len) {
+			fwrite(tail, 1, kp_stream_sum__check(&sum, tail), f);
+			blocks++;
+		}
+	}
+	fwrite(tail, 1, kp_stream_sum__end(&sum, tail), f);
+	assert_int_equal(fclose(f), 0);
+	kp_decoder__free(d);
+	queue_len = 0;
+	return blocks;
+}
+
+/* Many small blocks: every cut and every single-byte change is
+ * reported, in the CHECK records between blocks too; the whole file
+ * loads with every record. */
+static void test_blocks_every_cut_and_flip(void **state)
+{
+	static const uint8_t flips[] = { 0x01, 0x80, 0xff };
+	struct kp_err warn = { 0 }, err = { 0 };
+	size_t len, silent = 0;
+	uint8_t *b;
+
+	(void)state;
+	assert_true(write_small_blocks(64) >= 4);
+	assert_int_equal(load(&warn, &err), 0);
+	assert_string_equal(warn.msg, "");
+	assert_int_equal(count(KP_REC_SAMPLE, 10), 12);
+	assert_int_equal(count(KP_REC_SYMTAB, 0), 1);
+	assert_int_equal(fed.n, 16);	/* no CHECK or END reaches the model */
+	b = slurp(&len);
+	for (size_t cut = 0; cut < len; cut++)
+		silent += !load_reports(b, cut);
+	for (size_t off = 0; off < len; off++) {
+		for (size_t i = 0; i < sizeof(flips); i++) {
+			b[off] ^= flips[i];
+			silent += !load_reports(b, len);
+			b[off] ^= flips[i];
+		}
+	}
+	assert_int_equal(silent, 0);
+	free(b);
+}
+
+/* A whole block gone (each block's checksum still holds): the END
+ * record's counts find it; the records before the END block are kept. */
+static void test_block_dropped(void **state)
+{
+	struct kp_err warn = { 0 }, err = { 0 }, e = { 0 };
+	size_t len, b1 = 0, b2 = 0;
+	uint8_t *b;
+
+	(void)state;
+	write_small_blocks(64);
+	b = slurp(&len);
+	assert_int_equal(kp_stream_block(b, len, KP_STREAM_HEADER_LEN, 0,
+					 KP_STREAM_MINOR, &b1, &e), 1);
+	assert_int_equal(kp_stream_block(b + b1, len - b1, 0, b1, KP_STREAM_MINOR,
+					 &b2, &e), 1);
+	memmove(b + b1, b + b1 + b2, len - b1 - b2);	/* the second block */
+	assert_int_equal(load_reports(b, len - b2), 1);
+	assert_int_equal(load(&warn, &err), 0);
+	assert_non_null(strstr(warn.msg, "END record: "));
+	assert_true(count(KP_REC_SAMPLE, 10) > 0);
+	free(b);
+}
+
+/* A loaded file saved again (the w key with -i): its records, checked
+ * again, in a new file with its own blocks and END; a file changed in
+ * place since it was loaded is not copied. */
+static void test_resave_loaded(void **state)
+{
+	struct kp_err warn = { 0 }, err = { 0 };
+	char again[300];
+	struct kp_model m;
+	struct kp_pump *p;
+
+	(void)state;
+	save_run(60);
+	p = kp_pump__new(NULL, &m, 0, &err);
+	assert_non_null(p);
+	assert_int_equal(kp_pump__load_file(p, path, 0, &warn, &err), 0);
+	assert_string_equal(warn.msg, "");
+	snprintf(again, sizeof(again), "%s/again.kps", tmpdir);
+	assert_int_equal(kp_pump__save_start(p, again, &err), 0);
+	assert_int_equal(kp_pump__save_stop(p, &err), 0);
+	damage(KP_STREAM_HEADER_LEN + 5, 'Z');		/* the input changes */
+	assert_true(kp_pump__save_start(p, again, &err) < 0);
+	assert_non_null(strstr(err.msg, "changed since it was read"));
+	kp_pump__free(p);
+	assert_int_equal(rename(again, path), 0);
+	assert_int_equal(load(&warn, &err), 0);
+	assert_string_equal(warn.msg, "");
+	assert_int_equal(count(KP_REC_SAMPLE, 10), 3);
+	assert_int_equal(count(KP_REC_SYMTAB, 0), 4);	/* 2 copied, 2 from the model */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +640,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_users_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_cut_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_flip_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_truncated_while_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_blocks_every_cut_and_flip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_block_dropped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resave_loaded, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

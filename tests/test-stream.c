@@ -2,7 +2,8 @@
  * specification (man/kptop-stream.5): round trips of every record type at
  * their limits, a cut at every byte of a stream holding every type,
  * corrupted lengths and counts, unknown types and versions, bad strings,
- * and encoding into short buffers.
+ * and encoding into short buffers; CRC32C, and the blocks and END record
+ * of a saved file (stream/stream-blk.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,7 +17,9 @@
 #include <cmocka.h>
 
 #include "stream/stream.h"
+#include "stream/stream-blk.h"
 #include "stream/varint.h"
+#include "util/crc32c.h"
 
 #define BIG (256 * 1024)
 
@@ -109,6 +112,9 @@ static struct kp_record rec_symtab(uint32_t n, const struct kp_symbol *syms)
 	return r;
 }
 
+static const uint64_t counts12[KP_REC_TYPE_MAX] = { 1, 2, 3, 4, 5, 1ull << 40,
+	7, 8, 9, 10, 11, 0 };
+
 /* One record of every type, in a plausible order. */
 static size_t every_type(struct kp_record *out)
 {
@@ -131,6 +137,10 @@ static size_t every_type(struct kp_record *out)
 	out[n] = (struct kp_record){ .type = KP_REC_EXIT };
 	out[n++].exit = (struct kp_rec_exit){ 8, 100, 100 };
 	out[n++] = rec_symtab(3, syms3);
+	out[n] = (struct kp_record){ .type = KP_REC_CHECK };
+	out[n++].check = (struct kp_rec_check){ 123456, 0xdeadbeef };
+	out[n] = (struct kp_record){ .type = KP_REC_END };
+	out[n++].end = (struct kp_rec_end){ 1ull << 40, KP_REC_TYPE_MAX, counts12 };
 	return n;
 }
 
@@ -225,7 +235,7 @@ static void test_header(void **state)
 	struct kp_err e = { 0 };
 
 	kp_stream_header_encode(h);
-	assert_memory_equal(h, "KPTOPSTR\x01\x00\x01\x00\x01\x00\x10\x00", 16);
+	assert_memory_equal(h, "KPTOPSTR\x01\x00\x02\x00\x01\x00\x10\x00", 16);
 	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), 0);
 	assert_int_equal(hd.major, 1);
 	assert_int_equal(hd.minor, KP_STREAM_MINOR);
@@ -981,10 +991,190 @@ static void test_decoder_free_null(void **state)
 	assert_int_equal(st.records, 1);
 }
 
+/* ---- CRC32C, blocks, END ---- */
+
+static void test_crc32c(void **state)
+{
+	static uint8_t b[1024];
+
+	(void)state;
+	assert_int_equal(kp_crc32c(0, "123456789", 9), 0xe3069283);
+	assert_int_equal(kp_crc32c_sw(0, "123456789", 9), 0xe3069283);
+	assert_int_equal(kp_crc32c(kp_crc32c(0, "1234", 4), "56789", 5), 0xe3069283);
+	assert_int_equal(kp_crc32c(0, "", 0), 0);
+	for (size_t i = 0; i < sizeof(b); i++)
+		b[i] = (uint8_t)(i * 131 + (i >> 3));
+	for (size_t off = 0; off < 9; off++)
+		for (size_t len = 0; len + off <= sizeof(b); len += 37)
+			assert_int_equal(kp_crc32c(0, b + off, len),
+					 kp_crc32c_sw(0, b + off, len));
+}
+
+static void test_end_limits(void **state)
+{
+	static uint64_t counts[KP_END_MAX_TYPES + 1];
+	struct kp_record r = { .type = KP_REC_END }, out;
+	struct kp_decoder *d = kp_decoder__new();
+	struct kp_err e = { 0 };
+	uint8_t buf[4096], pay[512];
+	size_t n, used, plen = 0;
+
+	(void)state;
+	assert_non_null(d);
+	r.end = (struct kp_rec_end){ 5, KP_END_MAX_TYPES, counts };
+	n = enc(&r, buf, sizeof(buf));
+	assert_int_equal(kp_decoder__next(d, buf, n, 0, &used, &out, &e), 1);
+	assert_int_equal(out.end.nr_types, KP_END_MAX_TYPES);
+	r.end.nr_types++;
+	assert_int_equal(kp_record_encode(&r, buf, sizeof(buf)), -EINVAL);
+	/* 256 counts on the wire: malformed at the count */
+	pay[plen++] = 5;
+	plen = (size_t)(kp_varint_put(pay + plen, KP_END_MAX_TYPES + 1) - pay);
+	memset(pay + plen, 0, KP_END_MAX_TYPES + 1);
+	plen += KP_END_MAX_TYPES + 1;
+	n = (size_t)(kp_varint_put(kp_varint_put(buf, KP_REC_END), plen) - buf);
+	memcpy(buf + n, pay, plen);
+	assert_int_equal(kp_decoder__next(d, buf, n + plen, 100, &used, &out, &e),
+			 KP_EFORMAT);
+	assert_int_equal(err_offset(&e), 100 + n + 1);
+	kp_decoder__free(d);
+}
+
+/* A stream written in blocks of at least block bytes; *nblocks of them. */
+static size_t build_blocks(uint8_t *buf, size_t cap, uint64_t block, int *nblocks)
+{
+	struct kp_record recs[16];
+	struct kp_stream_sum sum;
+	size_t n = every_type(recs) - 2, len = KP_STREAM_HEADER_LEN;
+
+	kp_stream_header_encode(buf);
+	kp_stream_sum__init(&sum, block);
+	kp_stream_sum__bytes(&sum, buf, len);
+	*nblocks = 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = enc(&recs[i], buf + len, cap - len);
+
+		kp_stream_sum__count(&sum, &recs[i]);
+		kp_stream_sum__bytes(&sum, buf + len, k);
+		len += k;
+		if (kp_stream_sum__due(&sum)) {
+			len += kp_stream_sum__check(&sum, buf + len);
+			++*nblocks;
+		}
+	}
+	return len + kp_stream_sum__end(&sum, buf + len);
+}
+
+/* Walk the blocks of buf; returns how many were sound, *end where the
+ * walk stopped, the last rc in *rc. */
+static int walk_blocks(const uint8_t *buf, size_t len, size_t *end, int *rc)
+{
+	struct kp_err e = { 0 };
+	size_t pos = 0, skip = KP_STREAM_HEADER_LEN, blen;
+	int n = 0;
+
+	while (pos < len) {
+		*rc = kp_stream_block(buf + pos, len - pos, skip, pos,
+				      KP_STREAM_MINOR, &blen, &e);
+		if (*rc != 1)
+			break;
+		assert_true(blen > skip && blen <= len - pos);
+		pos += blen;
+		skip = 0;
+		n++;
+	}
+	*end = pos;
+	return n;
+}
+
+static void test_blocks(void **state)
+{
+	static uint8_t buf[BIG];
+	struct kp_stream_tally t = { 0 }, t0 = { 0 };
+	uint64_t counts[KP_REC_TYPE_MAX];
+	struct kp_rec_end end_rec = { 0 };
+	struct kp_decoder *d = kp_decoder__new();
+	struct kp_record r;
+	struct kp_err e = { 0 };
+	size_t len, end, off = KP_STREAM_HEADER_LEN, used;
+	int nb, rc = 0;
+
+	(void)state;
+	assert_non_null(d);
+	len = build_blocks(buf, sizeof(buf), 64, &nb);
+	assert_true(nb >= 3);
+	assert_int_equal(walk_blocks(buf, len, &end, &rc), nb);
+	assert_int_equal(end, len);
+	/* The END record agrees with the records before it. */
+	while (kp_decoder__next(d, buf + off, len - off, off, &used, &r, &e) == 1) {
+		if (r.type == KP_REC_END) {
+			assert_int_equal(kp_stream_tally__check(&t, &r.end, off, &e), 0);
+			assert_true(r.end.nr_types <= KP_REC_TYPE_MAX);
+			memcpy(counts, r.end.counts, r.end.nr_types * sizeof(*counts));
+			end_rec = r.end;
+			end_rec.counts = counts;
+			t0 = t;
+		}
+		kp_stream_tally__add(&t, &r);
+		off += used;
+	}
+	assert_int_equal(off, len);
+	assert_int_equal(t.counts[KP_REC_CHECK - 1], nb);
+	assert_int_equal(t.counts[KP_REC_END - 1], 1);
+	t0.counts[KP_REC_SAMPLE - 1]++;
+	assert_int_equal(kp_stream_tally__check(&t0, &end_rec, 77, &e), KP_EFORMAT);
+	assert_non_null(strstr(e.msg, "offset 77: END record: 1 SAMPLE records, "
+			       "but the file holds 2"));
+	/* A stream cut anywhere: the blocks before the cut are sound, the one
+	 * it cuts is not whole (0); only the END record's absence tells a cut
+	 * at a block boundary (the reader's check). */
+	for (size_t cut = 0; cut < len; cut++) {
+		int whole = walk_blocks(buf, cut, &end, &rc);
+
+		assert_true(end <= cut);
+		assert_true(rc == 0 || (rc == 1 && end == cut && whole < nb));
+	}
+	/* Any byte changed: a walk over the whole file never gets through. */
+	for (size_t i = 0; i < len; i++) {
+		for (int x = 1; x < 256; x <<= 1) {
+			buf[i] ^= (uint8_t)x;
+			walk_blocks(buf, len, &end, &rc);
+			assert_true(end < len || rc != 1);
+			assert_true(end <= i);
+			buf[i] ^= (uint8_t)x;
+		}
+	}
+	kp_decoder__free(d);
+}
+
+/* A block longer than KP_STREAM_BLOCK_MAX without its CHECK is damage as
+ * soon as a record's envelope makes it so, before its payload is read. */
+static void test_block_too_long(void **state)
+{
+	static uint8_t buf[KP_STREAM_BLOCK + 4096];
+	struct kp_err e = { 0 };
+	size_t at = KP_STREAM_BLOCK + 100, n, blen;
+
+	(void)state;
+	n = (size_t)(kp_varint_put(kp_varint_put(buf + at, 42),
+				   KP_STREAM_RECORD_MAX - 8) - buf);
+	assert_int_equal(kp_stream_block(buf, n, at, 1000, KP_STREAM_MINOR, &blen, &e),
+			 KP_EFORMAT);
+	assert_int_equal(err_offset(&e), 1000 + at);
+	assert_non_null(strstr(e.msg, "no CHECK record"));
+	/* the same record at the start of a block: wait for its bytes */
+	n = (size_t)(kp_varint_put(kp_varint_put(buf, 42), KP_STREAM_RECORD_MAX - 8) - buf);
+	assert_int_equal(kp_stream_block(buf, n, 0, 0, KP_STREAM_MINOR, &blen, &e), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_crc32c),
+		cmocka_unit_test(test_end_limits),
+		cmocka_unit_test(test_blocks),
+		cmocka_unit_test(test_block_too_long),
 		cmocka_unit_test(test_roundtrip_small),
 		cmocka_unit_test(test_roundtrip_sample_limits),
 		cmocka_unit_test(test_roundtrip_weight),

@@ -55,6 +55,7 @@ struct run {
 	FILE *out;
 	struct kp_safefile *outf;	/* -o FILE: out until renamed into place */
 	uint64_t t0, t0_real;	/* start of the period of the next report */
+	int damaged;		/* the input file is damaged: exit 4 after the report */
 	struct kp_err err;
 };
 
@@ -261,6 +262,7 @@ static int load_input(struct run *r)
 	kp_pump__info(r->p, &pi);
 	if (warn.msg[0]) {
 		fprintf(stderr, "kptop: warning: %s\n", warn.msg);
+		r->damaged = 1;
 		if (pi.records == 0) {
 			kp_err_set(&r->err, warn.code, "%s: no record could be read",
 				   r->o.input);
@@ -584,5 +586,7 @@ int main(int argc, char **argv)
 	status = r.o.batch ? run_batch(&r) : run_live(&r);
 	if (status)
 		fail(&r, status);
+	else if (r.damaged)
+		status = KP_EXIT_INPUT;	/* the report of what was read is out */
 	return finish(&r, status);
 }

@@ -11,7 +11,7 @@ kptop_LDADD = libkptui.a libkpreport.a libkppump.a libkpmodel.a \
 TESTS += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh \
 	tests/man-drops.sh
 EXTRA_DIST += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh tests/man-drops.sh \
-	src/README.md
+	src/README.md tests/fixtures/stream-v1.1.kps
 
 ## A synthetic stream for the CLI tests (no root, no BPF).
 check_PROGRAMS += tests/mkstream

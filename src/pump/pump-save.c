@@ -1,10 +1,13 @@
 /* pump-save.c — the save-to-stream writer: a new file (mode 0600) next
  * to the target, checked and renamed into place by util/safefile.h; the
  * header, what is already known, the spool, the live bytes, and on stop
- * the SYMTAB records of every frame the model saw. */
+ * the SYMTAB records of every frame the model saw and the END record.
+ * Every record written is counted (for END) and checksummed, and a CHECK
+ * record closes each block (stream-blk.h). */
 #include "pump/pump.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,13 +29,57 @@ struct symvec {
 	int rc;
 };
 
-static int wr(struct kp_pump *p, const void *buf, size_t len, struct kp_err *err)
+/* Bytes to the file, checksummed into the open block unless they are
+ * the CHECK or END records that kp_stream_sum encoded (and summed). */
+static int wr(struct kp_pump *p, const void *buf, size_t len, int sum,
+	      struct kp_err *err)
 {
 	if (len && fwrite(buf, 1, len, p->save) != len)
 		return kp_err_set(err, -EIO, "%s: write failed: %s", p->save_path,
 				  strerror(errno ? errno : EIO));
+	if (sum)
+		kp_stream_sum__bytes(&p->sum, buf, len);
 	p->save_bytes += len;
 	return 0;
+}
+
+static int wr_check(struct kp_pump *p, struct kp_err *err)
+{
+	uint8_t rec[KP_STREAM_TAIL_MAX];
+
+	return wr(p, rec, kp_stream_sum__check(&p->sum, rec), 0, err);
+}
+
+/* Whole records: each is counted for END, and a CHECK record follows
+ * the first one at which the open block is due. */
+static int wr_records(struct kp_pump *p, const uint8_t *buf, size_t len,
+		      struct kp_err *err)
+{
+	size_t off = 0, from = 0, used;
+	struct kp_err derr = { 0 };
+	struct kp_record r;
+	int rc;
+
+	while (off < len) {
+		rc = kp_decoder__next(p->save_dec, buf + off, len - off, 0, &used,
+				      &r, &derr);
+		if (rc == 0 && off + used == len)
+			break;	/* unknown records at the end: written as they are */
+		if (rc != 1)
+			return kp_err_set(err, KP_EFORMAT, "%s: a record to save does "
+					  "not decode: %s", p->save_path, derr.msg);
+		kp_stream_sum__count(&p->sum, &r);
+		off += used;
+		if (p->sum.block + (off - from) < p->sum.block_bytes)
+			continue;
+		rc = wr(p, buf + from, off - from, 1, err);
+		if (rc == 0)
+			rc = wr_check(p, err);
+		if (rc)
+			return rc;
+		from = off;
+	}
+	return wr(p, buf + from, len - from, 1, err);
 }
 
 int kp_pump_save_bytes(struct kp_pump *p, const uint8_t *buf, size_t len,
@@ -40,7 +87,7 @@ int kp_pump_save_bytes(struct kp_pump *p, const uint8_t *buf, size_t len,
 {
 	if (!p->save)
 		return 0;
-	return wr(p, buf, len, err);
+	return wr_records(p, buf, len, err);
 }
 
 void kp_pump_save_abort(struct kp_pump *p)
@@ -48,6 +95,8 @@ void kp_pump_save_abort(struct kp_pump *p)
 	kp_safefile__abort(p->save_file);
 	p->save_file = NULL;
 	p->save = NULL;
+	kp_decoder__free(p->save_dec);
+	p->save_dec = NULL;
 	free(p->save_path);
 	p->save_path = NULL;
 	p->save_bytes = 0;
@@ -66,24 +115,62 @@ static int open_tmp(struct kp_pump *p, const char *path, struct kp_err *err)
 	return 0;
 }
 
+static int copy_record(struct kp_pump *p, const struct kp_record *r,
+		       const uint8_t *bytes, size_t len, void *ctx,
+		       struct kp_err *err)
+{
+	(void)r;
+	(void)ctx;
+	return wr_records(p, bytes, len, err);
+}
+
+/* A loaded file's records, read again and checked again: a file that
+ * changed since it was loaded is not copied. */
+static int write_loaded(struct kp_pump *p, struct kp_err *err)
+{
+	struct kp_err derr = { 0 };
+	uint64_t bad_at = 0, end = p->in->end;
+	int rc = kp_pump_load_walk(p, copy_record, NULL, &bad_at, &derr, err);
+
+	if (rc == 1 && bad_at < end)
+		return kp_pump_load_damage(err, KP_EFORMAT, "the input file changed "
+					   "since it was read", bad_at, derr.msg);
+	return rc == 1 ? 0 : rc;
+}
+
+/* The folded state, through memory: its records are counted too. */
+static int write_state(struct kp_pump *p, struct kp_err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	uint64_t n = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	if (!m)
+		return kp_err_set(err, -ENOMEM, "out of memory");
+	rc = kp_ctlstate__write(p->state, m, &n);
+	if (fclose(m) || rc) {
+		free(buf);
+		return kp_err_set(err, -ENOMEM, "out of memory");
+	}
+	rc = wr_records(p, (const uint8_t *)buf, len, err);
+	free(buf);
+	return rc;
+}
+
 /* What is known before the live bytes: a loaded file's records, or the
  * folded state followed by the spool. */
 static int write_known(struct kp_pump *p, struct kp_err *err)
 {
 	int rc;
 
-	if (p->file_map)
-		return wr(p, p->file_map + p->file_start,
-			  p->file_end - p->file_start, err);
-	if (kp_ctlstate__write(p->state, p->save, &p->save_bytes))
-		return kp_err_set(err, -EIO, "%s: write failed: %s", p->save_path,
-				  strerror(errno ? errno : EIO));
-	for (const struct kp_spool_chunk *ch = p->spool_head; ch; ch = ch->next) {
-		rc = wr(p, ch->data, ch->len, err);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	if (p->in)
+		return write_loaded(p, err);
+	rc = write_state(p, err);
+	for (const struct kp_spool_chunk *ch = p->spool_head; ch && !rc; ch = ch->next)
+		rc = wr_records(p, ch->data, ch->len, err);
+	return rc;
 }
 
 int kp_pump__save_start(struct kp_pump *p, const char *path, struct kp_err *err)
@@ -96,8 +183,14 @@ int kp_pump__save_start(struct kp_pump *p, const char *path, struct kp_err *err)
 	rc = open_tmp(p, path, err);
 	if (rc)
 		goto out_abort;
+	p->save_dec = kp_decoder__new();
+	if (!p->save_dec) {
+		rc = kp_err_set(err, -ENOMEM, "out of memory");
+		goto out_abort;
+	}
+	kp_stream_sum__init(&p->sum, 0);
 	kp_stream_header_encode(hdr);
-	rc = wr(p, hdr, sizeof(hdr), err);
+	rc = wr(p, hdr, sizeof(hdr), 1, err);
 	if (rc == 0)
 		rc = write_known(p, err);
 	if (rc == 0)
@@ -188,7 +281,7 @@ static int write_symtab(struct kp_pump *p, const struct sym *syms, size_t n,
 	if (!buf)
 		return kp_err_set(err, -ENOMEM, "out of memory");
 	len = kp_record_encode(&r, buf, size);
-	rc = len > 0 ? wr(p, buf, (size_t)len, err) : 0;
+	rc = len > 0 ? wr_records(p, buf, (size_t)len, err) : 0;
 	free(buf);
 	return rc;
 }
@@ -250,6 +343,11 @@ int kp_pump__save_stop(struct kp_pump *p, struct kp_err *err)
 	if (rc == 0)
 		rc = write_symtabs(p, &sv, err);
 	symvec_free(&sv);
+	if (rc == 0) {
+		uint8_t tail[KP_STREAM_TAIL_MAX];
+
+		rc = wr(p, tail, kp_stream_sum__end(&p->sum, tail), 0, err);
+	}
 	if (rc == 0)
 		rc = finish_file(p, err);
 	kp_pump_save_abort(p);	/* frees the names; the file is in place */

@@ -46,9 +46,13 @@ int kp_pump__save_stop(struct kp_pump *p, struct kp_err *err);
 int kp_pump__saving(const struct kp_pump *p, const char **path, uint64_t *bytes);
 
 /* Read a saved stream into the model (SYMTAB records first, then the
- * rest). Refuses a file owned by another user unless force (root may
- * read any). On damage: the records before it are kept, 0 is returned
- * and warning (if not NULL) gets "FILE: damaged at byte N: what". */
+ * rest), with pread through a bounded window (never mapped), checking
+ * the blocks and the END record of a file of minor 2 or later. Refuses a
+ * file owned by another user unless force (root may read any). On damage
+ * (a bad record or block, a cut, a file that shrank while it was read):
+ * the records before it are kept, 0 is returned and warning (if not
+ * NULL) gets "FILE: damaged at byte N: what". The file stays open for a
+ * save started later, which reads and checks it again. */
 int kp_pump__load_file(struct kp_pump *p, const char *path, int force,
 		       struct kp_err *warning, struct kp_err *err);
 

@@ -2,6 +2,7 @@
 noinst_LIBRARIES += libkpstream.a
 libkpstream_a_SOURCES = \
 	src/stream/record.h src/stream/sample-flags.h src/stream/stream.h src/stream/varint.h src/stream/stream-rd.h \
+	src/stream/stream-blk.h src/stream/stream-blk.c \
 	src/stream/stream-enc.c src/stream/stream-dec.c \
 	src/stream/lost.h src/stream/lost.c
 
@@ -30,7 +31,8 @@ CLEANFILES += tests/gen-stream-seeds
 if ENABLE_FUZZING
 EXTRA_PROGRAMS += fuzz/fuzz-stream
 fuzz_fuzz_stream_SOURCES = fuzz/fuzz.h fuzz/fuzz-stream.c \
-	src/stream/stream-enc.c src/stream/stream-dec.c src/util/kp_err.c
+	src/stream/stream-enc.c src/stream/stream-dec.c src/stream/stream-blk.c \
+	src/util/kp_err.c src/util/crc32c.c
 fuzz_fuzz_stream_CFLAGS = $(AM_CFLAGS) -g -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_stream_LDFLAGS = -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS += fuzz/fuzz-stream

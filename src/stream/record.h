@@ -35,7 +35,9 @@ enum kp_rec_type {
 	KP_REC_SYMTAB = 8,	/* names for addresses of one module */
 	KP_REC_THREAD = 9,	/* a thread exists or was renamed */
 	KP_REC_CGROUP = 10,	/* a cgroup id and its path */
-	KP_REC_TYPE_MAX = 10,
+	KP_REC_CHECK = 11,	/* closes a block of a saved file (CRC32C) */
+	KP_REC_END = 12,	/* the last record of a saved file: its counts */
+	KP_REC_TYPE_MAX = 12,
 };
 
 /* Limits shared by the BPF side, the codec and the model. */
@@ -183,6 +185,20 @@ struct kp_rec_cgroup {
 	const char *path;	/* relative to the cgroup2 mount, "/" for the root */
 };
 
+/* A saved file's blocks (kptop-stream(5), "BLOCKS AND THE END"). */
+struct kp_rec_check {
+	uint64_t length;	/* bytes of the block, this record excluded */
+	uint32_t crc32c;	/* of those bytes */
+};
+
+#define KP_END_MAX_TYPES 255	/* counts an END record may hold */
+
+struct kp_rec_end {
+	uint64_t samples;	/* sum of the SAMPLE weights before END */
+	uint32_t nr_types;	/* <= KP_END_MAX_TYPES */
+	const uint64_t *counts;	/* counts[i]: records of type i + 1 before END */
+};
+
 struct kp_record {
 	uint32_t type;	/* enum kp_rec_type */
 	union {
@@ -196,6 +212,8 @@ struct kp_record {
 		struct kp_rec_lost lost;
 		struct kp_rec_symtab symtab;
 		struct kp_rec_cgroup cgroup;
+		struct kp_rec_check check;
+		struct kp_rec_end end;
 	};
 };
 

@@ -29,6 +29,7 @@
 
 _Static_assert(SCRATCH_BASE >= 2 * KP_MAX_FRAMES * 8 + 64, "frames fit");
 _Static_assert(sizeof(struct kp_symbol) <= 24, "SYMTAB_SCRATCH bound");
+_Static_assert(SCRATCH_BASE >= KP_END_MAX_TYPES * 8 + 64, "END counts fit");
 
 struct kp_decoder {
 	struct kp_scratch sc;
@@ -43,6 +44,7 @@ static const char *const type_names[KP_REC_TYPE_MAX + 1] = {
 	[KP_REC_MMAP] = "MMAP record", [KP_REC_SAMPLE] = "SAMPLE record",
 	[KP_REC_LOST] = "LOST record", [KP_REC_SYMTAB] = "SYMTAB record",
 	[KP_REC_THREAD] = "THREAD record", [KP_REC_CGROUP] = "CGROUP record",
+	[KP_REC_CHECK] = "CHECK record", [KP_REC_END] = "END record",
 };
 
 int kp_stream_header_decode(const uint8_t *buf, size_t len,
@@ -267,6 +269,31 @@ static void dec_cgroup(struct rd *r, struct kp_rec_cgroup *c)
 	c->path = get_str(r, KP_PATH_MAX, "path");
 }
 
+static void dec_check(struct rd *r, struct kp_rec_check *c)
+{
+	c->length = get_u64(r, "length");
+	c->crc32c = get_le32(r, "crc32c");
+}
+
+static void dec_end(struct rd *r, struct kp_rec_end *t)
+{
+	const uint8_t *at;
+	uint64_t *counts = NULL;
+	uint32_t n;
+
+	t->samples = get_u64(r, "samples");
+	at = r->p;
+	n = get_u32(r, "type count");
+	if (!r->rc && n > KP_END_MAX_TYPES)
+		fail(r, at, "type count %u is over the limit %d", n, KP_END_MAX_TYPES);
+	if (!r->rc && n)
+		counts = take(r, (size_t)n * sizeof(*counts), 8);
+	for (uint32_t i = 0; i < n && !r->rc; i++)
+		counts[i] = get_u64(r, "record count");
+	t->nr_types = r->rc ? 0 : n;
+	t->counts = r->rc ? NULL : counts;
+}
+
 static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 {
 	switch (out->type) {
@@ -280,6 +307,8 @@ static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 	case KP_REC_LOST: dec_lost(r, &out->lost); break;
 	case KP_REC_SYMTAB: dec_symtab(r, &out->symtab); break;
 	case KP_REC_CGROUP: dec_cgroup(r, &out->cgroup); break;
+	case KP_REC_CHECK: dec_check(r, &out->check); break;
+	case KP_REC_END: dec_end(r, &out->end); break;
 	}
 }
 

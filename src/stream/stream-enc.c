@@ -51,6 +51,15 @@ static inline void e_le64(struct enc *e, uint64_t v)
 		e->p = kp_le64_put(e->p, v);
 }
 
+static inline void e_u32(struct enc *e, uint32_t v)
+{
+	e->n += 4;
+	if (e->p) {
+		for (int i = 0; i < 4; i++)
+			*e->p++ = (uint8_t)(v >> (8 * i));
+	}
+}
+
 /* A varint length and len raw bytes. */
 static inline void e_bytes(struct enc *e, const void *b, size_t len)
 {
@@ -170,6 +179,18 @@ static void e_symtab(struct enc *e, const struct kp_rec_symtab *t)
 	}
 }
 
+static void e_end(struct enc *e, const struct kp_rec_end *t)
+{
+	if (t->nr_types > KP_END_MAX_TYPES || (t->nr_types && !t->counts)) {
+		e->bad = 1;
+		return;
+	}
+	e_u(e, t->samples);
+	e_u(e, t->nr_types);
+	for (uint32_t i = 0; i < t->nr_types; i++)
+		e_u(e, t->counts[i]);
+}
+
 static void e_meta(struct enc *e, const struct kp_rec_meta *m)
 {
 	e_str(e, m->version, KP_PATH_MAX);
@@ -226,6 +247,11 @@ static void e_payload(struct enc *e, const struct kp_record *r)
 		e_u(e, r->lost.count);
 		break;
 	case KP_REC_SYMTAB: e_symtab(e, &r->symtab); break;
+	case KP_REC_CHECK:
+		e_u(e, r->check.length);
+		e_u32(e, r->check.crc32c);
+		break;
+	case KP_REC_END: e_end(e, &r->end); break;
 	case KP_REC_CGROUP:
 		e_u(e, r->cgroup.time_ns);
 		e_u(e, r->cgroup.id);

@@ -1,5 +1,6 @@
 /* stream-rd.h — the bounded field reader of the stream decoder. Internal
- * to src/stream/stream-dec.c (man/kptop-stream.5, "Encodings").
+ * to src/stream/stream-dec.c and stream-blk.c (man/kptop-stream.5,
+ * "Encodings").
  *
  * A struct rd reads the fields of one record's payload [p, end). Every
  * reader checks the bytes it needs against end before it reads them. The
@@ -112,6 +113,20 @@ static inline uint64_t get_addr(struct rd *r, const char *field)
 	return v;
 }
 
+static inline uint32_t get_le32(struct rd *r, const char *field)
+{
+	uint32_t v;
+
+	if (r->end - r->p < 4) {
+		fail(r, r->p, "%s runs past the end of the record", field);
+		return 0;
+	}
+	v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 |
+	    (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
+	r->p += 4;
+	return v;
+}
+
 /* Reserve n bytes of scratch aligned to align (a power of two). The
  * caller sized the scratch for the record, so this only fails on a codec
  * bug. */
@@ -173,7 +188,7 @@ static void get_str_into(struct rd *r, char *dst, size_t max, const char *field)
 	dst[n] = 0;
 }
 
-static const char *get_str(struct rd *r, size_t max, const char *field)
+static inline const char *get_str(struct rd *r, size_t max, const char *field)
 {
 	const uint8_t *at = r->p;
 	uint64_t n = 0;
@@ -189,7 +204,7 @@ static const char *get_str(struct rd *r, size_t max, const char *field)
 	return dst;
 }
 
-static uint8_t get_build_id(struct rd *r, uint8_t id[KP_BUILD_ID_MAX])
+static inline uint8_t get_build_id(struct rd *r, uint8_t id[KP_BUILD_ID_MAX])
 {
 	uint8_t n;
 
@@ -214,7 +229,7 @@ static uint8_t get_build_id(struct rd *r, uint8_t id[KP_BUILD_ID_MAX])
 
 /* A count of at most max, then that many addrs; into dst when given (the
  * regs array) or else into scratch. Returns the count. */
-static uint32_t get_addrs(struct rd *r, size_t max, uint64_t *dst,
+static inline uint32_t get_addrs(struct rd *r, size_t max, uint64_t *dst,
 			  const uint64_t **out, const char *field)
 {
 	const uint8_t *at = r->p;

@@ -2,7 +2,8 @@
 ## checked writing of every file kptop writes.
 noinst_LIBRARIES += libkputil.a
 libkputil_a_SOURCES = src/util/kp_err.h src/util/kp_err.c \
-	src/util/safefile.h src/util/safefile.c
+	src/util/safefile.h src/util/safefile.c \
+	src/util/crc32c.h src/util/crc32c.c
 
 if HAVE_CMOCKA
 ## The checks and the rename of util/safefile (as any user).
