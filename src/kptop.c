@@ -161,7 +161,8 @@ static int build_model(struct run *r)
 	 * live view, which views at every refresh, keeps the views'
 	 * structure as stacks are hung. */
 	struct kp_model_opts mo = { .max_nodes = r->o.max_nodes, .defer_stacks = 1,
-				    .eager_views = !r->o.batch };
+				    .eager_views = !r->o.batch,
+				    .max_bytes = r->o.max_memory - r->o.max_memory / 4 };
 	struct kp_filter f = { .show_idle = r->o.idle };
 	struct kp_err uerr = { 0 };
 
@@ -433,6 +434,7 @@ static int start(struct run *r)
 			    &r->err);
 	if (!r->p)
 		return KP_EXIT_RUNTIME;
+	kp_pump__set_spool_max(r->p, r->o.max_memory / 4);
 	if (r->o.input)
 		return load_input(r);
 	if (r->o.save && kp_pump__save_start(r->p, r->o.save, &r->err))
