@@ -106,18 +106,25 @@ static size_t model_bytes(const struct kp_model *m)
 	return sum;
 }
 
-static struct churn *churn_new(size_t max_nodes)
+static struct churn *churn_new_opts(size_t max_nodes, size_t max_bytes)
 {
 	struct churn *c = calloc(1, sizeof(*c));
+	struct kp_model_opts o = { .max_nodes = max_nodes, .max_bytes = max_bytes,
+				   .resolver = { .ops = &fake_ops },
+				   .eager_views = 1 };	/* as the live view runs it */
 
 	assert_non_null(c);
-	c->f.instant = 0;
-	c->f.eager_views = 1;	/* as the live view runs it */
-	c->m = fake_model(&c->f, max_nodes);
+	o.resolver.ctx = &c->f;
+	c->m = kp_model__new(&o);
 	assert_non_null(c->m);
 	assert_int_equal(feed_process(c->m, 100, 1, "app"), 0);
 	assert_int_equal(feed_mmap(c->m, 100, APP, 0x1000000, 0, "/bin/app", 1), 0);
 	return c;
+}
+
+static struct churn *churn_new(size_t max_nodes)
+{
+	return churn_new_opts(max_nodes, 0);
 }
 
 static void churn_free(struct churn *c)
@@ -171,6 +178,59 @@ static void test_other_stays_small(void **state)
 	/* only cold paths fold: at most the cold samples (1.6% here) */
 	assert_true(s.folded_samples * 50 < s.samples);
 	assert_true(s.folded_samples <= c->cold);
+	churn_free(c);
+}
+
+/* Process k of a churn whose every process runs a path of its own (of
+ * 100,000, over 140 functions), 3 samples, next to the hot paths. */
+static void wide_process(struct churn *c, uint32_t k)
+{
+	uint32_t pid = 1000 + k % 30000;
+	uint64_t pcs[4] = { U(0x300 + (k / 2500) % 40), U(0x200 + (k / 50) % 50),
+			    U(0x100 + k % 50), U(0x10) };
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+
+	assert_int_equal(feed_process(c->m, pid, 10 + k, "sh"), 0);
+	assert_int_equal(feed_mmap(c->m, pid, APP, 0x1000000, 0, "/bin/sh", 2), 0);
+	r.sample.pid = r.sample.tid = pid;
+	r.sample.time_ns = (uint64_t)k * NS / 1000;
+	strcpy(r.sample.comm, "sh");
+	r.sample.uframes = pcs;
+	r.sample.nr_uframes = 4;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(kp_model__feed(c->m, &r), 0);
+		c->samples++;
+	}
+	exit_proc(c->m, pid);
+	for (int i = 0; i < 4; i++)
+		stack3(c, 100, "app", r.sample.time_ns, 1, 2, 3);
+}
+
+/* --max-memory: the model stays within its budget whatever the churn,
+ * by merging and then folding the coldest paths. */
+static void test_budget(void **state)
+{
+	const size_t budget = 3u << 20;
+	struct churn *c = churn_new_opts(0, budget);
+	struct kp_model_summary s;
+	size_t most = 0;
+
+	(void)state;
+	for (uint32_t k = 0; k < 60000; k++) {
+		wide_process(c, k);
+		if (k % 500 == 499) {
+			view_kind(c->m, k % 1000 == 999 ? KP_VIEW_TOPDOWN : KP_VIEW_FLAT);
+			if (model_bytes(c->m) > most)
+				most = model_bytes(c->m);
+		}
+	}
+	kp_model__summary(c->m, &s);
+	print_message("budget %zu: at most %zu bytes; %llu nodes, [other] %llu of %llu\n",
+		      budget, most, (unsigned long long)s.nodes,
+		      (unsigned long long)s.folded_samples, (unsigned long long)s.samples);
+	assert_true(most <= budget + budget / 8);
+	assert_int_equal(s.samples, c->samples);
+	assert_true(s.folded_samples > 0);
 	churn_free(c);
 }
 
@@ -243,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_memory_levels_off),
 		cmocka_unit_test(test_other_stays_small),
 		cmocka_unit_test(test_merged_counts),
+		cmocka_unit_test(test_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

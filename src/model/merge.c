@@ -267,6 +267,8 @@ static void relabel(struct kp_model *m)
 	}
 }
 
+static void shrink(struct kp_model *m);
+
 int kp_merge__gone(struct kp_model *m)
 {
 	struct merge g = { 0 };
@@ -295,9 +297,29 @@ int kp_merge__gone(struct kp_model *m)
 	relabel(m);
 	m->sum.merged_procs += g.nr;
 	m->nr_gone = 0;
+	shrink(m);
 out:
 	merge_free(&g);
 	return err;
+}
+
+/* After a merge or fold: the arrays sized for the trie and stacks before
+ * it give back their room, so that the memory follows the model down. */
+static void shrink(struct kp_model *m)
+{
+	size_t cap;
+
+	cap = m->cap_nodes;
+	kp_shrink(&m->nodes, &m->cap_nodes, m->nr_nodes, sizeof(*m->nodes));
+	if (m->cap_nodes != cap)
+		kp_shrink(&m->nflags, &m->cap_nflags, m->nr_nodes, 1);
+	cap = m->cap_stk;
+	kp_shrink(&m->stks, &m->cap_stk, m->nr_stk, sizeof(*m->stks));
+	if (m->has_base && m->cap_stk != cap)
+		kp_shrink(&m->base, &m->cap_base, m->nr_stk, sizeof(*m->base));
+	kp_shrink(&m->threads, &m->cap_threads, m->nr_threads, sizeof(*m->threads));
+	kp_shrink(&m->procs, &m->cap_procs, m->nr_procs, sizeof(*m->procs));
+	kp_vcache__shrink(m);
 }
 
 /* The model's heap, as kp_model__mem counts it. */
@@ -313,26 +335,42 @@ size_t kp_model__bytes(const struct kp_model *m)
 
 static int fold(struct kp_model *m)
 {
+	int err;
+
 	if (m->nr_nodes <= m->max_nodes - m->max_nodes / 4)
 		return 0;	/* kp_tree__fold's target */
 	kp_vcache__invalidate(m, KP_VC_NODES);
-	return kp_tree__fold(m);
+	err = kp_tree__fold(m);
+	shrink(m);
+	return err;
 }
 
-/* Over the budget: merge every exited process, then lower the node
- * limit to three quarters of the trie (never below 1024 nodes). */
+/* Over the budget: merge every exited process; if that is not enough,
+ * lower the node limit in proportion (the trie, its stacks and its view
+ * counts are most of a model), never below KP_BUDGET_MIN_NODES: a
+ * budget folds the coldest paths, never the whole profile. */
+#define KP_BUDGET_MIN_NODES 4096
+
 static int budget(struct kp_model *m)
 {
+	size_t bytes = kp_model__bytes(m), want;
 	int err = 0;
 
-	if (kp_model__bytes(m) <= m->max_bytes)
+	if (bytes <= m->max_bytes)
 		return 0;
-	if (m->nr_gone)
+	if (m->nr_gone) {
 		err = kp_merge__gone(m);
-	if (err || kp_model__bytes(m) <= m->max_bytes || m->nr_nodes < 1024)
+		bytes = kp_model__bytes(m);
+	}
+	if (err || bytes <= m->max_bytes || m->nr_nodes <= KP_BUDGET_MIN_NODES)
 		return err;
-	m->max_nodes = m->nr_nodes;
-	m->fold_at = m->nr_nodes - m->nr_nodes / 4 - 1;
+	want = (size_t)((double)m->nr_nodes * m->max_bytes / bytes * 0.9);
+	if (want < KP_BUDGET_MIN_NODES)
+		want = KP_BUDGET_MIN_NODES;
+	if (want < m->max_nodes)
+		m->max_nodes = want;
+	if (m->fold_at > m->max_nodes)
+		m->fold_at = m->max_nodes;	/* fold now, whatever a fold said */
 	return 0;
 }
 
@@ -340,7 +378,10 @@ int kp_merge__tidy(struct kp_model *m, int err)
 {
 	int e = 0;
 
-	if (m->nr_gone >= m->merge_at)
+	/* a merge costs about the whole trie (and the views start over):
+	 * in a big trie it waits for more exits (for 1,270 exits/s and a
+	 * 100k-node trie: a merge every 2.5 s, not every 0.8 s) */
+	if (m->nr_gone >= m->merge_at && m->nr_gone >= m->nr_nodes / 32)
 		e = kp_merge__gone(m);
 	if (!e && m->max_bytes && (++m->flushes & 15) == 0)
 		e = budget(m);

@@ -73,6 +73,9 @@ uint64_t kp_hash_bytes(const void *p, size_t n, uint64_t seed);
 
 /* Make room for `need` elements of `elsz` bytes in *pp (a T **). */
 int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz);
+/* Give back the room of *pp past nr elements (and a quarter) when it is
+ * more than twice that; a failed realloc leaves it as it was. */
+void kp_shrink(void *pp, size_t *cap, size_t nr, size_t elsz);
 
 
 
@@ -691,6 +694,8 @@ enum kp_vc_what {
 };
 void kp_vcache__invalidate(struct kp_model *m, enum kp_vc_what what);
 int kp_vcache__log(struct kp_model *m, uint32_t stk);
+/* After KP_VC_NODES: give back the arrays sized for the old nodes. */
+void kp_vcache__shrink(struct kp_model *m);
 /* Cover the functions and nodes added since (at a view, or as stacks are
  * hung with eager_views); -ENOMEM leaves the rest to the next call. */
 int kp_vcache__extend(struct kp_model *m);
