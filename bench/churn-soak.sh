@@ -69,7 +69,7 @@ screen() { tmux -L "$SOCK" capture-pane -p -t soak; }
 # a header field: the text after LABEL up to two spaces
 field() { screen | head -3 | sed -n "s/.*$1\([^ ]*\).*/\1/p" | head -1; }
 
-printf '%6s %8s %8s %8s %8s %9s %6s\n' time RSS_MB cpu% hdr_cpu% other% merged load1
+printf '%6s %8s %8s %8s %8s %8s %9s %6s\n' time RSS_MB model cpu% hdr_cpu% other% merged load1
 t0=$(date +%s)
 c0=$(cpu_ticks "$pid")
 w0=$t0
@@ -81,7 +81,8 @@ while :; do
 	c1=$(cpu_ticks "$pid")
 	cpu=$(awk -v a="$c0" -v b="$c1" -v t="$tck" -v d=$((now - w0)) \
 		'BEGIN { printf "%.2f", 100 * (b - a) / t / d }')
-	printf '%6s %8s %8s %8s %8s %9s %6s\n' $((now - t0)) "$(rss_mb "$pid")" "$cpu" \
+	printf '%6s %8s %8s %8s %8s %8s %9s %6s\n' $((now - t0)) "$(rss_mb "$pid")" \
+		"$(field 'Model ')" "$cpu" \
 		"$(field 'kptop CPU ')" "$(field '\[other\] ')" "$(field 'Merged ')" \
 		"$(cut -d' ' -f1 /proc/loadavg)"
 	c0=$c1
@@ -104,11 +105,17 @@ echo "live header:"
 head -3 "$TMP/live.txt"
 echo "batch report:"
 sed -n '2,8p' "$TMP/batch.txt"
-# rows: Self% Total% Samples Function Module, by Self%; key function@module
-# and its rank among the rows of that key (two binaries of one name)
+# rows: Self% Total% Samples Function Module [Command/PID], by Self%; cut
+# at the heading's columns (names hold spaces); key function@module (its
+# first 8 characters: the live view cuts it to its column) and its rank
+# among the rows of that key (two binaries of one name)
 rows() {
-	awk 'NF >= 5 && $1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/ {
-		k = $4 "@" $(NF); print k "#" ++seen[k], $1 }' "$1"
+	awk '/Self%/ && /Function/ && !f { f = index($0, "Function"); m = index($0, "Module");
+		c = index($0, "Command"); next }
+	f && $1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/ {
+		fn = substr($0, f, m - f); mod = c ? substr($0, m, c - m) : substr($0, m);
+		gsub(/^ +| +$/, "", fn); gsub(/^ +| +$/, "", mod); gsub(/ /, "_", fn);
+		k = fn "@" substr(mod, 1, 8); print k "#" ++seen[k], $1 }' "$1"
 }
 rows "$TMP/batch.txt" | head -20 > "$TMP/b20"
 rows "$TMP/live.txt" > "$TMP/lall"
