@@ -49,8 +49,10 @@ int main(void)
 EOF
 prog=/bin/true
 cc -O1 -o "$TMP/hello" "$TMP/hello.c" 2>/dev/null && prog="$TMP/hello"
-setsid "$here/churn-load.sh" "$prog" >/dev/null 2>&1 &
-LOADPID=$!
+CHURN_PIDFILE="$TMP/load.pid" setsid "$here/churn-load.sh" "$prog" >/dev/null 2>&1 &
+n=0
+while [ ! -s "$TMP/load.pid" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+LOADPID=$(cat "$TMP/load.pid")	# its process group
 
 secs=$((MIN * 60))
 tmux -L "$SOCK" -f /dev/null new-session -d -s soak -x 200 -y 60 \
