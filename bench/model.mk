@@ -6,3 +6,10 @@ bench_model_bench_SOURCES = bench/model-bench.c tests/model-fake.h
 bench_model_bench_LDADD = libkpmodel.a libkputil.a
 CLEANFILES += bench/model-bench
 bench-build: bench/model-bench
+## bench/churn-mem: the model's memory by structure while a saved stream
+## of process churn is replayed (bench/churn-soak.sh saves one).
+EXTRA_PROGRAMS += bench/churn-mem
+bench_churn_mem_SOURCES = bench/churn-mem.c tests/model-fake.h
+bench_churn_mem_LDADD = libkpmodel.a libkpstream.a libkputil.a
+CLEANFILES += bench/churn-mem
+bench-build: bench/churn-mem

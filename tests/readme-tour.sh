@@ -2,7 +2,9 @@
 # readme-tour.sh — the README's "tour of the screen" is what the screen
 # shows: kptop's live view of the known-split workload in an 80x24 tmux
 # pane, compared line by line with the README's block, numbers masked
-# (each run of digits becomes #) and runs of blanks folded. The block's
+# (each run of digits becomes #, a size such as "938.5 KiB" SIZE), runs
+# of blanks folded, and the fields the header shows only when not zero
+# (Merged, [other]) left out of both. The block's
 # lines before "  ..." are the top of the screen, the line after it the
 # last line. To refresh the README, paste a capture-pane of that screen.
 . "$top_srcdir/tests/lib.sh"
@@ -26,7 +28,11 @@ sleep 2	# a few refreshes: every row the block shows is there
 screen >"$TUI_TMP/screen"
 type_text 'q'
 
-mask() { sed -e 's/[0-9][0-9]*/#/g' -e 's/[[:space:]][[:space:]]*/ /g' -e 's/ $//'; }
+mask() {
+	sed -e 's/  Merged [0-9][0-9]*//; s/  \[other\] [0-9.]*%//' \
+	    -e 's/[0-9][0-9.]* [KMG]iB/SIZE/g; s/[0-9][0-9]* B\b/SIZE/g' \
+	    -e 's/[0-9][0-9]*/#/g' -e 's/[[:space:]][[:space:]]*/ /g' -e 's/ $//'
+}
 mask <"$TUI_TMP/screen" >"$TUI_TMP/screen.m"
 mask <"$TUI_TMP/tour" >"$TUI_TMP/tour.m"
 top=$(grep -n '^ *\.\.\.$' "$TUI_TMP/tour.m" | head -1 | cut -d: -f1)

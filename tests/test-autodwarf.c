@@ -299,6 +299,30 @@ static void test_pid_reuse(void **state)
 	kp_autodwarf__free(a);
 }
 
+/* Under churn: more pids come and go than the table has slots (4096);
+ * an exited pid's slot is freed, so a new process is still judged and
+ * marked (it was not once the table had filled: every new pid probed
+ * the whole table and got no state). */
+static void test_churn_pids(void **state)
+{
+	struct kp_resolver r;
+	struct kp_autodwarf *a = glue(&r);
+
+	(void)state;
+	kp_autodwarf__set_collector(a, (struct kp_collector *)&dummy_collector);
+	nr_marked = nr_unmarked = 0;
+	for (uint32_t pid = 1000; pid < 21000; pid++) {
+		run(r, pid, whole, 3, KP_UNWIND_LEAF_BYTES);
+		r.ops->process_gone(r.ctx, pid, 1);
+	}
+	assert_int_equal(nr_marked, 0);
+	for (int i = 0; i < 10; i++)
+		run(r, 30000, cut, 2, KP_UNWIND_LEAF_BYTES);
+	assert_int_equal(nr_marked, 1);
+	assert_int_equal(marked[0], 30000);
+	kp_autodwarf__free(a);
+}
+
 static void test_leaf_fix(void **state)
 {
 	static const uint64_t leaf[] = { 0x3010, 0x1010 };	/* hot _start */
@@ -351,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_unwinder_judges),
 		cmocka_unit_test(test_marking),
 		cmocka_unit_test(test_pid_reuse),
+		cmocka_unit_test(test_churn_pids),
 		cmocka_unit_test(test_leaf_fix),
 		cmocka_unit_test(test_names_pass_through),
 	};

@@ -186,7 +186,8 @@ static int build_model(struct run *r)
 	 * live view, which views at every refresh, keeps the views'
 	 * structure as stacks are hung. */
 	struct kp_model_opts mo = { .max_nodes = r->o.max_nodes, .defer_stacks = 1,
-				    .eager_views = !r->o.batch };
+				    .eager_views = !r->o.batch,
+				    .max_bytes = r->o.max_memory - r->o.max_memory / 4 };
 	struct kp_filter f = { .show_idle = r->o.idle };
 	/* The live view names frames at every refresh: a big JIT map is read
 	 * by a thread of its own and never holds a refresh up for long. */
@@ -486,6 +487,7 @@ static int start(struct run *r)
 			    &r->err);
 	if (!r->p)
 		return KP_EXIT_RUNTIME;
+	kp_pump__set_spool_max(r->p, r->o.max_memory / 4);
 	if (r->o.input)
 		return load_input(r);
 	if (r->o.save && kp_pump__save_start(r->p, r->o.save, &r->err))

@@ -11,6 +11,7 @@ enum {
 	OPT_BATCH = 256, OPT_FORMAT, OPT_FORCE, OPT_CGROUP, OPT_USER_ONLY,
 	OPT_KERNEL_ONLY, OPT_CPU_BUFFER, OPT_QUEUE_LIMIT, OPT_MAX_NODES,
 	OPT_SPOOL, OPT_UNWIND, OPT_STACK_BYTES, OPT_WINDOW, OPT_IDLE,
+	OPT_MAX_MEMORY,
 };
 
 static const struct option long_opts[] = {
@@ -30,6 +31,7 @@ static const struct option long_opts[] = {
 	{ "cpu-buffer", required_argument, NULL, OPT_CPU_BUFFER },
 	{ "queue-limit", required_argument, NULL, OPT_QUEUE_LIMIT },
 	{ "max-nodes", required_argument, NULL, OPT_MAX_NODES },
+	{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 	{ "spool", required_argument, NULL, OPT_SPOOL },
 	{ "unwind", required_argument, NULL, OPT_UNWIND },
 	{ "stack-bytes", required_argument, NULL, OPT_STACK_BYTES },
@@ -73,6 +75,7 @@ void kp_options_usage(FILE *f, const char *prog)
 "\n"
 "Model and view:\n"
 "      --max-nodes N      call tree node limit (default %u)\n"
+"      --max-memory SIZE  memory budget of the model and spool (default %uM)\n"
 "      --spool SECS       seconds of records kept for a save (default %u)\n"
 "      --window SECS      length of the window time mode (default %u)\n"
 "      --idle             show the idle task\n"
@@ -82,7 +85,7 @@ void kp_options_usage(FILE *f, const char *prog)
 "Exit status: 0 ok, 1 runtime error, 2 usage, 3 no rights to sample,\n"
 "4 input file unreadable or damaged. See kptop(1).\n",
 		prog, prog, KP_DEFAULT_FREQ, KP_DEFAULT_STACK_BYTES,
-		KP_MODEL_DEFAULT_MAX_NODES, KP_DEFAULT_SPOOL_S,
+		KP_MODEL_DEFAULT_MAX_NODES, KP_DEFAULT_MAX_MEMORY_MB, KP_DEFAULT_SPOOL_S,
 		KP_DEFAULT_WINDOW_S);
 }
 
@@ -217,6 +220,11 @@ static int parse_value(struct kp_options *o, int c, const char *arg,
 			return bad(err, "--max-nodes", arg, "expected a count >= 16");
 		o->max_nodes = (size_t)v;
 		return 0;
+	case OPT_MAX_MEMORY:
+		if (kp_parse_size(arg, &o->max_memory) || o->max_memory < (8u << 20))
+			return bad(err, "--max-memory", arg,
+				   "expected a size >= 8M, with K, M or G suffix");
+		return 0;
 	case OPT_SPOOL:
 		if (parse_uint(arg, 86400, &v))
 			return bad(err, "--spool", arg, "expected seconds from 0 to 86400");
@@ -301,6 +309,7 @@ static void set_defaults(struct kp_options *o)
 	o->format = KP_FORMAT_TEXT;
 	o->freq_hz = KP_DEFAULT_FREQ;
 	o->spool_s = KP_DEFAULT_SPOOL_S;
+	o->max_memory = (size_t)KP_DEFAULT_MAX_MEMORY_MB << 20;
 	o->unwind = KP_UNWIND_AUTO;
 	o->stack_bytes = KP_DEFAULT_STACK_BYTES;
 	o->window_s = KP_DEFAULT_WINDOW_S;

@@ -35,6 +35,8 @@ enum kp_exit {
 
 #define KP_DEFAULT_FREQ 999
 #define KP_DEFAULT_SPOOL_S 60
+/* The model gets three quarters of --max-memory, the spool the rest. */
+#define KP_DEFAULT_MAX_MEMORY_MB 96
 #define KP_DEFAULT_STACK_BYTES 8192
 #define KP_DEFAULT_DELAY_S 2.0
 #define KP_DEFAULT_WINDOW_S 10
@@ -58,6 +60,7 @@ struct kp_options {
 	size_t queue_limit;	/* --queue-limit, bytes; 0 = default */
 	size_t max_nodes;	/* --max-nodes; 0 = model default */
 	unsigned spool_s;	/* --spool */
+	size_t max_memory;	/* --max-memory, bytes: model and spool */
 	enum kp_unwind_mode unwind;	/* --unwind */
 	uint32_t stack_bytes;	/* --stack-bytes */
 	unsigned window_s;	/* --window */

@@ -243,18 +243,6 @@ static uint32_t lookup(struct kp_model *m, struct kp_batch *b, size_t i)
 			 b->pcs + b->off[i] + b->nk[i], b->nu[i], b->comm[i]);
 }
 
-/* Fold the trie when it passed its bound; every stack is hung. */
-static int fold_if_big(struct kp_model *m, int err)
-{
-	int e;
-
-	if (m->nr_nodes <= m->fold_at)
-		return err;
-	kp_vcache__invalidate(m, KP_VC_NODES);
-	e = kp_tree__fold(m);
-	return err ? err : e;
-}
-
 /* New stacks are hung: the views' structure follows them (eager_views).
  * Its -ENOMEM is left to the next view, which extends again and fails. */
 static int hung(struct kp_model *m, int err)
@@ -298,14 +286,14 @@ int kp_feed__flush(struct kp_model *m)
 	b->n = b->npcs = 0;
 	if (m->defer && !kp_pend__full(m))
 		return err;
-	return hung(m, fold_if_big(m, err ? err : kp_pend__resolve(m)));
+	return hung(m, kp_merge__tidy(m, err ? err : kp_pend__resolve(m)));
 }
 
 int kp_feed__settle(struct kp_model *m)
 {
 	int err = kp_feed__flush(m);
 
-	return hung(m, fold_if_big(m, err ? err : kp_pend__resolve(m)));
+	return hung(m, kp_merge__tidy(m, err ? err : kp_pend__resolve(m)));
 }
 
 /* Keep what a new stack needs of the sample: its pcs, time and comm. */
@@ -356,7 +344,8 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 	nk = k ? (s->nr_kframes > KP_MAX_FRAMES ? KP_MAX_FRAMES : s->nr_kframes) : 0;
 	u = user_stack(m, s, w, hdr->proc, &nu);
 
-	hdr->key = kp_hash2((uint64_t)hdr->proc << 32 | hdr->tid,
+	/* the identity's serial, not its index: procs are renumbered (merge.c) */
+	hdr->key = kp_hash2((uint64_t)m->procs[hdr->proc].serial << 32 | hdr->tid,
 			    hdr->cgroup ^ ((uint64_t)hdr->flags << 48 | (uint64_t)nk << 16 | nu));
 	hdr->key = kp_mix64(hash_pcs(hash_pcs(hdr->key, k, nk), u, nu));
 	if (m->stk_tab.n)

@@ -144,8 +144,15 @@ static const char *basename_of(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
+/* Code the kernel maps into every process, the same in all of them. */
+static int kernel_image(const char *path)
+{
+	return !strcmp(path, "[vdso]") || !strcmp(path, "[vsyscall]");
+}
+
 /* The module of a user mapping: build-id, else dev + inode + path; a
- * mapping with neither (anonymous, JIT, [vdso]) is private to proc. */
+ * mapping with neither (anonymous, JIT) is private to proc, but for the
+ * kernel's [vdso] and [vsyscall], one module for all processes. */
 uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 			   uint32_t proc)
 {
@@ -162,8 +169,8 @@ uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 	if (!key.path)
 		return KP_NONE;
 	memcpy(key.build_id, mi->build_id, sizeof(key.build_id));
-	if (!key.build_id_len && !key.ino)
-		key.proc = proc;
+	if (!key.build_id_len && !key.ino && !kernel_image(key.path))
+		key.proc = m->procs[proc].serial;	/* not its index: procs are renumbered */
 	if (key.build_id_len)
 		h = (uint32_t)kp_hash_bytes(key.build_id, key.build_id_len, 7);
 	else

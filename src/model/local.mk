@@ -4,7 +4,7 @@ libkpmodel_a_SOURCES = src/model/model.h src/model/model-int.h \
 	src/model/util.c src/model/intern.c src/model/proc.c src/model/feed.c \
 	src/model/tree.c src/model/time.c src/model/filter.c src/model/view.c \
 	src/model/view-cache.c src/model/view-group.c src/model/view-tree.c \
-	src/model/stacks.c src/model/pending.c src/model/model.c
+	src/model/stacks.c src/model/pending.c src/model/model.c src/model/merge.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-model
@@ -29,4 +29,11 @@ tests_test_model_defer_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)
 tests_test_view_cache_defer_SOURCES = tests/test-view-cache.c tests/model-fake.h
 tests_test_view_cache_defer_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -DKP_FAKE_DEFER
 tests_test_view_cache_defer_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)
+endif
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-churn
+TESTS += tests/test-churn
+tests_test_churn_SOURCES = tests/test-churn.c tests/model-fake.h
+tests_test_churn_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_churn_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)
 endif

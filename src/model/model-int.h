@@ -73,6 +73,9 @@ uint64_t kp_hash_bytes(const void *p, size_t n, uint64_t seed);
 
 /* Make room for `need` elements of `elsz` bytes in *pp (a T **). */
 int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz);
+/* Give back the room of *pp past nr elements (and a quarter) when it is
+ * more than twice that; a failed realloc leaves it as it was. */
+void kp_shrink(void *pp, size_t *cap, size_t nr, size_t elsz);
 
 
 
@@ -154,7 +157,7 @@ struct kp_module {
 	const char *path;	/* mapping path; kernel: "[kernel.kallsyms]" */
 	uint32_t maj, min;
 	uint64_t ino;
-	uint32_t proc;		/* anonymous modules belong to one process */
+	uint32_t proc;		/* anonymous modules belong to one process (its serial) */
 	uint64_t map_start, map_limit, map_pgoff;	/* first mapping seen */
 	uint8_t build_id_len;
 	uint8_t build_id[KP_BUILD_ID_MAX];
@@ -210,12 +213,19 @@ struct kp_proc {
 	uint64_t start_ns;
 	const char *comm, *exe;
 	uint32_t root;		/* trie root node */
+	uint32_t serial;	/* identity: stable when procs are renumbered */
 	uint8_t gone, placeholder, kthread;
+	uint8_t merged;		/* the exited processes of one command (merge.c) */
+	uint32_t nmerged;	/* merged: how many */
+	char *label;		/* merged: "comm xN", the row's name (its own
+				 * KP_LABEL_LEN bytes; else comm) */
 	struct kp_map_info *maps;	/* sorted by addr, no overlaps */
 	uint32_t *map_mod;		/* module of each mapping */
 	size_t nr_maps, cap_maps;
 	uint32_t npend;			/* its stacks waiting in m->pend */
 };
+
+#define KP_LABEL_LEN (KP_COMM_LEN + 16)
 
 struct kp_thread {
 	uint32_t proc, tid;
@@ -451,6 +461,13 @@ struct kp_model {
 	struct kp_proc *procs;
 	size_t nr_procs, cap_procs;
 	struct kp_htab pid_tab;		/* pid -> current identity */
+	uint32_t next_serial;
+	size_t nr_gone;			/* exited, not merged yet */
+	size_t merge_at;		/* merge when nr_gone reaches it */
+	size_t nr_merged_rows;		/* merged procs */
+	struct kp_htab merged_tab;	/* comm -> its merged proc */
+	size_t max_bytes;		/* kp_model_opts.max_bytes, 0: none */
+	uint64_t flushes;		/* counted batches, to check memory now and then */
 	struct kp_thread *threads;
 	size_t nr_threads, cap_threads;
 	struct kp_htab thr_tab;
@@ -552,6 +569,13 @@ const char *kp_intern__source(struct kp_model *m, uint32_t frame);
 
 /* proc.c */
 void kp_proc__fini(struct kp_model *m);
+/* The merged pseudo process of comm (made if new, not in pid_tab). */
+uint32_t kp_proc__merged(struct kp_model *m, const char *comm);
+/* Rebuild pid_tab, thr_tab and merged_tab after procs or threads were
+ * renumbered. */
+int kp_proc__reindex(struct kp_model *m);
+/* The id of process proc's rows (process view, tree roots). */
+uint64_t kp_proc__row_id(const struct kp_model *m, uint32_t proc);
 uint32_t kp_proc__for_pid(struct kp_model *m, uint32_t pid, const char *comm,
 			  int *created);
 uint32_t kp_proc__thread(const struct kp_model *m, uint32_t proc, uint32_t tid);
@@ -577,12 +601,28 @@ int kp_pend__full(const struct kp_model *m);
 size_t kp_pend__bytes(const struct kp_model *m, size_t *used);
 void kp_pend__fini(struct kp_model *m);
 
+/* merge.c: the call trees, stacks and threads of exited processes are
+ * merged into one pseudo process per command (procs[].merged), and
+ * their mappings freed; procs, threads and nodes are renumbered. Only
+ * when every stack is hung and no sample waits. */
+int kp_merge__gone(struct kp_model *m);
+/* Merge if many have exited, fold if the trie is big or the model over
+ * its memory budget (feed.c calls it once every stack is hung). */
+int kp_merge__tidy(struct kp_model *m, int err);
+size_t kp_model__bytes(const struct kp_model *m);
+
 /* tree.c */
 uint32_t kp_tree__root(struct kp_model *m, uint32_t proc);
 uint32_t kp_tree__child(struct kp_model *m, uint32_t parent, uint32_t frame);
 uint32_t kp_tree__child_dup(struct kp_model *m, uint32_t parent, uint32_t frame,
 			    int dup);
 int kp_tree__fold(struct kp_model *m);
+/* Drop the nodes i < old_nr with cut[i] set, keeping the order; renumber
+ * parents, stack leaves and process roots into nidx (size nr_nodes). */
+void kp_tree__compact(struct kp_model *m, const uint8_t *cut, size_t old_nr,
+		      uint32_t *nidx);
+uint64_t kp_tree__merged_key(const struct kp_stk *s, uint32_t leaf);
+uint32_t *kp_tree__stack_hashes(const struct kp_model *m);
 void kp_tree__redup(struct kp_model *m);
 void kp_tree__fini(struct kp_model *m);
 
@@ -654,6 +694,8 @@ enum kp_vc_what {
 };
 void kp_vcache__invalidate(struct kp_model *m, enum kp_vc_what what);
 int kp_vcache__log(struct kp_model *m, uint32_t stk);
+/* After KP_VC_NODES: give back the arrays sized for the old nodes. */
+void kp_vcache__shrink(struct kp_model *m);
 /* Cover the functions and nodes added since (at a view, or as stacks are
  * hung with eager_views); -ENOMEM leaves the rest to the next call. */
 int kp_vcache__extend(struct kp_model *m);

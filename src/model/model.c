@@ -20,6 +20,8 @@ struct kp_model *kp_model__new(const struct kp_model_opts *opts)
 	m->fold_at = m->max_nodes;
 	m->defer = opts && opts->defer_stacks;
 	m->eager_views = opts && opts->eager_views;
+	m->max_bytes = opts ? opts->max_bytes : 0;
+	m->merge_at = opts && opts->merge_at ? opts->merge_at : KP_MODEL_MERGE_AT;
 	m->mode = KP_TIME_CUMULATIVE;
 	m->window_s = 10;
 	m->filt.f.hide_kernel = 0;

@@ -128,8 +128,19 @@ struct kp_model_opts {
 	 * that views again and again (the live view); a batch run, which
 	 * views at most once, saves the memory until then. */
 	int eager_views;
+	/* The model's memory budget in bytes (0: none): past it exited
+	 * processes are merged at once and the node limit is lowered (the
+	 * coldest paths folded) until the model fits again. */
+	size_t max_bytes;
+	/* Merge exited processes once this many wait (0: the default,
+	 * KP_MODEL_MERGE_AT). Their call trees, stacks and threads go into
+	 * one pseudo process per command ("sh x231004": pid 0, the count in
+	 * kp_row.nr_procs of process and tree rows) and their mappings are
+	 * freed; counts are kept. */
+	size_t merge_at;
 };
 #define KP_MODEL_DEFAULT_MAX_NODES 1000000
+#define KP_MODEL_MERGE_AT 1024
 
 struct kp_model;
 
@@ -240,7 +251,9 @@ struct kp_row {
 	const char *source;	/* "file:line" or NULL */
 	const char *comm;	/* process/thread views and merged flat view */
 	uint32_t pid, tid;
-	uint32_t nr_procs;	/* flat view: processes the function runs in */
+	uint32_t nr_procs;	/* flat view: processes the function runs in;
+				 * process, thread and tree rows of a merged
+				 * command: the processes merged (else 0) */
 	int inlined, kernel;
 };
 
@@ -319,6 +332,8 @@ struct kp_model_summary {
 	uint64_t processes, threads, mappings;
 	uint64_t nodes, frames, other_nodes;	/* memory bounds */
 	uint64_t folded_samples;	/* samples counted under [other] */
+	uint64_t merged_procs;		/* exited processes merged by command */
+	uint64_t model_bytes;		/* the model's heap (kp_model__mem) */
 	uint64_t unwound_dwarf, unwound_fp;	/* how user stacks were unwound */
 	uint64_t unknown_pid;		/* samples whose process was unknown */
 	uint64_t first_ns, last_ns;	/* time span of the samples fed */

@@ -21,11 +21,14 @@ void kp_proc__fini(struct kp_model *m)
 	for (i = 0; i < m->nr_procs; i++) {
 		free(m->procs[i].maps);
 		free(m->procs[i].map_mod);
+		if (m->procs[i].merged)
+			free(m->procs[i].label);
 	}
 	free(m->procs);
 	free(m->threads);
 	free(m->cgroups);
 	kp_htab__fini(&m->pid_tab);
+	kp_htab__fini(&m->merged_tab);
 	kp_htab__fini(&m->thr_tab);
 	kp_htab__fini(&m->cg_tab);
 }
@@ -65,6 +68,7 @@ static uint32_t new_proc(struct kp_model *m, uint32_t pid, uint64_t start_ns,
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	p->start_ns = start_ns;
+	p->serial = m->next_serial++;
 	p->comm = kp_strpool__intern(&m->strs, comm ? comm : "");
 	p->exe = kp_strpool__intern(&m->strs, exe ? exe : "");
 	if (!p->comm || !p->exe)
@@ -95,8 +99,84 @@ static void proc_gone(struct kp_model *m, uint32_t idx)
 	kp_pend__name_user(m, idx);
 	p = &m->procs[idx];
 	p->gone = 1;
+	m->nr_gone++;
 	if (m->res.ops && m->res.ops->process_gone)
 		m->res.ops->process_gone(m->res.ctx, p->pid, p->start_ns);
+}
+
+static uint32_t comm_hash(const char *comm)
+{
+	return (uint32_t)kp_mix64((uintptr_t)comm);
+}
+
+uint32_t kp_proc__merged(struct kp_model *m, const char *comm)
+{
+	uint32_t h = comm_hash(comm), v = 0, idx = (uint32_t)m->nr_procs;
+	uint64_t *found;
+	struct kp_proc *p;
+
+	KP_HTAB_FIND(&m->merged_tab, h, v, m->procs[v].comm == comm, found);
+	if (found)
+		return v;
+	if (kp_grow(&m->procs, &m->cap_procs, m->nr_procs + 1, sizeof(*m->procs)))
+		return KP_NONE;
+	p = &m->procs[idx];
+	memset(p, 0, sizeof(*p));
+	p->serial = m->next_serial++;
+	p->comm = comm;
+	p->exe = "";
+	p->gone = p->merged = 1;
+	p->label = malloc(KP_LABEL_LEN);
+	if (!p->label)
+		return KP_NONE;
+	snprintf(p->label, KP_LABEL_LEN, "%s", comm);
+	p->root = kp_tree__root(m, idx);
+	if (p->root == KP_NONE || kp_htab__insert(&m->merged_tab, h, idx)) {
+		free(p->label);	/* a root without a process: never reached */
+		return KP_NONE;
+	}
+	m->nr_procs++;
+	m->nr_merged_rows++;
+	return idx;
+}
+
+int kp_proc__reindex(struct kp_model *m)
+{
+	size_t i;
+
+	kp_htab__clear(&m->pid_tab);
+	kp_htab__clear(&m->merged_tab);
+	kp_htab__clear(&m->thr_tab);
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct kp_proc *p = &m->procs[i];
+		uint64_t *slot;
+
+		if (p->merged) {
+			if (kp_htab__insert(&m->merged_tab, comm_hash(p->comm), (uint32_t)i))
+				return -ENOMEM;
+			continue;
+		}
+		slot = pid_slot(m, p->pid);	/* the later identity of a pid wins */
+		if (slot)
+			*slot = (*slot & ~0xffffffffull) | (i + 1);
+		else if (kp_htab__insert(&m->pid_tab, pid_hash(p->pid), (uint32_t)i))
+			return -ENOMEM;
+	}
+	for (i = 0; i < m->nr_threads; i++) {
+		const struct kp_thread *t = &m->threads[i];
+
+		if (kp_htab__insert(&m->thr_tab, (uint32_t)kp_hash2(t->proc, t->tid),
+				    (uint32_t)i))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+uint64_t kp_proc__row_id(const struct kp_model *m, uint32_t proc)
+{
+	const struct kp_proc *p = &m->procs[proc];
+
+	return kp_hash2(p->pid, p->serial) | 1;
 }
 
 uint32_t kp_proc__for_pid(struct kp_model *m, uint32_t pid, const char *comm,

@@ -268,7 +268,9 @@ void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out)
 	out->total = m->sums.total;
 	out->idle = m->sums.idle;
 	out->folded_samples = m->sums.folded;
-	out->processes = m->nr_procs;
+	/* processes seen: the merged ones counted one by one */
+	out->processes = m->nr_procs - m->nr_merged_rows + m->sum.merged_procs;
+	out->model_bytes = kp_model__bytes(m);
 	out->threads = m->nr_threads;
 	out->nodes = m->nr_nodes;
 	out->frames = m->nr_frames - 2;

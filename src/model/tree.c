@@ -215,13 +215,13 @@ out_nomem:
 	return NULL;
 }
 
-static uint64_t merged_key(const struct kp_stk *s, uint32_t leaf)
+uint64_t kp_tree__merged_key(const struct kp_stk *s, uint32_t leaf)
 {
 	return kp_hash2(s->thr, kp_hash2(s->cgroup, (uint64_t)leaf << 8 | KP_STK_MERGED));
 }
 
 /* The low half of each stack's hash, which only stk_tab keeps. */
-static uint32_t *stack_hashes(const struct kp_model *m)
+uint32_t *kp_tree__stack_hashes(const struct kp_model *m)
 {
 	uint32_t *lo = malloc((m->nr_stk ? m->nr_stk : 1) * sizeof(*lo));
 	size_t i;
@@ -244,7 +244,7 @@ static uint32_t *stack_hashes(const struct kp_model *m)
 static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *dest,
 		   uint32_t *remap)
 {
-	uint32_t *lo = stack_hashes(m);
+	uint32_t *lo = kp_tree__stack_hashes(m);
 	size_t i, j = 0;
 
 	if (!lo)
@@ -260,7 +260,7 @@ static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *dest,
 			uint64_t key;
 
 			s.leaf = dest[s.leaf];
-			key = merged_key(&s, s.leaf);
+			key = kp_tree__merged_key(&s, s.leaf);
 			s.key = (uint32_t)(key >> 32);
 			h = (uint32_t)key;
 			s.flags = (s.flags & KP_STK_IDLE) | KP_STK_FOLDED | KP_STK_MERGED;
@@ -294,9 +294,8 @@ static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *dest,
 	return 0;
 }
 
-/* Drop the cut nodes, keeping the order; renumber parents, leaves, roots. */
-static int compact_nodes(struct kp_model *m, const uint8_t *cut, size_t old_nr,
-			 uint32_t *nidx)
+void kp_tree__compact(struct kp_model *m, const uint8_t *cut, size_t old_nr,
+		      uint32_t *nidx)
 {
 	size_t i, j = 0;
 
@@ -330,7 +329,6 @@ static int compact_nodes(struct kp_model *m, const uint8_t *cut, size_t old_nr,
 		kp_stk(m, (uint32_t)i)->leaf = nidx[kp_stk(m, (uint32_t)i)->leaf];
 	for (i = 0; i < m->nr_procs; i++)
 		m->procs[i].root = nidx[m->procs[i].root];
-	return 0;
 }
 
 /* The [other] node each cut node's stacks go to. */
@@ -378,7 +376,9 @@ int kp_tree__fold(struct kp_model *m)
 		goto out;
 	kp_time__remap(m, remap);
 	nidx = malloc(m->nr_nodes * sizeof(*nidx));
-	err = nidx ? compact_nodes(m, cut, old_nr, nidx) : -ENOMEM;
+	err = nidx ? 0 : -ENOMEM;
+	if (nidx)
+		kp_tree__compact(m, cut, old_nr, nidx);
 	/* if little could be cut (roots, [other]), wait before trying again */
 	m->fold_at = m->nr_nodes <= target ? m->max_nodes
 					   : m->nr_nodes + m->max_nodes / 4;

@@ -63,6 +63,31 @@ void kp_vcache__invalidate(struct kp_model *m, enum kp_vc_what what)
 	}
 }
 
+void kp_vcache__shrink(struct kp_model *m)
+{
+	struct kp_vcache *c = &m->vc;
+
+	size_t nr = m->nr_nodes;
+
+	if (c->nr_nodes || c->nr_pairs || c->nr_base)
+		return;		/* only when the structure starts over */
+	kp_shrink(&c->n, &c->cap_n, nr, sizeof(*c->n));
+	kp_shrink(&c->pairs, &c->cap_pairs, nr, sizeof(*c->pairs));
+	if (c->cap_b > 2 * nr + 64) {	/* a pair: both go, both grow again */
+		free(c->bself);
+		free(c->btotal);
+		c->bself = c->btotal = NULL;
+		c->cap_b = 0;
+	}
+	if (c->pair_tab.n > 8 * (nr + 64))
+		kp_htab__fini(&c->pair_tab);	/* empty: it grows again */
+	if (!c->nr_prep) {
+		kp_shrink(&c->eff, &c->cap_eff, nr, sizeof(*c->eff));
+		kp_shrink(&c->pm, &c->cap_pm, nr, sizeof(*c->pm));
+	}
+	kp_shrink(&c->log, &c->cap_log, c->nr_log, sizeof(*c->log));
+}
+
 int kp_vcache__log(struct kp_model *m, uint32_t stk)
 {
 	struct kp_vcache *c = &m->vc;

@@ -33,11 +33,14 @@ int kp_view__process(struct kp_model *m, const struct kp_agg *a, struct kp_view 
 		if (grow_rows(v))
 			return -ENOMEM;
 		row = &v->rows[v->nr_rows++];
-		row->id = kp_hash2(pr->pid, i) | 1;
+		row->id = kp_proc__row_id(m, (uint32_t)i);
 		row->self = row->total = a->n[r].total;
 		row->base_self = row->base_total = a->btotal ? a->btotal[r] : 0;
 		row->samples = a->n[r].samp;
 		row->name = row->comm = pr->comm;
+		if (pr->merged)
+			row->name = pr->label;
+		row->nr_procs = pr->nmerged;
 		row->pid = pr->pid;
 	}
 	return 0;
@@ -97,7 +100,8 @@ static int group_stack(struct kp_model *m, enum kp_view_kind kind, struct keyed 
 	if (created && kind == KP_VIEW_THREAD) {
 		uint32_t t = kp_proc__thread(m, proc, tid);
 
-		r->id = kp_hash2(kp_hash2(pr->pid, proc), tid) | 1;
+		r->id = kp_hash2(kp_proc__row_id(m, proc), tid) | 1;
+		r->nr_procs = pr->nmerged;
 		r->name = t != KP_NONE ? m->threads[t].name : pr->comm;
 		r->comm = pr->comm;
 		r->pid = pr->pid;

@@ -91,7 +91,7 @@ static void vn_add(struct vn *n, const struct kp_agg *a, uint32_t i)
 
 static uint64_t proc_id(const struct kp_model *m, uint32_t proc)
 {
-	return kp_hash2(m->procs[proc].pid, proc) | 1;
+	return kp_proc__row_id(m, proc);
 }
 
 /* Is row i expanded? Asked once per row; without a callback, all are. */
@@ -198,7 +198,8 @@ static double vn_key(const struct emit *e, const struct vn *n)
 static const char *vn_name(const struct emit *e, const struct vn *n)
 {
 	if (n->fn & KP_VN_PROC)
-		return e->m->procs[n->proc].comm;
+		return e->m->procs[n->proc].merged ? e->m->procs[n->proc].label
+						    : e->m->procs[n->proc].comm;
 	return e->m->fns[n->fn].name;
 }
 
@@ -253,6 +254,7 @@ static int emit_row(struct emit *e, uint32_t i, int depth)
 	r->name = vn_name(e, n);
 	r->comm = pr->comm;
 	r->pid = pr->pid;
+	r->nr_procs = pr->nmerged;
 	if (!(n->fn & KP_VN_PROC)) {
 		const struct kp_func *f = &m->fns[n->fn];
 

@@ -46,6 +46,43 @@ static struct pid_state *state_of(struct kp_autodwarf *a, uint32_t pid)
 	return NULL;	/* full: stop marking new processes */
 }
 
+/* pid's slot, or NULL: no insertion. */
+static struct pid_state *find_state(struct kp_autodwarf *a, uint32_t pid)
+{
+	uint32_t h = (pid * 2654435761u) & (SLOTS - 1);
+
+	for (int i = 0; i < SLOTS && a->pids[h].pid; i++, h = (h + 1) & (SLOTS - 1))
+		if (a->pids[h].pid == pid)
+			return &a->pids[h];
+	return NULL;
+}
+
+/* Free slot st, moving back the entries after it that probed past it
+ * (linear probing without tombstones), so that the table holds the
+ * processes alive, not every pid ever seen: full, it made every sample
+ * of a new pid probe all SLOTS slots and left new processes unjudged. */
+static void drop_state(struct kp_autodwarf *a, struct pid_state *st)
+{
+	uint32_t hole = (uint32_t)(st - a->pids), j = hole;
+
+	for (;;) {
+		uint32_t home;
+
+		memset(&a->pids[hole], 0, sizeof(a->pids[hole]));
+		for (;;) {
+			j = (j + 1) & (SLOTS - 1);
+			if (!a->pids[j].pid)
+				return;
+			home = (a->pids[j].pid * 2654435761u) & (SLOTS - 1);
+			/* j may move to hole if home is not cyclically in (hole, j] */
+			if (hole <= j ? (home <= hole || home > j) : (home <= hole && home > j))
+				break;
+		}
+		a->pids[hole] = a->pids[j];
+		hole = j;
+	}
+}
+
 static int is_entry(const char *name)
 {
 	/* _dl_start*, _dl_sysdep_start: the dynamic loader's own start,
@@ -240,17 +277,15 @@ static const char *op_module_name(void *ctx, const struct kp_map_info *map,
 static void op_process_gone(void *ctx, uint32_t pid, uint64_t start_ns)
 {
 	struct kp_autodwarf *a = ctx;
-	struct pid_state *st = state_of(a, pid);
+	struct pid_state *st = find_state(a, pid);
 
 	/* Exit or exec: whatever runs under this pid next (a new program,
 	 * a new process reusing the pid) is judged afresh, and does not
 	 * inherit the DWARF stack copies of the old one. */
 	if (st && st->marked && a->c && kp_collector__mark_dwarf(a->c, pid, 0) == 0)
 		st->marked = 0;
-	if (st && !st->marked) {
-		st->ok = st->short_ = 0;
-		st->first_ns = 0;
-	}
+	if (st && !st->marked)
+		drop_state(a, st);
 	if (a->inner.ops->process_gone)
 		a->inner.ops->process_gone(a->inner.ctx, pid, start_ns);
 }

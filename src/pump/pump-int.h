@@ -39,6 +39,7 @@ struct kp_pump {
 	uint64_t spool_ns;		/* 0: no spool, fold at once */
 	struct kp_spool_chunk *spool_head, *spool_tail;
 	uint64_t spool_bytes;
+	uint64_t spool_max;		/* bytes, at most KP_SPOOL_MAX_BYTES */
 	uint32_t *ctl;			/* control offsets of the chunk at hand */
 	size_t nr_ctl, cap_ctl;
 	struct kp_ctlstate *state;	/* control records older than the spool */

@@ -29,6 +29,7 @@ struct kp_pump *kp_pump__new(struct kp_collector *c, struct kp_model *m,
 	p->c = c;
 	p->m = m;
 	p->spool_ns = (uint64_t)spool_s * 1000000000u;
+	p->spool_max = KP_SPOOL_MAX_BYTES;
 	p->dec = kp_decoder__new();
 	p->state = kp_ctlstate__new();
 	if (!p->dec || !p->state)
@@ -50,6 +51,11 @@ out_nomem:
 	kp_err_set(err, -ENOMEM, "out of memory setting up the record pump");
 	errno = ENOMEM;
 	return NULL;
+}
+
+void kp_pump__set_spool_max(struct kp_pump *p, uint64_t bytes)
+{
+	p->spool_max = bytes < KP_SPOOL_MAX_BYTES ? bytes : KP_SPOOL_MAX_BYTES;
 }
 
 static void spool_drop_all(struct kp_pump *p)
@@ -108,7 +114,7 @@ static int spool_expire(struct kp_pump *p, uint64_t now, struct kp_err *err)
 	int rc;
 
 	while (p->spool_head && (p->spool_head->t_ns + p->spool_ns < now ||
-				 p->spool_bytes > KP_SPOOL_MAX_BYTES)) {
+				 p->spool_bytes > p->spool_max)) {
 		rc = spool_pop(p, err);
 		if (rc)
 			return rc;

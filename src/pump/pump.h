@@ -30,6 +30,8 @@ struct kp_pump;
 struct kp_pump *kp_pump__new(struct kp_collector *c, struct kp_model *m,
 			     unsigned spool_s, struct kp_err *err);
 void kp_pump__free(struct kp_pump *p);
+/* The spool never holds more than bytes (default and most: 256 MiB). */
+void kp_pump__set_spool_max(struct kp_pump *p, uint64_t bytes);
 
 /* Drain what the collector has queued (waiting up to timeout_ms for the
  * first record) into the model and, when saving, the file. Returns the

@@ -23,6 +23,8 @@ static void counters(FILE *out, const struct kp_report_facts *f,
 	fprintf(out, "  \"processes\": %" PRIu64 ",\n  \"threads\": %" PRIu64
 		",\n  \"mappings\": %" PRIu64 ",\n", f->sum.processes,
 		f->sum.threads, f->sum.mappings);
+	fprintf(out, "  \"merged_processes\": %" PRIu64 ",\n  \"folded_samples\": %"
+		PRIu64 ",\n", f->sum.merged_procs, f->sum.folded_samples);
 	fprintf(out, "  \"collector\": ");
 	if (info && info->have_collector)
 		fprintf(out, "{\"taken\": %" PRIu64 ", \"delivered\": %" PRIu64

@@ -48,8 +48,11 @@ static void header(FILE *out, const struct kp_report_facts *f,
 	kp_report_jit_note(info, jit, sizeof(jit));
 	fprintf(out, "%s\n", jit);
 	fprintf(out, "processes %" PRIu64 ", threads %" PRIu64 ", mappings %"
-		PRIu64 ", call-tree nodes %" PRIu64 "\n\n", f->sum.processes,
+		PRIu64 ", call-tree nodes %" PRIu64 "\n", f->sum.processes,
 		f->sum.threads, f->sum.mappings, f->sum.nodes);
+	fprintf(out, "exited processes merged by command %" PRIu64
+		", samples under [other] %" PRIu64 "\n\n", f->sum.merged_procs,
+		f->sum.folded_samples);
 }
 
 int kp_report_text(FILE *out, struct kp_model *m,

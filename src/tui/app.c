@@ -20,6 +20,32 @@ uint64_t kp_tui__now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+double kp_cpu_window__push(struct kp_cpu_window *w, uint64_t now_ns, double cpu_s)
+{
+	unsigned i, old;
+
+	w->ns[w->head] = now_ns;
+	w->cpu[w->head] = cpu_s;
+	w->head = (w->head + 1) % KP_CPU_READINGS_MAX;
+	if (w->n < KP_CPU_READINGS_MAX)
+		w->n++;
+	if (w->n < 2)
+		return -1;
+	/* the oldest reading within the window, else the one before this */
+	old = (w->head + KP_CPU_READINGS_MAX - 2) % KP_CPU_READINGS_MAX;
+	for (i = 2; i < w->n; i++) {
+		unsigned j = (w->head + KP_CPU_READINGS_MAX - 1 - i) % KP_CPU_READINGS_MAX;
+
+		if (now_ns - w->ns[j] > KP_CPU_WINDOW_NS)
+			break;
+		old = j;
+	}
+	if (now_ns <= w->ns[old])
+		return -1;
+	return 100.0 * (cpu_s - w->cpu[old]) / ((double)(now_ns - w->ns[old]) / 1e9);
+}
+
+/* The whole process: every thread, live or ended (RUSAGE_SELF). */
 static double cpu_seconds(void)
 {
 	struct rusage ru;
@@ -55,8 +81,8 @@ struct kp_tui *kp_tui__new(const struct kp_tui_config *cfg,
 	t->vopts.expanded_ctx = t->expand;
 	t->filter.show_idle = cfg->show_idle;
 	t->sampling = cfg->collector != NULL;
-	t->last_cpu_s = cpu_seconds();
 	t->last_ns = kp_tui__now_ns();
+	(void)kp_cpu_window__push(&t->cpu, t->last_ns, cpu_seconds());
 	t->crt = kp_crt__new(crt, err);
 	if (!t->crt) {
 		e = errno;
@@ -160,17 +186,18 @@ int kp_tui__review(struct kp_tui *t)
 static void update_rates(struct kp_tui *t, const struct kp_model_summary *s)
 {
 	uint64_t now = kp_tui__now_ns();
-	double cpu = cpu_seconds(), dt = (double)(now - t->last_ns) / 1e9;
+	double cpu = cpu_seconds(), dt = (double)(now - t->last_ns) / 1e9, pct;
 
 	if (dt <= 0)
 		return;
+	pct = kp_cpu_window__push(&t->cpu, now, cpu);
+	if (pct >= 0)
+		t->cpu_pct = pct;
 	if (s->samples >= t->last_samples)
 		t->sample_rate = (double)(s->samples - t->last_samples) / dt;
 	else
 		t->sample_rate = (double)s->samples / dt;	/* zeroed */
-	t->cpu_pct = 100.0 * (cpu - t->last_cpu_s) / dt;
 	t->last_samples = s->samples;
-	t->last_cpu_s = cpu;
 	t->last_ns = now;
 }
 

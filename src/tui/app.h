@@ -45,6 +45,13 @@ enum kp_prompt_kind { KP_PROMPT_SAVE = 0, KP_PROMPT_SEARCH, KP_PROMPT_FILTER };
 
 #define KP_TUI_TEXT 1024
 
+#define KP_CPU_READINGS_MAX 64
+struct kp_cpu_window {		/* kp_cpu_window__push */
+	uint64_t ns[KP_CPU_READINGS_MAX];
+	double cpu[KP_CPU_READINGS_MAX];
+	unsigned n, head;	/* readings kept; the next slot */
+};
+
 struct kp_tui {
 	struct kp_tui_config cfg;
 	struct kp_crt *crt;
@@ -82,14 +89,25 @@ struct kp_tui {
 
 	/* Rates for the header, computed at each refresh. */
 	uint64_t last_samples, last_ns;
-	double last_cpu_s;
 	double sample_rate, cpu_pct;
+	struct kp_cpu_window cpu;
 
 	char msg[256];
 	uint64_t msg_until_ns;
 	int msg_warn;
 	struct kp_err err;		/* the error that ended the loop */
 };
+
+/* kptop's CPU in the header: the whole process's (every thread, as top
+ * and /proc/PID/stat count it) over the last KP_CPU_WINDOW_NS, from the
+ * readings of the last refreshes; a reading from one 2 s refresh to the
+ * next swung from half to twice the mean. */
+#define KP_CPU_WINDOW_NS (10ull * 1000000000ull)
+
+/* Push a reading (monotonic ns, process CPU seconds); the percent of one
+ * CPU since the oldest reading kept within the window (at least the one
+ * before), or -1 before there are two. */
+double kp_cpu_window__push(struct kp_cpu_window *w, uint64_t now_ns, double cpu_s);
 
 /* Build the tui on a terminal (crt options: NULL = stdin/stdout). */
 struct kp_tui *kp_tui__new(const struct kp_tui_config *cfg,

@@ -142,6 +142,19 @@ static void line_scope(struct kp_tui *t, const struct kp_model_summary *s, int y
 		kp_line__put(l, KP_ROLE_LABEL, "Idle ", -1);
 		kp_line__putf(l, KP_ROLE_VALUE, "%.0f%%  ", 100.0 * s->idle / (s->idle + s->total));
 	}
+	if (s->model_bytes) {	/* what --max-memory bounds */
+		human_bytes(buf, sizeof(buf), s->model_bytes);
+		pair(l, "Model ", buf);
+	}
+	if (s->merged_procs) {	/* exited processes, one tree per command */
+		kp_line__put(l, KP_ROLE_LABEL, "Merged ", -1);
+		kp_line__putf(l, KP_ROLE_VALUE, "%llu  ", (unsigned long long)s->merged_procs);
+	}
+	if (s->folded_samples && s->samples) {
+		kp_line__put(l, KP_ROLE_LABEL, "[other] ", -1);
+		kp_line__putf(l, KP_ROLE_VALUE, "%.1f%%  ",
+			      100.0 * (double)s->folded_samples / (double)s->samples);
+	}
 	if (t->filter.pid)
 		kp_line__putf(l, KP_ROLE_MESSAGE, "Focus pid %u  ", t->filter.pid);
 	if (t->filter_name[0]) {

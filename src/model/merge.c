@@ -1,0 +1,396 @@
+/* merge.c — exited processes merged by command, and the memory budget.
+ *
+ * A process that has exited (or exec'd, or whose pid was reused) gets no
+ * more samples, but its call tree, stacks, threads and mappings would
+ * stay for as long as the model: under a churn of short processes (a
+ * shell loop, a build) that is most of the model, and thousands of cold
+ * one-process trees also left the node limit nothing but whole trees to
+ * fold. Once merge_at of them have exited, each one's tree is hung under
+ * the root of one pseudo process per command (procs[].merged, pid 0,
+ * named "comm xN"), its stacks are re-keyed there (equal leaves, cgroups
+ * and idleness merge into one stack), and its nodes, threads, mappings
+ * and process record are dropped; procs, threads and nodes are then
+ * renumbered, keeping their order (parents before children). Counts are
+ * kept exactly: every total, function and module row is what it was.
+ *
+ * The memory budget (kp_model_opts.max_bytes): past it the exited
+ * processes are merged at once and the node limit is lowered to three
+ * quarters of the trie, so the coldest paths fold into [other].
+ *
+ * Who calls it: feed.c, once every waiting stack is hung and the sample
+ * batch is empty (kp_merge__tidy). Errors: -ENOMEM leaves the model as
+ * it was, but for empty nodes added under merged roots.
+ */
+#include "model/model-int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct merge {
+	size_t old_procs, old_nodes, nr;
+	uint32_t *tgt;		/* per old proc: its merged proc, or KP_NONE */
+	uint32_t *tthr;		/* per proc: a merged proc's thread */
+	uint32_t *nmap;		/* per old node: the node it goes to */
+	uint8_t *drop;		/* per node: to drop */
+	uint32_t *lo;		/* per stack: the low half of its hash */
+	uint32_t *remap;	/* per old stack: its new index */
+	uint32_t *idx;		/* renumbering scratch */
+};
+
+static void merge_free(struct merge *g)
+{
+	free(g->tgt);
+	free(g->tthr);
+	free(g->nmap);
+	free(g->drop);
+	free(g->lo);
+	free(g->remap);
+	free(g->idx);
+}
+
+static uint32_t target_of(const struct merge *g, uint32_t proc)
+{
+	return proc < g->old_procs ? g->tgt[proc] : KP_NONE;
+}
+
+/* The exited processes and the merged process (and thread) of each. */
+static int pick(struct kp_model *m, struct merge *g)
+{
+	size_t i;
+
+	g->old_procs = m->nr_procs;
+	g->tgt = malloc((g->old_procs ? g->old_procs : 1) * sizeof(*g->tgt));
+	if (!g->tgt)
+		return -ENOMEM;
+	for (i = 0; i < g->old_procs; i++) {
+		const struct kp_proc *p = &m->procs[i];
+		const char *comm = p->comm;
+
+		g->tgt[i] = KP_NONE;
+		if (!p->gone || p->merged || p->npend)
+			continue;
+		g->tgt[i] = kp_proc__merged(m, comm);
+		if (g->tgt[i] == KP_NONE)
+			return -ENOMEM;
+		g->nr++;
+	}
+	g->tthr = malloc(m->nr_procs * sizeof(*g->tthr));
+	if (!g->tthr)
+		return -ENOMEM;
+	for (i = 0; i < m->nr_procs; i++)
+		g->tthr[i] = KP_NONE;
+	for (i = 0; i < g->old_procs; i++) {
+		uint32_t t = g->tgt[i];
+
+		if (t == KP_NONE || g->tthr[t] != KP_NONE)
+			continue;
+		g->tthr[t] = kp_proc__seen_thread(m, t, 0, m->procs[t].comm);
+		if (g->tthr[t] == KP_NONE)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Each node of an exited process, parents first, to the same path under
+ * its merged process's root (found or made there). */
+static int rehang(struct kp_model *m, struct merge *g)
+{
+	size_t i;
+
+	g->old_nodes = m->nr_nodes;
+	g->nmap = malloc((g->old_nodes ? g->old_nodes : 1) * sizeof(*g->nmap));
+	if (!g->nmap)
+		return -ENOMEM;
+	for (i = 0; i < g->old_nodes; i++) {
+		uint32_t t = target_of(g, m->nodes[i].proc), parent = m->nodes[i].parent;
+
+		if (t == KP_NONE)
+			g->nmap[i] = (uint32_t)i;
+		else if (parent == KP_NONE)
+			g->nmap[i] = m->procs[t].root;
+		else
+			g->nmap[i] = kp_tree__child_dup(m, g->nmap[parent], m->nodes[i].frame,
+							!!(m->nflags[i] & KP_NODE_DUP));
+		if (g->nmap[i] == KP_NONE)
+			return -ENOMEM;
+	}
+	g->drop = calloc(m->nr_nodes, 1);
+	if (!g->drop)
+		return -ENOMEM;
+	for (i = 0; i < g->old_nodes; i++)
+		g->drop[i] = target_of(g, m->nodes[i].proc) != KP_NONE;
+	return 0;
+}
+
+static int same_merged(const struct kp_stk *a, const struct kp_stk *b)
+{
+	return a->key == b->key && (a->flags & KP_STK_MERGED) && a->thr == b->thr &&
+	       a->leaf == b->leaf && a->cgroup == b->cgroup &&
+	       (a->flags & KP_STK_IDLE) == (b->flags & KP_STK_IDLE);
+}
+
+/* A stack of an exited process moves to its merged process; merged
+ * stacks (these, and the cold ones a fold merged) are keyed by thread,
+ * cgroup and leaf and never found by a sample. Equal ones add up. */
+static uint32_t restack_one(struct kp_model *m, struct merge *g, struct kp_stk s,
+			    double b, uint32_t h, size_t *j)
+{
+	uint32_t t = target_of(g, m->threads[s.thr].proc), v = 0;
+	uint64_t *found = NULL;
+
+	if (t != KP_NONE) {
+		s.leaf = g->nmap[s.leaf];
+		s.thr = g->tthr[t];
+		s.flags = (s.flags & (KP_STK_IDLE | KP_STK_FOLDED)) | KP_STK_MERGED;
+	}
+	if (s.flags & KP_STK_MERGED) {
+		uint64_t key = kp_tree__merged_key(&s, s.leaf);
+
+		s.key = (uint32_t)(key >> 32);
+		h = (uint32_t)key;
+		KP_HTAB_FIND(&m->stk_tab, h, v, same_merged(&m->stks[v], &s), found);
+	}
+	if (found) {
+		m->stks[v].cur += s.cur;
+		m->stks[v].samples += s.samples;
+		if (m->has_base)
+			m->base[v] += b;
+		return v;
+	}
+	v = (uint32_t)(*j)++;
+	m->stks[v] = s;
+	if (m->has_base)
+		m->base[v] = b;
+	g->lo[v] = h;
+	if (kp_htab__insert(&m->stk_tab, h, v))
+		return KP_NONE;	/* cannot happen: the table had room for all */
+	return v;
+}
+
+static int restack(struct kp_model *m, struct merge *g)
+{
+	size_t i, j = 0;
+
+	g->lo = kp_tree__stack_hashes(m);
+	g->remap = malloc((m->nr_stk ? m->nr_stk : 1) * sizeof(*g->remap));
+	if (!g->lo || !g->remap)
+		return -ENOMEM;
+	kp_htab__clear(&m->stk_tab);
+	for (i = 0; i < m->nr_stk; i++) {
+		struct kp_stk s = m->stks[i];
+
+		s.flags &= ~KP_STK_DIRTY;	/* the view cache starts over */
+		g->remap[i] = restack_one(m, g, s, m->has_base ? m->base[i] : 0,
+					  g->lo[i], &j);
+		if (g->remap[i] == KP_NONE)
+			return -ENOMEM;
+	}
+	m->nr_stk = j;
+	return 0;
+}
+
+/* Drop the exited processes and their threads; renumber the rest (the
+ * nodes were renumbered already). */
+static void compact_procs(struct kp_model *m, struct merge *g)
+{
+	size_t i, j = 0, n = m->nr_procs > m->nr_threads ? m->nr_procs : m->nr_threads;
+	uint32_t *pidx = g->idx + n;	/* g->idx: 2n entries at least */
+
+	for (i = 0; i < m->nr_procs; i++) {
+		struct kp_proc *p = &m->procs[i];
+
+		if (target_of(g, (uint32_t)i) != KP_NONE) {
+			m->procs[g->tgt[i]].nmerged++;
+			m->sum.mappings -= p->nr_maps;
+			free(p->maps);
+			free(p->map_mod);
+			pidx[i] = KP_NONE;
+			continue;
+		}
+		pidx[i] = (uint32_t)j;
+		m->procs[j++] = *p;
+	}
+	m->nr_procs = j;
+	for (i = 0; i < m->nr_nodes; i++)
+		m->nodes[i].proc = pidx[m->nodes[i].proc];
+	for (i = j = 0; i < m->nr_threads; i++) {
+		uint32_t p = pidx[m->threads[i].proc];
+
+		g->idx[i] = p == KP_NONE ? KP_NONE : (uint32_t)j;
+		if (p == KP_NONE)
+			continue;
+		m->threads[j] = m->threads[i];
+		m->threads[j++].proc = p;
+	}
+	m->nr_threads = j;
+	for (i = 0; i < m->nr_stk; i++)
+		m->stks[i].thr = g->idx[m->stks[i].thr];
+	(void)kp_proc__reindex(m);	/* no table grows: they hold fewer now */
+}
+
+/* The stack table again, with the merged stacks keyed by their new
+ * thread and leaf indices. */
+static int rekey(struct kp_model *m, struct merge *g)
+{
+	size_t i;
+
+	kp_htab__clear(&m->stk_tab);
+	for (i = 0; i < m->nr_stk; i++) {
+		struct kp_stk *s = &m->stks[i];
+		uint32_t h = g->lo[i];
+
+		if (s->flags & KP_STK_MERGED) {
+			uint64_t key = kp_tree__merged_key(s, s->leaf);
+
+			s->key = (uint32_t)(key >> 32);
+			h = (uint32_t)key;
+		}
+		if (kp_htab__insert(&m->stk_tab, h, (uint32_t)i))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The merged processes' names, "comm xN", rewritten in place: a view
+ * made before still points to a live string. */
+static void relabel(struct kp_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		struct kp_proc *p = &m->procs[i];
+
+		if (p->merged)
+			snprintf(p->label, KP_LABEL_LEN, "%s x%u", p->comm, p->nmerged);
+	}
+}
+
+static void shrink(struct kp_model *m);
+
+int kp_merge__gone(struct kp_model *m)
+{
+	struct merge g = { 0 };
+	size_t n;
+	int err;
+
+	kp_vcache__invalidate(m, KP_VC_NODES);	/* first: it clears DIRTY flags */
+	m->sums.ok = 0;
+	err = pick(m, &g);
+	if (!err && g.nr)
+		err = rehang(m, &g);
+	if (err || !g.nr)
+		goto out;
+	n = m->nr_procs > m->nr_threads ? m->nr_procs : m->nr_threads;
+	if (n < m->nr_nodes)
+		n = m->nr_nodes;
+	g.idx = malloc(n * 2 * sizeof(*g.idx));	/* all that is needed below */
+	err = g.idx ? restack(m, &g) : -ENOMEM;
+	if (err)
+		goto out;
+	/* past here nothing fails */
+	kp_time__remap(m, g.remap);
+	kp_tree__compact(m, g.drop, g.old_nodes, g.idx);
+	compact_procs(m, &g);
+	err = rekey(m, &g);
+	relabel(m);
+	m->sum.merged_procs += g.nr;
+	m->nr_gone = 0;
+	shrink(m);
+out:
+	merge_free(&g);
+	return err;
+}
+
+/* After a merge or fold: the arrays sized for the trie and stacks before
+ * it give back their room, so that the memory follows the model down. */
+static void shrink(struct kp_model *m)
+{
+	size_t cap;
+
+	cap = m->cap_nodes;
+	kp_shrink(&m->nodes, &m->cap_nodes, m->nr_nodes, sizeof(*m->nodes));
+	if (m->cap_nodes != cap)
+		kp_shrink(&m->nflags, &m->cap_nflags, m->nr_nodes, 1);
+	cap = m->cap_stk;
+	kp_shrink(&m->stks, &m->cap_stk, m->nr_stk, sizeof(*m->stks));
+	if (m->has_base && m->cap_stk != cap)
+		kp_shrink(&m->base, &m->cap_base, m->nr_stk, sizeof(*m->base));
+	kp_shrink(&m->threads, &m->cap_threads, m->nr_threads, sizeof(*m->threads));
+	kp_shrink(&m->procs, &m->cap_procs, m->nr_procs, sizeof(*m->procs));
+	kp_vcache__shrink(m);
+}
+
+/* The model's heap, as kp_model__mem counts it. */
+size_t kp_model__bytes(const struct kp_model *m)
+{
+	struct kp_model_mem it[48];
+	size_t i, n = kp_model__mem(m, it, 48), sum = 0;
+
+	for (i = 0; i < n && i < 48; i++)
+		sum += it[i].bytes;
+	return sum;
+}
+
+static int fold(struct kp_model *m)
+{
+	int err;
+
+	if (m->nr_nodes <= m->max_nodes - m->max_nodes / 4)
+		return 0;	/* kp_tree__fold's target */
+	kp_vcache__invalidate(m, KP_VC_NODES);
+	err = kp_tree__fold(m);
+	shrink(m);
+	return err;
+}
+
+/* Over the budget: merge every exited process; if that is not enough,
+ * lower the node limit in proportion (the trie, its stacks and its view
+ * counts are most of a model), never below KP_BUDGET_MIN_NODES: a
+ * budget folds the coldest paths, never the whole profile. */
+#define KP_BUDGET_MIN_NODES 4096
+
+static int budget(struct kp_model *m)
+{
+	size_t bytes = kp_model__bytes(m), want;
+	int err = 0;
+
+	if (bytes <= m->max_bytes)
+		return 0;
+	if (m->nr_gone) {
+		err = kp_merge__gone(m);
+		bytes = kp_model__bytes(m);
+	}
+	if (err || bytes <= m->max_bytes || m->nr_nodes <= KP_BUDGET_MIN_NODES)
+		return err;
+	want = (size_t)((double)m->nr_nodes * m->max_bytes / bytes * 0.9);
+	if (want < KP_BUDGET_MIN_NODES)
+		want = KP_BUDGET_MIN_NODES;
+	if (want < m->max_nodes)
+		m->max_nodes = want;
+	if (m->fold_at > m->max_nodes)
+		m->fold_at = m->max_nodes;	/* fold now, whatever a fold said */
+	return 0;
+}
+
+int kp_merge__tidy(struct kp_model *m, int err)
+{
+	int e = 0;
+
+	/* a merge costs about the whole trie (and the views start over):
+	 * in a big trie it waits for more exits (for 1,270 exits/s and a
+	 * 100k-node trie: a merge every 2.5 s, not every 0.8 s) */
+	if (m->nr_gone >= m->merge_at && m->nr_gone >= m->nr_nodes / 32)
+		e = kp_merge__gone(m);
+	if (!e && m->max_bytes && (++m->flushes & 15) == 0)
+		e = budget(m);
+	if (!e && m->nr_nodes > m->fold_at) {
+		/* merging is the better way to a smaller trie; then fold if
+		 * a quarter of the limit is still not free */
+		if (m->nr_gone)
+			e = kp_merge__gone(m);
+		e = e ? e : fold(m);
+	}
+	return err ? err : e;
+}

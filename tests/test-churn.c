@@ -1,0 +1,310 @@
+/* test-churn.c — cmocka tests of the model under process churn: tens of
+ * thousands of short processes (PROCESS, MMAP, samples, EXIT) next to a
+ * long-lived one, with a small node limit. The model's memory must level
+ * off, the node limit must fold cold paths only ([other] under 2%), and
+ * the exited processes' trees must merge into one per command with every
+ * count kept. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/model.h"
+#include "model-fake.h"
+
+#define APP 0x400000ull
+#define U(x) (APP + (uint64_t)(x) * 0x100 + 0x10)	/* pc in fn_<x> */
+#define NS 1000000000ull
+
+static const char *const comms[3] = { "sh", "true", "py" };
+
+struct churn {
+	struct fake f;
+	struct kp_model *m;
+	uint64_t samples;		/* fed */
+	uint64_t per_comm[3];		/* samples of each command's processes */
+	uint64_t f_total[5];		/* samples through fn_11 .. fn_15 */
+	uint64_t cold;			/* samples at a cold, unique leaf */
+	uint32_t nprocs[3];
+};
+
+/* A sample of the stack fn_a -> fn_b [-> fn_d] in process pid named comm. */
+static void stack3(struct churn *c, uint32_t pid, const char *comm, uint64_t t,
+		   int a, int b, int d)
+{
+	uint64_t pcs[3] = { U(d), U(b), U(a) };	/* innermost first */
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+
+	r.sample.pid = r.sample.tid = pid;
+	r.sample.time_ns = t;
+	snprintf(r.sample.comm, sizeof(r.sample.comm), "%s", comm);
+	r.sample.uframes = d ? pcs : pcs + 1;
+	r.sample.nr_uframes = d ? 3 : 2;
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	c->samples++;
+}
+
+static void exit_proc(struct kp_model *m, uint32_t pid)
+{
+	struct kp_record r = { .type = KP_REC_EXIT };
+
+	r.exit.pid = r.exit.tid = pid;
+	assert_int_equal(kp_model__feed(m, &r), 0);
+}
+
+static void view_kind(struct kp_model *m, enum kp_view_kind kind)
+{
+	struct kp_view_opts o = { .kind = kind, .sort = KP_SORT_TOTAL };
+	struct kp_view *v = NULL;
+
+	assert_int_equal(kp_model__view(m, &o, &v), 0);
+	kp_view__free(v);
+}
+
+/* Process k: comm k % 3, pid reused every 30000; 4 samples on one of 50
+ * hot paths of its command, every 10th one more on a path of its own. */
+static void one_process(struct churn *c, uint32_t k)
+{
+	uint32_t pid = 1000 + k % 30000, cm = k % 3;
+	uint64_t t = (uint64_t)k * NS / 1000;
+	int f = 0x11 + (int)(k % 5), g = 0x20 + (int)(k % 50);
+	char path[32];
+
+	assert_int_equal(feed_process(c->m, pid, 10 + k, comms[cm]), 0);
+	snprintf(path, sizeof(path), "/bin/%s", comms[cm]);
+	assert_int_equal(feed_mmap(c->m, pid, APP, 0x1000000, 0, path, 2 + cm), 0);
+	stack3(c, pid, comms[cm], t, 0x10, f, g);
+	stack3(c, pid, comms[cm], t, 0x10, f, g);
+	stack3(c, pid, comms[cm], t, 0x10, f, g);
+	stack3(c, pid, comms[cm], t, 0x10, f, 0);
+	c->per_comm[cm] += 4;
+	c->f_total[k % 5] += 4;
+	if (k % 10 == 0) {
+		stack3(c, pid, comms[cm], t, 0x10, 0x1000 + (int)(k / 10) % 500, 0);
+		c->per_comm[cm]++;
+		c->cold++;
+	}
+	exit_proc(c->m, pid);
+	c->nprocs[cm]++;
+	/* the long-lived process */
+	stack3(c, 100, "app", t, 1, 2, 3);
+	stack3(c, 100, "app", t, 1, 2, 3);
+}
+
+static size_t model_bytes(const struct kp_model *m)
+{
+	struct kp_model_mem it[48];
+	size_t i, n = kp_model__mem(m, it, 48), sum = 0;
+
+	for (i = 0; i < n && i < 48; i++)
+		sum += it[i].bytes;
+	return sum;
+}
+
+static struct churn *churn_new_opts(size_t max_nodes, size_t max_bytes)
+{
+	struct churn *c = calloc(1, sizeof(*c));
+	struct kp_model_opts o = { .max_nodes = max_nodes, .max_bytes = max_bytes,
+				   .resolver = { .ops = &fake_ops },
+				   .eager_views = 1 };	/* as the live view runs it */
+
+	assert_non_null(c);
+	o.resolver.ctx = &c->f;
+	c->m = kp_model__new(&o);
+	assert_non_null(c->m);
+	assert_int_equal(feed_process(c->m, 100, 1, "app"), 0);
+	assert_int_equal(feed_mmap(c->m, 100, APP, 0x1000000, 0, "/bin/app", 1), 0);
+	return c;
+}
+
+static struct churn *churn_new(size_t max_nodes)
+{
+	return churn_new_opts(max_nodes, 0);
+}
+
+static void churn_free(struct churn *c)
+{
+	kp_model__free(c->m);
+	free(c);
+}
+
+/* Run processes [from, to), with a view every 500 (the live view's
+ * refresh), alternating the flat and the tree view. */
+static void run(struct churn *c, uint32_t from, uint32_t to)
+{
+	for (uint32_t k = from; k < to; k++) {
+		one_process(c, k);
+		if (k % 500 == 499)
+			view_kind(c->m, k % 1000 == 999 ? KP_VIEW_TOPDOWN : KP_VIEW_FLAT);
+	}
+}
+
+static void test_memory_levels_off(void **state)
+{
+	struct churn *c = churn_new(3000);
+	size_t at15k, at45k;
+
+	(void)state;
+	run(c, 0, 15000);	/* every path seen */
+	at15k = model_bytes(c->m);
+	run(c, 15000, 45000);
+	at45k = model_bytes(c->m);
+
+	print_message("model: %zu bytes after 15000 processes, %zu after 45000\n",
+		      at15k, at45k);
+	/* flat: three times the processes, not three times the memory */
+	assert_true(at45k < at15k + at15k / 4);
+	churn_free(c);
+}
+
+static void test_other_stays_small(void **state)
+{
+	struct churn *c = churn_new(1000);
+	struct kp_model_summary s;
+
+	(void)state;
+	run(c, 0, 30000);
+	kp_model__summary(c->m, &s);
+	print_message("[other]: %llu of %llu samples; %llu nodes, %llu merged\n",
+		      (unsigned long long)s.folded_samples, (unsigned long long)s.samples,
+		      (unsigned long long)s.nodes, (unsigned long long)s.merged_procs);
+	assert_int_equal(s.samples, c->samples);
+	assert_true(s.nodes <= 1000);
+	/* only cold paths fold: at most the cold samples (1.6% here) */
+	assert_true(s.folded_samples * 50 < s.samples);
+	assert_true(s.folded_samples <= c->cold);
+	churn_free(c);
+}
+
+/* Process k of a churn whose every process runs a path of its own (of
+ * 100,000, over 140 functions), 3 samples, next to the hot paths. */
+static void wide_process(struct churn *c, uint32_t k)
+{
+	uint32_t pid = 1000 + k % 30000;
+	uint64_t pcs[4] = { U(0x300 + (k / 2500) % 40), U(0x200 + (k / 50) % 50),
+			    U(0x100 + k % 50), U(0x10) };
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+
+	assert_int_equal(feed_process(c->m, pid, 10 + k, "sh"), 0);
+	assert_int_equal(feed_mmap(c->m, pid, APP, 0x1000000, 0, "/bin/sh", 2), 0);
+	r.sample.pid = r.sample.tid = pid;
+	r.sample.time_ns = (uint64_t)k * NS / 1000;
+	strcpy(r.sample.comm, "sh");
+	r.sample.uframes = pcs;
+	r.sample.nr_uframes = 4;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(kp_model__feed(c->m, &r), 0);
+		c->samples++;
+	}
+	exit_proc(c->m, pid);
+	for (int i = 0; i < 4; i++)
+		stack3(c, 100, "app", r.sample.time_ns, 1, 2, 3);
+}
+
+/* --max-memory: the model stays within its budget whatever the churn,
+ * by merging and then folding the coldest paths. */
+static void test_budget(void **state)
+{
+	const size_t budget = 3u << 20;
+	struct churn *c = churn_new_opts(0, budget);
+	struct kp_model_summary s;
+	size_t most = 0;
+
+	(void)state;
+	for (uint32_t k = 0; k < 60000; k++) {
+		wide_process(c, k);
+		if (k % 500 == 499) {
+			view_kind(c->m, k % 1000 == 999 ? KP_VIEW_TOPDOWN : KP_VIEW_FLAT);
+			if (model_bytes(c->m) > most)
+				most = model_bytes(c->m);
+		}
+	}
+	kp_model__summary(c->m, &s);
+	print_message("budget %zu: at most %zu bytes; %llu nodes, [other] %llu of %llu\n",
+		      budget, most, (unsigned long long)s.nodes,
+		      (unsigned long long)s.folded_samples, (unsigned long long)s.samples);
+	assert_true(most <= budget + budget / 8);
+	assert_int_equal(s.samples, c->samples);
+	assert_true(s.folded_samples > 0);
+	churn_free(c);
+}
+
+static void test_merged_counts(void **state)
+{
+	struct churn *c = churn_new(0);
+	struct kp_view_opts o = { .kind = KP_VIEW_PROCESS, .sort = KP_SORT_TOTAL };
+	struct kp_model_summary s;
+	struct kp_view *v = NULL;
+	uint64_t merged = 0, comm_total[3] = { 0 };
+	char name[16];
+	int i;
+
+	(void)state;
+	run(c, 0, 30000);
+	kp_model__summary(c->m, &s);
+	assert_true(s.merged_procs >= 30000 - 1024);
+	assert_int_equal(kp_model__view(c->m, &o, &v), 0);
+	for (size_t r = 0; r < v->nr_rows; r++) {
+		for (i = 0; i < 3; i++)
+			if (!strcmp(v->rows[r].comm, comms[i]))
+				comm_total[i] += (uint64_t)v->rows[r].total;
+		if (v->rows[r].nr_procs) {
+			assert_int_equal(v->rows[r].pid, 0);
+			snprintf(name, sizeof(name), "%s x%u", v->rows[r].comm,
+				 v->rows[r].nr_procs);
+			assert_string_equal(v->rows[r].name, name);
+			merged += v->rows[r].nr_procs;
+		}
+	}
+	assert_int_equal(merged, s.merged_procs);
+	/* one merged row per command, and no count lost */
+	assert_true(v->nr_rows <= 1 + 3 + (30000 - s.merged_procs));
+	for (i = 0; i < 3; i++)
+		assert_int_equal(comm_total[i], c->per_comm[i]);
+	kp_view__free(v);
+
+	o.kind = KP_VIEW_FLAT;
+	assert_int_equal(kp_model__view(c->m, &o, &v), 0);
+	for (i = 0; i < 5; i++) {	/* one function per command's binary */
+		double t = 0;
+
+		snprintf(name, sizeof(name), "fn_%x", 0x11 + i);
+		for (size_t r = 0; r < v->nr_rows; r++)
+			if (!strcmp(v->rows[r].name, name))
+				t += v->rows[r].total;
+		assert_true(t == (double)c->f_total[i]);
+	}
+	assert_true(v->total == (double)c->samples);
+	kp_view__free(v);
+
+	o.kind = KP_VIEW_TOPDOWN;
+	assert_int_equal(kp_model__view(c->m, &o, &v), 0);
+	for (size_t r = 0; r < v->nr_rows; r++)
+		if (v->rows[r].depth == 0 && !strcmp(v->rows[r].comm, "sh") &&
+		    v->rows[r].nr_procs) {
+			const struct kp_row *main_row = &v->rows[r + 1];
+
+			assert_int_equal(main_row->depth, 1);
+			assert_string_equal(main_row->name, "fn_10");
+			assert_true(main_row->total == v->rows[r].total);
+		}
+	kp_view__free(v);
+	churn_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memory_levels_off),
+		cmocka_unit_test(test_other_stays_small),
+		cmocka_unit_test(test_merged_counts),
+		cmocka_unit_test(test_budget),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
