@@ -18,10 +18,10 @@
 #define KP_MAX_INLINE 8
 #define KP_KERNEL_KEY 0xfffffffeu
 
-static uint32_t add_module(struct kp_model *m, const struct kp_module *mod,
+static uint32_t add_module(struct kp_model *m, const struct kp_model_module *mod,
 			   uint32_t hash);
 
-static int symtab_matches(const struct kp_symtab *st, const struct kp_module *mod)
+static int symtab_matches(const struct kp_model_symtab *st, const struct kp_model_module *mod)
 {
 	if (st->build_id_len && mod->build_id_len)
 		return st->build_id_len == mod->build_id_len &&
@@ -34,7 +34,7 @@ static int symtab_matches(const struct kp_symtab *st, const struct kp_module *mo
 
 int kp_intern__init(struct kp_model *m)
 {
-	struct kp_module mod = { .symtab = -1, .proc = KP_NONE };
+	struct kp_model_module mod = { .symtab = -1, .proc = KP_NONE };
 	struct kp_frame fr = { .pck = KP_NONE };
 	uint32_t fn;
 
@@ -108,10 +108,10 @@ uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name)
 	return (uint32_t)m->nr_fns++;
 }
 
-static uint32_t add_module(struct kp_model *m, const struct kp_module *mod,
+static uint32_t add_module(struct kp_model *m, const struct kp_model_module *mod,
 			   uint32_t hash)
 {
-	struct kp_module *nm;
+	struct kp_model_module *nm;
 	size_t i;
 
 	if (m->nr_mods >= KP_MODULE_MAX ||
@@ -127,7 +127,7 @@ static uint32_t add_module(struct kp_model *m, const struct kp_module *mod,
 	return (uint32_t)m->nr_mods++;
 }
 
-static int module_eq(const struct kp_module *a, const struct kp_module *b)
+static int module_eq(const struct kp_model_module *a, const struct kp_model_module *b)
 {
 	if (a->kernel != b->kernel || a->build_id_len != b->build_id_len)
 		return 0;
@@ -156,7 +156,7 @@ static int kernel_image(const char *path)
 uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 			   uint32_t proc)
 {
-	struct kp_module key = { .maj = mi->maj, .min = mi->min, .ino = mi->ino,
+	struct kp_model_module key = { .maj = mi->maj, .min = mi->min, .ino = mi->ino,
 				 .build_id_len = mi->build_id_len,
 				 .proc = KP_NONE, .symtab = -1,
 				 .map_start = mi->addr, .map_limit = mi->addr + mi->len,
@@ -189,7 +189,7 @@ uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 
 static uint32_t kernel_module(struct kp_model *m, uint64_t pc)
 {
-	struct kp_module key = { .kernel = 1, .proc = KP_NONE, .symtab = -1 };
+	struct kp_model_module key = { .kernel = 1, .proc = KP_NONE, .symtab = -1 };
 	const char *name = NULL;
 	uint32_t h, v = 0;
 	uint64_t *found;
@@ -213,7 +213,7 @@ static uint32_t kernel_module(struct kp_model *m, uint64_t pc)
 
 /* Name in the module's SYMTAB: the symbol containing off, or for a
  * symbol without a size, one at exactly off. */
-static const char *symtab_lookup(const struct kp_symtab *st, uint64_t off)
+static const char *symtab_lookup(const struct kp_model_symtab *st, uint64_t off)
 {
 	size_t lo = 0, hi = st->nr;
 	const struct kp_symbol *s;
@@ -301,7 +301,7 @@ static int add_frames(struct kp_model *m, uint32_t k, struct kp_frame_info *fi, 
 /* A name from a symbol table of the stream, else NULL. */
 static const char *table_name(struct kp_model *m, uint32_t k)
 {
-	const struct kp_module *mod = &m->mods[m->pcks[k].module];
+	const struct kp_model_module *mod = &m->mods[m->pcks[k].module];
 
 	if (mod->symtab < 0)
 		return NULL;
@@ -320,7 +320,7 @@ static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi
 		    uint64_t addr)
 {
 	struct kp_frame_info fi[KP_MAX_INLINE];
-	const struct kp_module *mod = &m->mods[m->pcks[k].module];
+	const struct kp_model_module *mod = &m->mods[m->pcks[k].module];
 	const char *name = table_name(m, k);
 	int n = 0;
 
@@ -344,7 +344,7 @@ static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi
  * holds its module. */
 static int hold_for_late(struct kp_model *m, uint32_t k, const struct kp_map_info *mi)
 {
-	struct kp_module *mod = &m->mods[m->pcks[k].module];
+	struct kp_model_module *mod = &m->mods[m->pcks[k].module];
 	const struct kp_resolver_ops *ops = m->res.ops;
 
 	if (!mi || m->pcks[k].module == KP_MOD_UNKNOWN ||
@@ -366,7 +366,7 @@ static void release_held(struct kp_model *m)
 	size_t i;
 
 	for (i = 0; i < m->nr_held; i++) {
-		struct kp_module *mod = &m->mods[m->held[i]];
+		struct kp_model_module *mod = &m->mods[m->held[i]];
 
 		m->res.ops->release(m->res.ctx, mod->held);
 		mod->held = NULL;
@@ -470,7 +470,7 @@ static int sym_cmp(const void *a, const void *b)
 /* Name frames that only had "module+0xoff" with a SYMTAB that came late. */
 static int rename_unknown(struct kp_model *m, uint32_t mod)
 {
-	const struct kp_symtab *st = &m->symtabs[m->mods[mod].symtab];
+	const struct kp_model_symtab *st = &m->symtabs[m->mods[mod].symtab];
 	size_t i;
 	int renamed = 0;
 
@@ -496,7 +496,7 @@ static int rename_unknown(struct kp_model *m, uint32_t mod)
 
 int kp_intern__symtab(struct kp_model *m, const struct kp_rec_symtab *rs)
 {
-	struct kp_symtab st = { .build_id_len = rs->build_id_len };
+	struct kp_model_symtab st = { .build_id_len = rs->build_id_len };
 	size_t i, nr = rs->syms ? rs->nr_syms : 0;
 	int err, renamed = 0;
 

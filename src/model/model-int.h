@@ -152,7 +152,7 @@ void kp_strpool__fini(struct kp_strpool *p);
 #define KP_MOD_UNKNOWN 0	/* pcs in no mapping: "[unknown]" */
 #define KP_MOD_OTHER 1		/* the [other] pseudo module */
 
-struct kp_module {
+struct kp_model_module {
 	const char *name;	/* display name */
 	const char *path;	/* mapping path; kernel: "[kernel.kallsyms]" */
 	uint32_t maj, min;
@@ -198,7 +198,7 @@ struct kp_frame {
 #define KP_FRAME_ROOT 0
 #define KP_FRAME_OTHER 1
 
-struct kp_symtab {
+struct kp_model_symtab {
 	const char *path;
 	uint8_t build_id_len;
 	uint8_t build_id[KP_BUILD_ID_MAX];
@@ -438,7 +438,7 @@ struct kp_model {
 	size_t max_nodes;
 	struct kp_strpool strs;
 
-	struct kp_module *mods;
+	struct kp_model_module *mods;
 	size_t nr_mods, cap_mods;
 	struct kp_htab mod_tab;
 	struct kp_func *fns;
@@ -449,7 +449,7 @@ struct kp_model {
 	struct kp_htab pck_tab;
 	struct kp_frame *frames;
 	size_t nr_frames, cap_frames;
-	struct kp_symtab *symtabs;
+	struct kp_model_symtab *symtabs;
 	size_t nr_symtabs, cap_symtabs;
 	uint32_t *late;			/* pc keys not named yet (n == 0) */
 	size_t nr_late, cap_late;

@@ -11,7 +11,7 @@ static void make_ref(const struct kp_model *m, uint32_t f, struct kp_frame_ref *
 {
 	const struct kp_frame *fr = &m->frames[f];
 	const struct kp_func *fn = &m->fns[fr->fn];
-	const struct kp_module *mod = &m->mods[fn->module];
+	const struct kp_model_module *mod = &m->mods[fn->module];
 
 	memset(r, 0, sizeof(*r));
 	r->name = fn->name;
@@ -123,7 +123,7 @@ int kp_model__foreach_symbol(struct kp_model *m,
 
 	for (i = 0; i < m->nr_pcks && !err; i++) {
 		const struct kp_pck *k = &m->pcks[i];
-		const struct kp_module *mod = &m->mods[k->module];
+		const struct kp_model_module *mod = &m->mods[k->module];
 		const struct kp_func *fn = &m->fns[m->frames[k->first + k->n - 1].fn];
 
 		if (k->module == KP_MOD_UNKNOWN || fn->unknown)

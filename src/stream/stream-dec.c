@@ -32,7 +32,7 @@ _Static_assert(sizeof(struct kp_symbol) <= 24, "SYMTAB_SCRATCH bound");
 _Static_assert(SCRATCH_BASE >= KP_END_MAX_TYPES * 8 + 64, "END counts fit");
 
 struct kp_decoder {
-	struct kp_scratch sc;
+	struct kp_rd_scratch sc;
 	int strict;		/* trailing payload bytes are damage */
 	uint16_t minor;		/* the stream's; KP_STREAM_MINOR until told */
 	struct kp_decoder_stats st;

@@ -24,7 +24,7 @@
 #include "util/kp_err.h"
 
 /* A bump area that decoded records point into, reset for every record. */
-struct kp_scratch {
+struct kp_rd_scratch {
 	uint8_t *buf;
 	size_t cap, used;
 };
@@ -34,7 +34,7 @@ struct rd {
 	const uint8_t *p, *end;		/* payload cursor and end */
 	const uint8_t *buf;		/* buf[0], for offsets */
 	uint64_t base;			/* offset of buf[0] in the stream */
-	struct kp_scratch *sc;		/* where strings and arrays go */
+	struct kp_rd_scratch *sc;		/* where strings and arrays go */
 	struct kp_err *err;
 	const char *what;		/* record type name */
 	int rc;				/* sticky: first fault */
@@ -132,7 +132,7 @@ static inline uint32_t get_le32(struct rd *r, const char *field)
  * bug. */
 static void *take(struct rd *r, size_t n, size_t align)
 {
-	struct kp_scratch *sc = r->sc;
+	struct kp_rd_scratch *sc = r->sc;
 	size_t at = (sc->used + align - 1) & ~(align - 1);
 
 	if (at > sc->cap || n > sc->cap - at) {

@@ -68,7 +68,7 @@ static void ent_unref(struct kp_symbols *s, struct kp_jitent *e)
 	free(e);
 }
 
-void kp_jit__drop(struct kp_symbols *s, struct kp_proc *p)
+void kp_jit__drop(struct kp_symbols *s, struct kp_sym_proc *p)
 {
 	if (s->jit_job_proc == p)
 		s->jit_job_proc = NULL;	/* its read ends without it */
@@ -84,7 +84,7 @@ void kp_jit__stop(struct kp_symbols *s)
 }
 
 /* p's table is e from now on. */
-static void attach(struct kp_symbols *s, struct kp_proc *p, struct kp_jitent *e)
+static void attach(struct kp_symbols *s, struct kp_sym_proc *p, struct kp_jitent *e)
 {
 	if (e == p->jit)
 		return;
@@ -96,7 +96,7 @@ static void attach(struct kp_symbols *s, struct kp_proc *p, struct kp_jitent *e)
 }
 
 /* A refusal of the file id: counted once per process and file. */
-static void refused(struct kp_symbols *s, struct kp_proc *p,
+static void refused(struct kp_symbols *s, struct kp_sym_proc *p,
 		    const struct kp_jitid *id)
 {
 	if (p->jit_refused && id_same(&p->jit_refused_id, id))
@@ -123,7 +123,7 @@ static int over_budget(const struct kp_symbols *s, const struct kp_jitid *id)
 /* A read of map id for process p (NULL: gone meanwhile) has ended: its
  * table becomes a shared entry, given to p. Rereads of p wait
  * KP_JIT_COST_FACTOR times as long as this read took. */
-static void read_done(struct kp_symbols *s, struct kp_proc *p,
+static void read_done(struct kp_symbols *s, struct kp_sym_proc *p,
 		      const struct kp_jitid *id, const struct kp_jitread *r)
 {
 	struct kp_jitent *e = r->tab ? calloc(1, sizeof(*e)) : NULL;
@@ -177,7 +177,7 @@ static int take_read(struct kp_symbols *s, unsigned wait_ms)
 
 /* Read the trusted map at fd (taken) for p: here, or in the worker
  * (waiting for it at most jit_wait_ms; a lookup after that finds it). */
-static void read_map(struct kp_symbols *s, struct kp_proc *p, int fd,
+static void read_map(struct kp_symbols *s, struct kp_sym_proc *p, int fd,
 		     const struct kp_jitid *id)
 {
 	struct kp_jitread r = { 0 };
@@ -205,7 +205,7 @@ static void read_map(struct kp_symbols *s, struct kp_proc *p, int fd,
 }
 
 /* Open perf-PID.map of p if it may be trusted: an fd, or -errno. */
-static int open_map(struct kp_symbols *s, struct kp_proc *p, struct stat *st)
+static int open_map(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st)
 {
 	char path[512];
 	uint32_t uid = 0;
@@ -233,7 +233,7 @@ static int open_map(struct kp_symbols *s, struct kp_proc *p, struct stat *st)
 	return fd;
 }
 
-static void refresh(struct kp_symbols *s, struct kp_proc *p)
+static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 {
 	uint64_t now = mono_ns();
 	struct kp_jitent *e;
@@ -266,7 +266,7 @@ static void refresh(struct kp_symbols *s, struct kp_proc *p)
 	close(fd);
 }
 
-const char *kp_jit__lookup(struct kp_symbols *s, struct kp_proc *p, uint64_t addr)
+const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr)
 {
 	const char *name = p->jit ? kp_jittab__lookup(p->jit->tab, addr) : NULL;
 

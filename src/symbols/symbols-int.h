@@ -59,7 +59,7 @@ struct kp_jitent {
 	struct kp_jitent *next;
 };
 
-struct kp_proc {
+struct kp_sym_proc {
 	uint32_t pid;
 	uint64_t start;
 	struct kp_pmap *maps;
@@ -68,7 +68,7 @@ struct kp_proc {
 	uint64_t jit_next_ns;		/* next look at perf-PID.map */
 	int jit_refused;		/* jit_refused_id was refused */
 	struct kp_jitid jit_refused_id;
-	struct kp_proc *next;
+	struct kp_sym_proc *next;
 };
 
 struct kp_symbols {
@@ -79,12 +79,12 @@ struct kp_symbols {
 	struct kp_modent *modules;
 	size_t nr_idle, keep_idle;	/* unused modules, and how many to keep */
 	uint64_t idle_clock;
-	struct kp_proc *procs[KP_PROC_BUCKETS];
+	struct kp_sym_proc *procs[KP_PROC_BUCKETS];
 	struct kp_jitent *jits;		/* JIT tables, st.jit_bytes in all */
 	size_t jit_budget;
 	unsigned jit_wait_ms;		/* 0: maps read in the caller's thread */
 	struct kp_jitworker *jit_worker;	/* else by this one */
-	struct kp_proc *jit_job_proc;	/* the process of its read (or NULL) */
+	struct kp_sym_proc *jit_job_proc;	/* the process of its read (or NULL) */
 	int jit_slow;			/* a lookup waited for that read in vain */
 	struct kp_jitid jit_over_id;	/* the last map over the budget, */
 	size_t jit_over_bytes;		/* with this much held then */
@@ -106,8 +106,8 @@ struct kp_jitworker;
 
 /* jitcache.c: the name of JIT code at addr in process p (its map read
  * or read again when need be), or NULL; and the release of p's table. */
-const char *kp_jit__lookup(struct kp_symbols *s, struct kp_proc *p, uint64_t addr);
-void kp_jit__drop(struct kp_symbols *s, struct kp_proc *p);
+const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr);
+void kp_jit__drop(struct kp_symbols *s, struct kp_sym_proc *p);
 /* Stop the reader thread (a read in progress is abandoned). */
 void kp_jit__stop(struct kp_symbols *s);
 

@@ -262,20 +262,20 @@ out:
 
 /* ---- processes and their mappings ---- */
 
-static struct kp_proc **proc_slot(struct kp_symbols *s, uint32_t pid,
+static struct kp_sym_proc **proc_slot(struct kp_symbols *s, uint32_t pid,
 				  uint64_t start)
 {
-	struct kp_proc **pp = &s->procs[pid % KP_PROC_BUCKETS];
+	struct kp_sym_proc **pp = &s->procs[pid % KP_PROC_BUCKETS];
 
 	while (*pp && ((*pp)->pid != pid || (*pp)->start != start))
 		pp = &(*pp)->next;
 	return pp;
 }
 
-static struct kp_proc *proc_get(struct kp_symbols *s, uint32_t pid,
+static struct kp_sym_proc *proc_get(struct kp_symbols *s, uint32_t pid,
 				uint64_t start)
 {
-	struct kp_proc **pp = proc_slot(s, pid, start);
+	struct kp_sym_proc **pp = proc_slot(s, pid, start);
 
 	if (!*pp) {
 		*pp = calloc(1, sizeof(**pp));
@@ -287,7 +287,7 @@ static struct kp_proc *proc_get(struct kp_symbols *s, uint32_t pid,
 	return *pp;
 }
 
-static void proc_free(struct kp_symbols *s, struct kp_proc *p)
+static void proc_free(struct kp_symbols *s, struct kp_sym_proc *p)
 {
 	for (size_t i = 0; i < p->nr; i++)
 		modent_unref(s, p->maps[i].me);
@@ -298,7 +298,7 @@ static void proc_free(struct kp_symbols *s, struct kp_proc *p)
 
 void kp_symbols__drop_proc(struct kp_symbols *s, uint32_t pid, uint64_t start)
 {
-	struct kp_proc **pp = proc_slot(s, pid, start), *p = *pp;
+	struct kp_sym_proc **pp = proc_slot(s, pid, start), *p = *pp;
 
 	if (!p)
 		return;
@@ -310,7 +310,7 @@ void kp_symbols__drop_procs(struct kp_symbols *s)
 {
 	for (size_t b = 0; b < KP_PROC_BUCKETS; b++) {
 		while (s->procs[b]) {
-			struct kp_proc *p = s->procs[b];
+			struct kp_sym_proc *p = s->procs[b];
 
 			s->procs[b] = p->next;
 			proc_free(s, p);
@@ -345,7 +345,7 @@ static int pmap_same(const struct kp_pmap *pm, const struct kp_sym_map *map)
 	       pm->maj == map->maj && pm->min == map->min;
 }
 
-static struct kp_pmap *pmap_get(struct kp_symbols *s, struct kp_proc *p,
+static struct kp_pmap *pmap_get(struct kp_symbols *s, struct kp_sym_proc *p,
 				const struct kp_sym_map *map)
 {
 	struct kp_pmap *pm;
@@ -388,7 +388,7 @@ static struct kp_pmap *pmap_get(struct kp_symbols *s, struct kp_proc *p,
 
 /* ---- JIT maps (jitcache.c) ---- */
 
-static int jit_lookup(struct kp_symbols *s, struct kp_proc *p, uint64_t addr,
+static int jit_lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr,
 		      struct kp_sym_frame *out)
 {
 	const char *name = kp_jit__lookup(s, p, addr);
@@ -430,9 +430,9 @@ static int counted(struct kp_symbols *s, int n)
 /* The process of map and its entry for map (module opened on first
  * sight); NULL without memory. */
 static struct kp_pmap *pmap_of(struct kp_symbols *s, const struct kp_sym_map *map,
-			       struct kp_proc **proc)
+			       struct kp_sym_proc **proc)
 {
-	struct kp_proc *p = proc_get(s, map->pid, map->proc_start);
+	struct kp_sym_proc *p = proc_get(s, map->pid, map->proc_start);
 
 	*proc = p;
 	return p ? pmap_get(s, p, map) : NULL;
@@ -442,7 +442,7 @@ static int user_lookup(struct kp_symbols *s, const struct kp_sym_map *map,
 		       uint64_t addr, struct kp_sym_frame *out, int max,
 		       int fn_only)
 {
-	struct kp_proc *p;
+	struct kp_sym_proc *p;
 	struct kp_pmap *pm;
 
 	if (max <= 0 || addr < map->start || addr >= map->end)
@@ -476,7 +476,7 @@ int kp_symbols__user_function(struct kp_symbols *s, const struct kp_sym_map *map
 struct kp_sym_held *kp_symbols__hold(struct kp_symbols *s,
 				     const struct kp_sym_map *map)
 {
-	struct kp_proc *p;
+	struct kp_sym_proc *p;
 	struct kp_pmap *pm = pmap_of(s, map, &p);
 
 	if (!pm || !pm->me)
@@ -511,7 +511,7 @@ const char *kp_symbols__user_module_name(struct kp_symbols *s,
 	case MAP_VDSO:
 		return "[vdso]";
 	case MAP_ANON: {
-		struct kp_proc *p = *proc_slot(s, map->pid, map->proc_start);
+		struct kp_sym_proc *p = *proc_slot(s, map->pid, map->proc_start);
 
 		return p && p->jit ? "[jit]" : "[anon]";
 	}
