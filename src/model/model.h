@@ -25,6 +25,24 @@
  * the pending ones first, so nothing is ever seen half-counted, and a new
  * stack's frames are named (resolver called) before any later record is
  * applied (an EXIT's process_gone comes after its frames were named).
+ *
+ * Words used in the model's code (model-int.h and its .c files):
+ *  pc key (pck)   a distinct code address: module + offset, named once
+ *                 into one or more frames (inlined ones first).
+ *  late key       a pc key not named yet; the resolver holds its module
+ *                 until kp_intern__name_late names it.
+ *  hang           put a new stack into its process's call trie (walk down
+ *                 from the root, adding nodes); a hung stack has a leaf.
+ *  pending        deferred mode: a new stack is counted at once but hung
+ *                 later (pending.c), when a reader needs the trie.
+ *  settle         count the batched samples and hang every pending stack:
+ *                 what every reader does first (kp_feed__settle).
+ *  fold           the node limit: cut the coldest paths into one
+ *                 "[other]" node of their nearest kept ancestor.
+ *  merge          an exited process's tree goes into its command's tree.
+ *  dup / redup    a node whose function is already on its path (a
+ *                 recursion): counted once in a function's total; redup
+ *                 recomputes that flag after nodes were renumbered.
  */
 #ifndef KP_MODEL_H
 #define KP_MODEL_H
