@@ -27,7 +27,7 @@ BATCHPID=""
 [ "$(id -u)" = 0 ] || { echo "churn-soak: run as root" >&2; exit 77; }
 command -v tmux >/dev/null || { echo "churn-soak: needs tmux" >&2; exit 77; }
 cleanup() {
-	[ -n "$LOADPID" ] && kill -TERM -- "-$LOADPID" 2>/dev/null || true
+	[ -n "$LOADPID" ] && kill -TERM "-$LOADPID" 2>/dev/null || true
 	[ -n "$BATCHPID" ] && kill -TERM "$BATCHPID" 2>/dev/null || true
 	tmux -L "$SOCK" kill-server 2>/dev/null || true
 	if [ -n "${KEEP:-}" ]; then echo "churn-soak: files kept in $TMP" >&2
@@ -100,7 +100,7 @@ sleep 3
 screen > "$TMP/live.txt"
 wait "$BATCHPID" || true
 BATCHPID=""
-kill -TERM -- "-$LOADPID" 2>/dev/null || true
+kill -TERM "-$LOADPID" 2>/dev/null || true
 LOADPID=""
 
 echo "live header:"
