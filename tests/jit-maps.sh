@@ -54,6 +54,7 @@ grep -q '1 refused .*3 bad lines' "$T/folded.err" ||
 # The live view's header.
 command -v tmux >/dev/null 2>&1 || { echo "ok (tmux missing: live view not checked)"; exit 0; }
 . "$top_srcdir/tests/tui-lib.sh"
+trap 'tui_cleanup; cleanup' EXIT	# tui-lib.sh set its own: keep ours too
 tui_start 200 50
 keys "$KPTOP -d 0.5 -p $P; echo kptop-rc=\$?" Enter
 tui_wait 'jit-refused 1( |$)' 15
