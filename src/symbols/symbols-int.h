@@ -101,6 +101,16 @@ void kp_symbols__drop_procs(struct kp_symbols *s);
 void kp_symbols__drop_proc(struct kp_symbols *s, uint32_t pid, uint64_t start);
 const char *kp_symbols__user_module_name(struct kp_symbols *s,
 					 const struct kp_sym_map *map);
+struct stat;
+/* The file of a mapping, opened safely (procfs.h), with its stat in *st
+ * and, when buf is not NULL, its path. When the process is gone (or its
+ * root cannot be entered), the host's file at that path stands for the
+ * mapped one if its device and inode are the mapping's (checked by the
+ * open) or, for an mmap2 event that gave a build-id instead, if the file
+ * has that build-id (the caller checks it once the file is read). An fd
+ * the caller closes, or -errno. */
+int kp_symbols__open_map(const struct kp_symbols *s, const struct kp_sym_map *map,
+			 struct stat *st, char *buf, size_t len);
 
 struct kp_jitworker;
 

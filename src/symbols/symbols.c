@@ -150,28 +150,32 @@ void kp_symbols__process_gone(struct kp_symbols *s, uint32_t pid,
 	kp_symbols__drop_proc(s, pid, proc_start);
 }
 
-int kp_symbols__safe_path(struct kp_symbols *s, const struct kp_sym_map *map,
-			  char *buf, size_t len)
+int kp_symbols__open_map(const struct kp_symbols *s, const struct kp_sym_map *map,
+			 struct stat *st, char *buf, size_t len)
 {
 	struct kp_proc_file f = {
 		.proc_root = s->proc_root, .pid = map->pid, .start = map->start,
 		.end = map->end, .maj = map->maj, .min = map->min,
 		.ino = map->ino, .path = map->path,
 	};
-	struct stat st;
-	int fd = kp_procfs__open_mapped(&f, &st, buf, len);
+	int fd = kp_procfs__open_mapped(&f, st, buf, len);
 
 	if (fd < 0 && f.pid && (map->ino || map->build_id_len)) {
-		/* The process is gone (a replay, or it exited before its
-		 * samples were read): as for its names (user.c), the host's
-		 * file at that path stands for the mapped one when its
-		 * device and inode are the mapping's (checked by the open)
-		 * or, without them, when it has the mapping's build-id
-		 * (checked by the unwinder once it is read). Live and replay
-		 * then unwind the same stacks alike. */
-		f.pid = 0;
-		fd = kp_procfs__open_mapped(&f, &st, buf, len);
+		f.pid = 0;	/* gone: the host's file, if it is the mapped one */
+		fd = kp_procfs__open_mapped(&f, st, buf, len);
 	}
+	return fd;
+}
+
+/* As for names, so for unwinding: a replay, or a process that exited
+ * before its samples were read, unwinds from the host's file when it is
+ * the mapped one (the unwinder checks a build-id once it reads it). */
+int kp_symbols__safe_path(struct kp_symbols *s, const struct kp_sym_map *map,
+			  char *buf, size_t len)
+{
+	struct stat st;
+	int fd = kp_symbols__open_map(s, map, &st, buf, len);
+
 	if (fd < 0)
 		return fd;
 	close(fd);

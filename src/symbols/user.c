@@ -145,11 +145,6 @@ static int build_id_ok(const struct kp_module *m, const struct kp_sym_map *map)
 static struct kp_modent *file_module(struct kp_symbols *s,
 				     const struct kp_sym_map *map)
 {
-	struct kp_proc_file f = {
-		.proc_root = s->proc_root, .pid = map->pid, .start = map->start,
-		.end = map->end, .maj = map->maj, .min = map->min,
-		.ino = map->ino, .path = map->path,
-	};
 	struct kp_module_stats ms = { 0 };
 	struct kp_module_opts o;
 	struct kp_modent *e;
@@ -169,16 +164,7 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 		if ((e = modent_find(s, key)) != NULL)
 			return e;
 	}
-	fd = kp_procfs__open_mapped(&f, &st, NULL, 0);
-	if (fd < 0 && f.pid && (map->ino || map->build_id_len)) {
-		/* The process is gone (or its root cannot be entered): the
-		 * host's file at that path is the mapped one only if its
-		 * device and inode are the mapping's (checked by the open),
-		 * or, for an mmap2 event that gave a build-id instead, if
-		 * the file has that build-id (checked once it is read). */
-		f.pid = 0;
-		fd = kp_procfs__open_mapped(&f, &st, NULL, 0);
-	}
+	fd = kp_symbols__open_map(s, map, &st, NULL, 0);
 	if (fd < 0) {
 		/* gone (process exited, file replaced): a module already
 		 * loaded from that very inode still names it */
