@@ -15,8 +15,8 @@
  * no functions here.
  * Times are CLOCK_MONOTONIC nanoseconds unless a field says otherwise.
  */
-#ifndef KP_MODEL_RECORD_H
-#define KP_MODEL_RECORD_H
+#ifndef KP_STREAM_RECORD_H
+#define KP_STREAM_RECORD_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -217,4 +217,4 @@ struct kp_record {
 	};
 };
 
-#endif /* KP_MODEL_RECORD_H */
+#endif /* KP_STREAM_RECORD_H */

@@ -14,8 +14,8 @@
  * Errors: negative KP_E* codes with the byte offset and the fault in the
  * kp_err, as stream.h does.
  */
-#ifndef KP_MODEL_STREAM_BLK_H
-#define KP_MODEL_STREAM_BLK_H
+#ifndef KP_STREAM_BLK_H
+#define KP_STREAM_BLK_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -92,4 +92,4 @@ int kp_stream_block(const uint8_t *buf, size_t len, size_t skip,
 		    uint64_t base, uint16_t minor, size_t *block_len,
 		    struct kp_err *err);
 
-#endif /* KP_MODEL_STREAM_BLK_H */
+#endif /* KP_STREAM_BLK_H */

@@ -11,8 +11,8 @@
  * the scratch area, which the caller has sized for the record. Not
  * thread-safe (one rd per decode); never allocates.
  */
-#ifndef KP_MODEL_STREAM_RD_H
-#define KP_MODEL_STREAM_RD_H
+#ifndef KP_STREAM_RD_H
+#define KP_STREAM_RD_H
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -261,4 +261,4 @@ static inline uint32_t get_addrs(struct rd *r, size_t max, uint64_t *dst,
 }
 
 
-#endif /* KP_MODEL_STREAM_RD_H */
+#endif /* KP_STREAM_RD_H */

@@ -14,8 +14,8 @@
  * a message (and the byte offset) in the kp_err. The decoder is not
  * thread-safe; use one per thread.
  */
-#ifndef KP_MODEL_STREAM_H
-#define KP_MODEL_STREAM_H
+#ifndef KP_STREAM_H
+#define KP_STREAM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -94,4 +94,4 @@ void kp_decoder__stats(const struct kp_decoder *d, struct kp_decoder_stats *out)
  * (until this is called: this build's). */
 void kp_decoder__set_minor(struct kp_decoder *d, uint16_t minor);
 
-#endif /* KP_MODEL_STREAM_H */
+#endif /* KP_STREAM_H */

@@ -5,8 +5,8 @@
  * Writers: the caller has checked the room (kp_varint_len) beforehand.
  * Readers: never read at or past `end`. Pure functions, thread-safe.
  */
-#ifndef KP_MODEL_VARINT_H
-#define KP_MODEL_VARINT_H
+#ifndef KP_STREAM_VARINT_H
+#define KP_STREAM_VARINT_H
 
 #include <stdint.h>
 #include <string.h>
@@ -83,4 +83,4 @@ static inline int kp_varint_get(const uint8_t *p, const uint8_t *end,
 	return -1;
 }
 
-#endif /* KP_MODEL_VARINT_H */
+#endif /* KP_STREAM_VARINT_H */

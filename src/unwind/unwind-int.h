@@ -10,8 +10,8 @@
  * (any other unreadable address), KP_ENOCFI, -EINVAL (expression we do
  * not evaluate), -ENOMEM.
  */
-#ifndef KP_SYMBOLS_UNWIND_INT_H
-#define KP_SYMBOLS_UNWIND_INT_H
+#ifndef KP_UNWIND_INT_H
+#define KP_UNWIND_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -83,4 +83,4 @@ int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 int uw_module__in_entry(struct uw_module *m, const struct kp_unwind_map *map,
 			uint64_t pc);
 
-#endif /* KP_SYMBOLS_UNWIND_INT_H */
+#endif /* KP_UNWIND_INT_H */

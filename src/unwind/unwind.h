@@ -18,8 +18,8 @@
  * Errors: counts >= 0 or -errno / KP_ENOCFI; failures are counted by cause
  * in kp_unwind_stats. Not thread-safe.
  */
-#ifndef KP_SYMBOLS_UNWIND_H
-#define KP_SYMBOLS_UNWIND_H
+#ifndef KP_UNWIND_H
+#define KP_UNWIND_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -145,4 +145,4 @@ int kp_unwinder__set_debug_dir(struct kp_unwinder *u, const char *dir);
 typedef const char *kp_unwind_path_fn(void *ctx, const struct kp_unwind_map *map);
 void kp_unwinder__set_path_fn(struct kp_unwinder *u, kp_unwind_path_fn *fn, void *ctx);
 
-#endif /* KP_SYMBOLS_UNWIND_H */
+#endif /* KP_UNWIND_H */
