@@ -20,16 +20,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pump/autodwarf.h"
 #include "collect/collect.h"
-#include "model/model.h"
 #include "main/options.h"
+#include "model/model.h"
+#include "pump/autodwarf.h"
 #include "pump/pump.h"
-#include "report/report.h"
 #include "pump/resolve.h"
+#include "report/report.h"
 #include "symbols/symbols.h"
-#include "unwind/unwind.h"
 #include "tui/tui.h"
+#include "unwind/unwind.h"
 #include "util/safefile.h"
 
 /* How long a live refresh waits for a JIT map being read (symbols.h). */
@@ -149,7 +149,7 @@ static int open_output(struct run *r)
 	}
 	r->outf = kp_safefile__open(r->o.output, &r->err);
 	if (!r->outf)
-		return -1;
+		return r->err.code ? r->err.code : -errno;
 	r->out = kp_safefile__stream(r->outf);
 	return 0;
 }
