@@ -26,26 +26,26 @@ static inline uint64_t hash_pcs(uint64_t h, const uint64_t *p, size_t n)
 
 uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s, uint32_t hash)
 {
-	uint32_t id = (uint32_t)m->nr_stk;
+	uint32_t id = (uint32_t)m->st.nr_stk;
 
-	if (kp_grow(&m->stks, &m->cap_stk, m->nr_stk + 1, sizeof(*m->stks)) ||
-	    (m->has_base &&
-	     kp_grow(&m->base, &m->cap_base, m->nr_stk + 1, sizeof(*m->base))) ||
-	    kp_htab__insert(&m->stk_tab, hash, id))
+	if (kp_grow(&m->st.stks, &m->st.cap_stk, m->st.nr_stk + 1, sizeof(*m->st.stks)) ||
+	    (m->bl.has_base &&
+	     kp_grow(&m->bl.base, &m->bl.cap_base, m->st.nr_stk + 1, sizeof(*m->bl.base))) ||
+	    kp_htab__insert(&m->st.stk_tab, hash, id))
 		return KP_NONE;
-	if (m->has_base)
-		m->base[id] = 0;
-	m->stks[id] = *s;
-	m->nr_stk++;
+	if (m->bl.has_base)
+		m->bl.base[id] = 0;
+	m->st.stks[id] = *s;
+	m->st.nr_stk++;
 	return id;
 }
 
 void kp_stk__fini(struct kp_model *m)
 {
-	free(m->stks);
-	free(m->base);
-	free(m->batch);
-	kp_htab__fini(&m->stk_tab);
+	free(m->st.stks);
+	free(m->bl.base);
+	free(m->fd.batch);
+	kp_htab__fini(&m->st.stk_tab);
 }
 
 #define KP_MAX_PATH (2 * KP_MAX_FRAMES * 8)
@@ -60,7 +60,7 @@ struct path {
 static uint32_t path_child(struct kp_model *m, struct path *p, uint32_t leaf,
 			   uint32_t frame)
 {
-	uint32_t fn = m->frames[frame].fn;
+	uint32_t fn = m->in.frames[frame].fn;
 	size_t i;
 	int dup = 0;
 
@@ -80,8 +80,8 @@ static uint32_t pc_children(struct kp_model *m, struct path *p, uint32_t leaf,
 
 	if (pck == KP_NONE)
 		return KP_NONE;
-	for (j = m->pcks[pck].n; j-- > 0 && leaf != KP_NONE;)
-		leaf = path_child(m, p, leaf, m->pcks[pck].first + (uint32_t)j);
+	for (j = m->in.pcks[pck].n; j-- > 0 && leaf != KP_NONE;)
+		leaf = path_child(m, p, leaf, m->in.pcks[pck].first + (uint32_t)j);
 	return leaf;
 }
 
@@ -98,7 +98,7 @@ size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
 	uint32_t mod;
 
 	for (i = 1; i < nu; i++) {
-		if (!kp_proc__find_map(&m->procs[proc], u[i], &mod)) {
+		if (!kp_proc__find_map(&m->pr.procs[proc], u[i], &mod)) {
 			out[n++] = kp_intern__junk(m);
 			nu = i;
 			break;
@@ -112,11 +112,11 @@ size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
 uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint64_t *upck,
 		       size_t n, const uint64_t *k, size_t nk)
 {
-	uint32_t leaf = m->procs[proc].root;
+	uint32_t leaf = m->pr.procs[proc].root;
 	struct path p;
 	size_t i;
 
-	if (m->nr_late && kp_intern__name_late(m))
+	if (m->in.nr_late && kp_intern__name_late(m))
 		return KP_NONE;
 	p.n = 0;
 	for (i = 0; i < n && leaf != KP_NONE; i++)
@@ -158,7 +158,7 @@ static uint32_t new_stack(struct kp_model *m, const struct kp_bhdr *hdr,
 	if (s.thr == KP_NONE || cg == KP_NONE)
 		return KP_NONE;
 	s.cgroup = cg;
-	if (m->defer) {
+	if (m->fd.defer) {
 		/* counted now, hung in the trie when a reader needs it */
 		uint32_t id;
 
@@ -168,8 +168,8 @@ static uint32_t new_stack(struct kp_model *m, const struct kp_bhdr *hdr,
 						   u, (uint16_t)nu)) {
 			/* no room to wait: hung now, or counted at the root */
 			s.leaf = kp_feed__stack_leaf(m, hdr->proc, k, nk, u, nu);
-			m->stks[id].leaf = s.leaf != KP_NONE ? s.leaf
-							     : m->procs[hdr->proc].root;
+			m->st.stks[id].leaf = s.leaf != KP_NONE ? s.leaf
+							     : m->pr.procs[hdr->proc].root;
 		}
 		return id;
 	}
@@ -184,14 +184,14 @@ static uint32_t new_stack(struct kp_model *m, const struct kp_bhdr *hdr,
 static const uint64_t *user_stack(struct kp_model *m, const struct kp_rec_sample *s,
 				  uint32_t w, uint32_t proc, uint16_t *nu)
 {
-	const struct kp_proc *p = &m->procs[proc];
+	const struct kp_proc *p = &m->pr.procs[proc];
 	int n, trunc = 0;
 
 	*nu = s->uframes ? s->nr_uframes : 0;
 	if (*nu > KP_MAX_FRAMES)
 		*nu = KP_MAX_FRAMES;
 	if ((s->flags & KP_SAMPLE_REGS) && m->res.ops && m->res.ops->unwind) {
-		n = m->res.ops->unwind(m->res.ctx, s, p->maps, p->nr_maps, m->upcs,
+		n = m->res.ops->unwind(m->res.ctx, s, p->maps, p->nr_maps, m->fd.upcs,
 				       KP_MAX_FRAMES, &trunc);
 		if (n > 0) {
 			/* A walk that stopped early keeps its frames and is
@@ -200,7 +200,7 @@ static const uint64_t *user_stack(struct kp_model *m, const struct kp_rec_sample
 				m->sum.lost[KP_LOST_UNWIND] += w;
 			m->sum.unwound_dwarf += w;
 			*nu = (uint16_t)n;
-			return m->upcs;
+			return m->fd.upcs;
 		}
 	}
 	if (*nu)
@@ -224,7 +224,7 @@ struct kp_batch {
 
 size_t kp_feed__batch_bytes(const struct kp_model *m)
 {
-	return m->batch ? sizeof(*m->batch) : 0;
+	return m->fd.batch ? sizeof(*m->fd.batch) : 0;
 }
 
 static uint32_t lookup(struct kp_model *m, struct kp_batch *b, size_t i)
@@ -234,9 +234,9 @@ static uint32_t lookup(struct kp_model *m, struct kp_batch *b, size_t i)
 	uint64_t *found;
 
 	/* the whole 64-bit hash matches: the identity, tid and cgroup are in it */
-	KP_HTAB_FIND(&m->stk_tab, (uint32_t)h->key, v,
-		     m->stks[v].key == (uint32_t)(h->key >> 32) &&
-		     !(m->stks[v].flags & KP_STK_MERGED), found);
+	KP_HTAB_FIND(&m->st.stk_tab, (uint32_t)h->key, v,
+		     m->st.stks[v].key == (uint32_t)(h->key >> 32) &&
+		     !(m->st.stks[v].flags & KP_STK_MERGED), found);
 	if (found)
 		return v;
 	return new_stack(m, &b->hdr[i], b->pcs + b->off[i], b->nk[i],
@@ -247,14 +247,14 @@ static uint32_t lookup(struct kp_model *m, struct kp_batch *b, size_t i)
  * Its -ENOMEM is left to the next view, which extends again and fails. */
 static int hung(struct kp_model *m, int err)
 {
-	if (m->eager_views && m->vc.nr_nodes < m->nr_nodes)
+	if (m->fd.eager_views && m->vc.nr_nodes < m->tr.nr_nodes)
 		(void)kp_vcache__extend(m);
 	return err;
 }
 
 int kp_feed__flush(struct kp_model *m)
 {
-	struct kp_batch *b = m->batch;
+	struct kp_batch *b = m->fd.batch;
 	size_t i;
 	int err = 0, counted;
 	uint32_t w;
@@ -267,24 +267,24 @@ int kp_feed__flush(struct kp_model *m)
 			err = -ENOMEM;
 			continue;
 		}
-		__builtin_prefetch(&m->stks[b->id[i]], 1);
+		__builtin_prefetch(&m->st.stks[b->id[i]], 1);
 	}
 	for (i = 0; i < b->n; i++) {
 		if (b->id[i] == KP_NONE)
 			continue;
 		kp_vcache__touch(m, b->id[i]);
 		w = b->w[i];
-		counted = m->mode == KP_TIME_WINDOW ?
+		counted = m->tm.mode == KP_TIME_WINDOW ?
 			  kp_time__add(m, b->id[i], b->time[i], w) : 1;
 		if (counted < 0)
 			err = counted;
 		else if (counted)
-			m->stks[b->id[i]].cur += w;
-		m->stks[b->id[i]].samples += w;
-		kp_sums__add(&m->sums, &m->stks[b->id[i]], counted > 0 ? w : 0, w);
+			m->st.stks[b->id[i]].cur += w;
+		m->st.stks[b->id[i]].samples += w;
+		kp_sums__add(&m->sums, &m->st.stks[b->id[i]], counted > 0 ? w : 0, w);
 	}
 	b->n = b->npcs = 0;
-	if (m->defer && !kp_pend__full(m))
+	if (m->fd.defer && !kp_pend__full(m))
 		return err;
 	return hung(m, kp_merge__tidy(m, err ? err : kp_pend__resolve(m)));
 }
@@ -318,7 +318,7 @@ static void batch_push(struct kp_batch *b, const struct kp_rec_sample *s,
 
 int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 {
-	struct kp_batch *b = m->batch;
+	struct kp_batch *b = m->fd.batch;
 	struct kp_bhdr *hdr;
 	const uint64_t *u, *k = s->kframes;
 	uint32_t w = kp_sample_weight(s);
@@ -326,7 +326,7 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 	int created;
 
 	if (!b) {
-		b = m->batch = malloc(sizeof(*b));
+		b = m->fd.batch = malloc(sizeof(*b));
 		if (!b)
 			return -ENOMEM;
 		b->n = b->npcs = 0;
@@ -339,17 +339,17 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 	if (hdr->proc == KP_NONE)
 		return -ENOMEM;
 	hdr->flags = (s->flags & KP_SAMPLE_IDLE) ? KP_STK_IDLE : 0;
-	if (m->procs[hdr->proc].placeholder && !hdr->flags)
+	if (m->pr.procs[hdr->proc].placeholder && !hdr->flags)
 		m->sum.unknown_pid += w;
 	nk = k ? (s->nr_kframes > KP_MAX_FRAMES ? KP_MAX_FRAMES : s->nr_kframes) : 0;
 	u = user_stack(m, s, w, hdr->proc, &nu);
 
 	/* the identity's serial, not its index: procs are renumbered (merge.c) */
-	hdr->key = kp_hash2((uint64_t)m->procs[hdr->proc].serial << 32 | hdr->tid,
+	hdr->key = kp_hash2((uint64_t)m->pr.procs[hdr->proc].serial << 32 | hdr->tid,
 			    hdr->cgroup ^ ((uint64_t)hdr->flags << 48 | (uint64_t)nk << 16 | nu));
 	hdr->key = kp_mix64(hash_pcs(hash_pcs(hdr->key, k, nk), u, nu));
-	if (m->stk_tab.n)
-		__builtin_prefetch(&m->stk_tab.slots[kp_htab_pos(&m->stk_tab, (uint32_t)hdr->key)]);
+	if (m->st.stk_tab.n)
+		__builtin_prefetch(&m->st.stk_tab.slots[kp_htab_pos(&m->st.stk_tab, (uint32_t)hdr->key)]);
 	batch_push(b, s, w, k, nk, u, nu);
 
 	m->sum.samples += w;

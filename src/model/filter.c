@@ -82,7 +82,7 @@ int kp_model__set_filter(struct kp_model *m, const struct kp_filter *f)
 static int fn_matches(struct kp_model *m, uint32_t fn)
 {
 	struct kp_filt *t = &m->filt;
-	const char *name = m->fns[fn].name;
+	const char *name = m->in.fns[fn].name;
 	int ok;
 
 	if (fn < t->nr_fn_match && t->fn_match[fn])
@@ -92,10 +92,10 @@ static int fn_matches(struct kp_model *m, uint32_t fn)
 	else
 		ok = strstr(name, t->name) != NULL;
 	if (fn >= t->nr_fn_match) {
-		if (kp_grow(&t->fn_match, &t->cap_fn_match, m->nr_fns, 1))
+		if (kp_grow(&t->fn_match, &t->cap_fn_match, m->in.nr_fns, 1))
 			return ok;
-		memset(t->fn_match + t->nr_fn_match, 0, m->nr_fns - t->nr_fn_match);
-		t->nr_fn_match = m->nr_fns;
+		memset(t->fn_match + t->nr_fn_match, 0, m->in.nr_fns - t->nr_fn_match);
+		t->nr_fn_match = m->in.nr_fns;
 	}
 	t->fn_match[fn] = ok ? 2 : 1;
 	return ok;
@@ -110,13 +110,13 @@ int kp_filter__visible(const struct kp_model *m, uint32_t frame)
 
 static uint8_t frame_bits(struct kp_model *m, uint32_t frame, uint8_t need)
 {
-	uint32_t fn = m->frames[frame].fn;
+	uint32_t fn = m->in.frames[frame].fn;
 	uint8_t bits = 0;
 
 	if ((need & KP_PM_NAME) && fn_matches(m, fn))
 		bits |= KP_PM_NAME;
 	if ((need & KP_PM_MODULE) &&
-	    !strcmp(m->mods[m->fns[fn].module].name, m->filt.f.module))
+	    !strcmp(m->in.mods[m->in.fns[fn].module].name, m->filt.f.module))
 		bits |= KP_PM_MODULE;
 	if ((need & KP_PM_FOCUS) && fn + 1 == m->filt.f.focus_fn)
 		bits |= KP_PM_FOCUS;
@@ -132,13 +132,13 @@ static int prep_need(const struct kp_model *m, struct kp_prep *p)
 	return f->hide_kernel || f->hide_user;
 }
 
-/* Fill p->eff and p->pm (those not NULL) for nodes [from, m->nr_nodes). */
+/* Fill p->eff and p->pm (those not NULL) for nodes [from, m->tr.nr_nodes). */
 static void prep_nodes(struct kp_model *m, struct kp_prep *p, size_t from)
 {
 	size_t n;
 
-	for (n = p->eff || p->pm ? from : m->nr_nodes; n < m->nr_nodes; n++) {
-		uint32_t par = m->nodes[n].parent, fr = m->nodes[n].frame;
+	for (n = p->eff || p->pm ? from : m->tr.nr_nodes; n < m->tr.nr_nodes; n++) {
+		uint32_t par = m->tr.nodes[n].parent, fr = m->tr.nodes[n].frame;
 		int vis = 1;
 
 		if (par == KP_NONE) {
@@ -158,17 +158,17 @@ static void prep_nodes(struct kp_model *m, struct kp_prep *p, size_t from)
 		if (p->pm)
 			p->pm[n] = p->pm[par] | (vis ? frame_bits(m, fr, p->need) : 0);
 	}
-	p->nr = m->nr_nodes;
+	p->nr = m->tr.nr_nodes;
 }
 
 int kp_filter__prep(struct kp_model *m, struct kp_prep *p)
 {
-	size_t nr = m->nr_nodes ? m->nr_nodes : 1;
+	size_t nr = m->tr.nr_nodes ? m->tr.nr_nodes : 1;
 	int hide;
 
 	memset(p, 0, sizeof(*p));
 	hide = prep_need(m, p);
-	p->nr = m->nr_nodes;
+	p->nr = m->tr.nr_nodes;
 	if (!hide && !p->need)
 		return 0;
 	if (hide)
@@ -184,7 +184,7 @@ int kp_filter__prep(struct kp_model *m, struct kp_prep *p)
 int kp_filter__prep_kept(struct kp_model *m, struct kp_prep *p)
 {
 	struct kp_vcache *c = &m->vc;
-	size_t nr = m->nr_nodes ? m->nr_nodes : 1;
+	size_t nr = m->tr.nr_nodes ? m->tr.nr_nodes : 1;
 	int hide;
 
 	memset(p, 0, sizeof(*p));
@@ -194,10 +194,10 @@ int kp_filter__prep_kept(struct kp_model *m, struct kp_prep *p)
 		return -ENOMEM;
 	p->eff = hide ? c->eff : NULL;
 	p->pm = p->need ? c->pm : NULL;
-	if (c->nr_prep > m->nr_nodes)
+	if (c->nr_prep > m->tr.nr_nodes)
 		c->nr_prep = 0;
 	prep_nodes(m, p, c->nr_prep);
-	c->nr_prep = m->nr_nodes;
+	c->nr_prep = m->tr.nr_nodes;
 	return 0;
 }
 
@@ -209,8 +209,8 @@ int kp_filter__comm_changed(const struct kp_model *m)
 
 	if (!m->filt.f.comm)
 		return 0;
-	for (i = 0; i < c->nr_comm && i < m->nr_procs; i++)
-		if (c->comm[i] != m->procs[i].comm)
+	for (i = 0; i < c->nr_comm && i < m->pr.nr_procs; i++)
+		if (c->comm[i] != m->pr.procs[i].comm)
 			return 1;
 	return 0;
 }
@@ -220,12 +220,12 @@ int kp_filter__comm_keep(struct kp_model *m)
 	struct kp_vcache *c = &m->vc;
 	size_t i;
 
-	if (kp_grow(&c->comm, &c->cap_comm, m->nr_procs ? m->nr_procs : 1,
+	if (kp_grow(&c->comm, &c->cap_comm, m->pr.nr_procs ? m->pr.nr_procs : 1,
 		    sizeof(*c->comm)))
 		return -ENOMEM;
-	for (i = 0; i < m->nr_procs; i++)
-		c->comm[i] = m->procs[i].comm;
-	c->nr_comm = m->nr_procs;
+	for (i = 0; i < m->pr.nr_procs; i++)
+		c->comm[i] = m->pr.procs[i].comm;
+	c->nr_comm = m->pr.nr_procs;
 	return 0;
 }
 
@@ -238,7 +238,7 @@ int kp_filter__stack(const struct kp_model *m, const struct kp_prep *p,
 		     const struct kp_stk *s)
 {
 	const struct kp_filter *f = &m->filt.f;
-	const struct kp_proc *pr = &m->procs[kp_stk_proc(m, s)];
+	const struct kp_proc *pr = &m->pr.procs[kp_stk_proc(m, s)];
 
 	if ((s->flags & KP_STK_IDLE) && !f->show_idle)
 		return 0;

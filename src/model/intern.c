@@ -44,19 +44,19 @@ int kp_intern__init(struct kp_model *m)
 	mod.name = mod.path = kp_strpool__intern(&m->strs, "[other]");
 	if (!mod.name || add_module(m, &mod, 2) != KP_MOD_OTHER)
 		return -ENOMEM;
-	if (kp_grow(&m->frames, &m->cap_frames, 2, sizeof(*m->frames)))
+	if (kp_grow(&m->in.frames, &m->in.cap_frames, 2, sizeof(*m->in.frames)))
 		return -ENOMEM;
 	fn = kp_intern__fn(m, KP_MOD_OTHER, "[root]");
 	if (fn == KP_NONE)
 		return -ENOMEM;
 	fr.fn = fn;
-	m->frames[KP_FRAME_ROOT] = fr;
+	m->in.frames[KP_FRAME_ROOT] = fr;
 	fn = kp_intern__fn(m, KP_MOD_OTHER, "[other]");
 	if (fn == KP_NONE)
 		return -ENOMEM;
 	fr.fn = fn;
-	m->frames[KP_FRAME_OTHER] = fr;
-	m->nr_frames = 2;
+	m->in.frames[KP_FRAME_OTHER] = fr;
+	m->in.nr_frames = 2;
 	return 0;
 }
 
@@ -67,19 +67,19 @@ void kp_intern__fini(struct kp_model *m)
 	size_t i;
 
 	release_held(m);
-	free(m->late);
-	free(m->held);
-	for (i = 0; i < m->nr_symtabs; i++)
-		free(m->symtabs[i].syms);
-	free(m->symtabs);
-	free(m->mods);
-	free(m->fns);
-	free(m->pcks);
-	free(m->frames);
-	free(m->refs);
-	kp_htab__fini(&m->mod_tab);
-	kp_htab__fini(&m->fn_tab);
-	kp_htab__fini(&m->pck_tab);
+	free(m->in.late);
+	free(m->in.held);
+	for (i = 0; i < m->in.nr_symtabs; i++)
+		free(m->in.symtabs[i].syms);
+	free(m->in.symtabs);
+	free(m->in.mods);
+	free(m->in.fns);
+	free(m->in.pcks);
+	free(m->in.frames);
+	free(m->in.refs);
+	kp_htab__fini(&m->in.mod_tab);
+	kp_htab__fini(&m->in.fn_tab);
+	kp_htab__fini(&m->in.pck_tab);
 }
 
 /* Functions are interned by (module, name); their names are only stored
@@ -92,20 +92,20 @@ uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name)
 	uint64_t *found;
 	const char *s;
 
-	KP_HTAB_FIND(&m->fn_tab, h, v,
-		     m->fns[v].module == module && !strcmp(m->fns[v].name, name), found);
+	KP_HTAB_FIND(&m->in.fn_tab, h, v,
+		     m->in.fns[v].module == module && !strcmp(m->in.fns[v].name, name), found);
 	if (found)
 		return v;
-	if (kp_grow(&m->fns, &m->cap_fns, m->nr_fns + 1, sizeof(*m->fns)))
+	if (kp_grow(&m->in.fns, &m->in.cap_fns, m->in.nr_fns + 1, sizeof(*m->in.fns)))
 		return KP_NONE;
 	s = kp_strpool__store(&m->strs, name, len);
-	if (!s || kp_htab__insert(&m->fn_tab, h, (uint32_t)m->nr_fns))
+	if (!s || kp_htab__insert(&m->in.fn_tab, h, (uint32_t)m->in.nr_fns))
 		return KP_NONE;
-	m->fns[m->nr_fns].name = s;
-	m->fns[m->nr_fns].module = module;
-	m->fns[m->nr_fns].kernel = m->mods[module].kernel;
-	m->fns[m->nr_fns].unknown = 0;
-	return (uint32_t)m->nr_fns++;
+	m->in.fns[m->in.nr_fns].name = s;
+	m->in.fns[m->in.nr_fns].module = module;
+	m->in.fns[m->in.nr_fns].kernel = m->in.mods[module].kernel;
+	m->in.fns[m->in.nr_fns].unknown = 0;
+	return (uint32_t)m->in.nr_fns++;
 }
 
 static uint32_t add_module(struct kp_model *m, const struct kp_model_module *mod,
@@ -114,17 +114,17 @@ static uint32_t add_module(struct kp_model *m, const struct kp_model_module *mod
 	struct kp_model_module *nm;
 	size_t i;
 
-	if (m->nr_mods >= KP_MODULE_MAX ||
-	    kp_grow(&m->mods, &m->cap_mods, m->nr_mods + 1, sizeof(*m->mods)) ||
-	    kp_htab__insert(&m->mod_tab, hash, (uint32_t)m->nr_mods))
+	if (m->in.nr_mods >= KP_MODULE_MAX ||
+	    kp_grow(&m->in.mods, &m->in.cap_mods, m->in.nr_mods + 1, sizeof(*m->in.mods)) ||
+	    kp_htab__insert(&m->in.mod_tab, hash, (uint32_t)m->in.nr_mods))
 		return KP_NONE;
-	nm = &m->mods[m->nr_mods];
+	nm = &m->in.mods[m->in.nr_mods];
 	*nm = *mod;
 	nm->symtab = -1;
-	for (i = 0; i < m->nr_symtabs; i++)
-		if (symtab_matches(&m->symtabs[i], nm))
+	for (i = 0; i < m->in.nr_symtabs; i++)
+		if (symtab_matches(&m->in.symtabs[i], nm))
 			nm->symtab = (int32_t)i;
-	return (uint32_t)m->nr_mods++;
+	return (uint32_t)m->in.nr_mods++;
 }
 
 static int module_eq(const struct kp_model_module *a, const struct kp_model_module *b)
@@ -170,13 +170,13 @@ uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 		return KP_NONE;
 	memcpy(key.build_id, mi->build_id, sizeof(key.build_id));
 	if (!key.build_id_len && !key.ino && !kernel_image(key.path))
-		key.proc = m->procs[proc].serial;	/* not its index: procs are renumbered */
+		key.proc = m->pr.procs[proc].serial;	/* not its index: procs are renumbered */
 	if (key.build_id_len)
 		h = (uint32_t)kp_hash_bytes(key.build_id, key.build_id_len, 7);
 	else
 		h = (uint32_t)kp_hash2(kp_hash2(key.ino, key.proc),
 				       (uintptr_t)key.path);
-	KP_HTAB_FIND(&m->mod_tab, h, v, module_eq(&m->mods[v], &key), found);
+	KP_HTAB_FIND(&m->in.mod_tab, h, v, module_eq(&m->in.mods[v], &key), found);
 	if (found)
 		return v;
 	if (m->res.ops && m->res.ops->module_name)
@@ -204,8 +204,8 @@ static uint32_t kernel_module(struct kp_model *m, uint64_t pc)
 	if (!key.path)
 		return KP_NONE;
 	h = (uint32_t)kp_hash2(KP_KERNEL_KEY, (uintptr_t)key.name);
-	KP_HTAB_FIND(&m->mod_tab, h, v,
-		     m->mods[v].kernel && m->mods[v].name == key.name, found);
+	KP_HTAB_FIND(&m->in.mod_tab, h, v,
+		     m->in.mods[v].kernel && m->in.mods[v].name == key.name, found);
 	if (found)
 		return v;
 	return add_module(m, &key, h);
@@ -240,9 +240,9 @@ static int add_frame(struct kp_model *m, uint32_t pck, uint32_t fn,
 	struct kp_frame *f;
 
 	if (fn == KP_NONE ||
-	    kp_grow(&m->frames, &m->cap_frames, m->nr_frames + 1, sizeof(*m->frames)))
+	    kp_grow(&m->in.frames, &m->in.cap_frames, m->in.nr_frames + 1, sizeof(*m->in.frames)))
 		return -ENOMEM;
-	f = &m->frames[m->nr_frames++];
+	f = &m->in.frames[m->in.nr_frames++];
 	memset(f, 0, sizeof(*f));
 	f->fn = fn;
 	f->pck = pck;
@@ -265,12 +265,12 @@ static uint32_t unknown_fn(struct kp_model *m, const struct kp_pck *k)
 	uint32_t fn;
 
 	if (k->module == KP_MOD_UNKNOWN && k->off == KP_JUNK_OFF)
-		snprintf(buf, sizeof(buf), "%s", m->mods[k->module].name);
+		snprintf(buf, sizeof(buf), "%s", m->in.mods[k->module].name);
 	else
-		snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, m->mods[k->module].name, k->off);
+		snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, m->in.mods[k->module].name, k->off);
 	fn = kp_intern__fn(m, k->module, buf);
 	if (fn != KP_NONE)
-		m->fns[fn].unknown = 1;
+		m->in.fns[fn].unknown = 1;
 	return fn;
 }
 
@@ -279,7 +279,7 @@ static int add_frames(struct kp_model *m, uint32_t k, struct kp_frame_info *fi, 
 {
 	int i, err;
 
-	m->pcks[k].first = (uint32_t)m->nr_frames;
+	m->in.pcks[k].first = (uint32_t)m->in.nr_frames;
 	if (n <= 0) {
 		n = 1;
 		memset(fi, 0, sizeof(fi[0]));
@@ -287,25 +287,25 @@ static int add_frames(struct kp_model *m, uint32_t k, struct kp_frame_info *fi, 
 	if (n > KP_MAX_INLINE)	/* pck.n has 4 bits */
 		n = KP_MAX_INLINE;
 	for (i = 0; i < n; i++) {
-		uint32_t fn = fi[i].name ? kp_intern__fn(m, m->pcks[k].module, fi[i].name)
-					 : unknown_fn(m, &m->pcks[k]);
+		uint32_t fn = fi[i].name ? kp_intern__fn(m, m->in.pcks[k].module, fi[i].name)
+					 : unknown_fn(m, &m->in.pcks[k]);
 
 		err = add_frame(m, k, fn, &fi[i]);
 		if (err)
 			return err;
 	}
-	m->pcks[k].n = (uint32_t)n;
+	m->in.pcks[k].n = (uint32_t)n;
 	return 0;
 }
 
 /* A name from a symbol table of the stream, else NULL. */
 static const char *table_name(struct kp_model *m, uint32_t k)
 {
-	const struct kp_model_module *mod = &m->mods[m->pcks[k].module];
+	const struct kp_model_module *mod = &m->in.mods[m->in.pcks[k].module];
 
 	if (mod->symtab < 0)
 		return NULL;
-	return symtab_lookup(&m->symtabs[mod->symtab], m->pcks[k].off);
+	return symtab_lookup(&m->in.symtabs[mod->symtab], m->in.pcks[k].off);
 }
 
 /* Give pc key k its frames: from the resolver, by its module's offset
@@ -320,15 +320,15 @@ static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi
 		    uint64_t addr)
 {
 	struct kp_frame_info fi[KP_MAX_INLINE];
-	const struct kp_model_module *mod = &m->mods[m->pcks[k].module];
+	const struct kp_model_module *mod = &m->in.mods[m->in.pcks[k].module];
 	const char *name = table_name(m, k);
 	int n = 0;
 
 	if (mod->held) {
-		n = m->res.ops->symbolize_held(m->res.ctx, mod->held, m->pcks[k].off,
+		n = m->res.ops->symbolize_held(m->res.ctx, mod->held, m->in.pcks[k].off,
 					       fi, KP_MAX_INLINE);
 	} else if (m->res.ops && m->res.ops->symbolize &&
-		   m->pcks[k].module != KP_MOD_UNKNOWN) {
+		   m->in.pcks[k].module != KP_MOD_UNKNOWN) {
 		n = m->res.ops->symbolize(m->res.ctx, mi, addr, fi, KP_MAX_INLINE);
 	}
 	if (n > KP_MAX_INLINE)
@@ -344,20 +344,20 @@ static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi
  * holds its module. */
 static int hold_for_late(struct kp_model *m, uint32_t k, const struct kp_map_info *mi)
 {
-	struct kp_model_module *mod = &m->mods[m->pcks[k].module];
+	struct kp_model_module *mod = &m->in.mods[m->in.pcks[k].module];
 	const struct kp_resolver_ops *ops = m->res.ops;
 
-	if (!mi || m->pcks[k].module == KP_MOD_UNKNOWN ||
+	if (!mi || m->in.pcks[k].module == KP_MOD_UNKNOWN ||
 	    !ops || !ops->hold || !ops->symbolize_held || !ops->release)
 		return 0;
 	if (mod->held)
 		return 1;
-	if (kp_grow(&m->held, &m->cap_held, m->nr_held + 1, sizeof(*m->held)))
+	if (kp_grow(&m->in.held, &m->in.cap_held, m->in.nr_held + 1, sizeof(*m->in.held)))
 		return 0;
 	mod->held = ops->hold(m->res.ctx, mi);
 	if (!mod->held)
 		return 0;
-	m->held[m->nr_held++] = m->pcks[k].module;
+	m->in.held[m->in.nr_held++] = m->in.pcks[k].module;
 	return 1;
 }
 
@@ -365,13 +365,13 @@ static void release_held(struct kp_model *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->nr_held; i++) {
-		struct kp_model_module *mod = &m->mods[m->held[i]];
+	for (i = 0; i < m->in.nr_held; i++) {
+		struct kp_model_module *mod = &m->in.mods[m->in.held[i]];
 
 		m->res.ops->release(m->res.ctx, mod->held);
 		mod->held = NULL;
 	}
-	m->nr_held = 0;
+	m->in.nr_held = 0;
 }
 
 int kp_intern__name_late(struct kp_model *m)
@@ -379,9 +379,9 @@ int kp_intern__name_late(struct kp_model *m)
 	int err = 0;
 	size_t i;
 
-	for (i = 0; i < m->nr_late && !err; i++)
-		err = name_pck(m, m->late[i], NULL, 0);	/* its module is held */
-	m->nr_late = 0;
+	for (i = 0; i < m->in.nr_late && !err; i++)
+		err = name_pck(m, m->in.late[i], NULL, 0);	/* its module is held */
+	m->in.nr_late = 0;
 	release_held(m);
 	return err;
 }
@@ -391,18 +391,18 @@ static uint32_t new_pck(struct kp_model *m, uint32_t h, uint32_t module,
 			int late)
 {
 	struct kp_pck *k;
-	uint32_t idx = (uint32_t)m->nr_pcks;
+	uint32_t idx = (uint32_t)m->in.nr_pcks;
 
-	if (kp_grow(&m->pcks, &m->cap_pcks, m->nr_pcks + 1, sizeof(*m->pcks)) ||
-	    kp_htab__insert(&m->pck_tab, h, idx))
+	if (kp_grow(&m->in.pcks, &m->in.cap_pcks, m->in.nr_pcks + 1, sizeof(*m->in.pcks)) ||
+	    kp_htab__insert(&m->in.pck_tab, h, idx))
 		return KP_NONE;
-	k = &m->pcks[m->nr_pcks++];
+	k = &m->in.pcks[m->in.nr_pcks++];
 	memset(k, 0, sizeof(*k));
 	k->module = module;
 	k->off = off;
 	if (late && hold_for_late(m, idx, mi) &&
-	    !kp_grow(&m->late, &m->cap_late, m->nr_late + 1, sizeof(*m->late))) {
-		m->late[m->nr_late++] = idx;	/* n == 0 until then */
+	    !kp_grow(&m->in.late, &m->in.cap_late, m->in.nr_late + 1, sizeof(*m->in.late))) {
+		m->in.late[m->in.nr_late++] = idx;	/* n == 0 until then */
 		return idx;
 	}
 	if (name_pck(m, idx, mi, addr))
@@ -418,8 +418,8 @@ static uint32_t user_pck(struct kp_model *m, uint32_t module, uint64_t off,
 	uint32_t h = (uint32_t)kp_hash2(module, off), v = 0;
 	uint64_t *found;
 
-	KP_HTAB_FIND(&m->pck_tab, h, v,
-		     m->pcks[v].module == module && m->pcks[v].off == off, found);
+	KP_HTAB_FIND(&m->in.pck_tab, h, v,
+		     m->in.pcks[v].module == module && m->in.pcks[v].off == off, found);
 	if (found)
 		return v;
 	return new_pck(m, h, module, off, mi, addr, late);
@@ -432,7 +432,7 @@ uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret
 	const struct kp_map_info *mi;
 	uint64_t off = pc, addr = pc;
 
-	mi = kp_proc__find_map(&m->procs[p], pc, &module);
+	mi = kp_proc__find_map(&m->pr.procs[p], pc, &module);
 	if (mi) {
 		addr = ret && pc > mi->addr ? pc - 1 : pc;
 		off = addr - mi->addr + mi->pgoff;
@@ -450,8 +450,8 @@ uint32_t kp_intern__kernel_pc(struct kp_model *m, uint64_t pc)
 	uint32_t h = (uint32_t)kp_hash2(KP_KERNEL_KEY, pc), v = 0, module;
 	uint64_t *found;
 
-	KP_HTAB_FIND(&m->pck_tab, h, v,
-		     m->pcks[v].off == pc && m->mods[m->pcks[v].module].kernel, found);
+	KP_HTAB_FIND(&m->in.pck_tab, h, v,
+		     m->in.pcks[v].off == pc && m->in.mods[m->in.pcks[v].module].kernel, found);
 	if (found)
 		return v;
 	module = kernel_module(m, pc);
@@ -470,17 +470,17 @@ static int sym_cmp(const void *a, const void *b)
 /* Name frames that only had "module+0xoff" with a SYMTAB that came late. */
 static int rename_unknown(struct kp_model *m, uint32_t mod)
 {
-	const struct kp_model_symtab *st = &m->symtabs[m->mods[mod].symtab];
+	const struct kp_model_symtab *st = &m->in.symtabs[m->in.mods[mod].symtab];
 	size_t i;
 	int renamed = 0;
 
-	for (i = 0; i < m->nr_pcks; i++) {
-		struct kp_pck *k = &m->pcks[i];
-		struct kp_frame *f = &m->frames[k->first];
+	for (i = 0; i < m->in.nr_pcks; i++) {
+		struct kp_pck *k = &m->in.pcks[i];
+		struct kp_frame *f = &m->in.frames[k->first];
 		const char *name;
 		uint32_t fn;
 
-		if (k->module != mod || k->n != 1 || !m->fns[f->fn].unknown)
+		if (k->module != mod || k->n != 1 || !m->in.fns[f->fn].unknown)
 			continue;
 		name = symtab_lookup(st, k->off);
 		if (!name)
@@ -488,7 +488,7 @@ static int rename_unknown(struct kp_model *m, uint32_t mod)
 		fn = kp_intern__fn(m, mod, name);
 		if (fn == KP_NONE)
 			return -ENOMEM;
-		m->frames[k->first].fn = fn;
+		m->in.frames[k->first].fn = fn;
 		renamed = 1;
 	}
 	return renamed;
@@ -505,7 +505,7 @@ int kp_intern__symtab(struct kp_model *m, const struct kp_rec_symtab *rs)
 		st.build_id_len = KP_BUILD_ID_MAX;
 	st.syms = calloc(nr ? nr : 1, sizeof(*st.syms));
 	if (!st.path || !st.syms ||
-	    kp_grow(&m->symtabs, &m->cap_symtabs, m->nr_symtabs + 1, sizeof(st)))
+	    kp_grow(&m->in.symtabs, &m->in.cap_symtabs, m->in.nr_symtabs + 1, sizeof(st)))
 		goto out_nomem;
 	memcpy(st.build_id, rs->build_id, sizeof(st.build_id));
 	for (i = 0; i < nr; i++) {
@@ -517,11 +517,11 @@ int kp_intern__symtab(struct kp_model *m, const struct kp_rec_symtab *rs)
 	}
 	st.nr = nr;
 	qsort(st.syms, st.nr, sizeof(*st.syms), sym_cmp);
-	m->symtabs[m->nr_symtabs++] = st;
-	for (i = 0; i < m->nr_mods; i++) {
-		if (!symtab_matches(&st, &m->mods[i]))
+	m->in.symtabs[m->in.nr_symtabs++] = st;
+	for (i = 0; i < m->in.nr_mods; i++) {
+		if (!symtab_matches(&st, &m->in.mods[i]))
 			continue;
-		m->mods[i].symtab = (int32_t)(m->nr_symtabs - 1);
+		m->in.mods[i].symtab = (int32_t)(m->in.nr_symtabs - 1);
 		err = rename_unknown(m, (uint32_t)i);
 		if (err < 0)
 			return err;
@@ -536,7 +536,7 @@ out_nomem:
 
 const char *kp_intern__source(struct kp_model *m, uint32_t frame)
 {
-	const struct kp_frame *f = &m->frames[frame];
+	const struct kp_frame *f = &m->in.frames[frame];
 
 	if (!f->file)
 		return NULL;

@@ -60,12 +60,12 @@ static int pick(struct kp_model *m, struct merge *g)
 {
 	size_t i;
 
-	g->old_procs = m->nr_procs;
+	g->old_procs = m->pr.nr_procs;
 	g->tgt = malloc((g->old_procs ? g->old_procs : 1) * sizeof(*g->tgt));
 	if (!g->tgt)
 		return -ENOMEM;
 	for (i = 0; i < g->old_procs; i++) {
-		const struct kp_proc *p = &m->procs[i];
+		const struct kp_proc *p = &m->pr.procs[i];
 		const char *comm = p->comm;
 
 		g->tgt[i] = KP_NONE;
@@ -76,17 +76,17 @@ static int pick(struct kp_model *m, struct merge *g)
 			return -ENOMEM;
 		g->nr++;
 	}
-	g->tthr = malloc(m->nr_procs * sizeof(*g->tthr));
+	g->tthr = malloc(m->pr.nr_procs * sizeof(*g->tthr));
 	if (!g->tthr)
 		return -ENOMEM;
-	for (i = 0; i < m->nr_procs; i++)
+	for (i = 0; i < m->pr.nr_procs; i++)
 		g->tthr[i] = KP_NONE;
 	for (i = 0; i < g->old_procs; i++) {
 		uint32_t t = g->tgt[i];
 
 		if (t == KP_NONE || g->tthr[t] != KP_NONE)
 			continue;
-		g->tthr[t] = kp_proc__seen_thread(m, t, 0, m->procs[t].comm);
+		g->tthr[t] = kp_proc__seen_thread(m, t, 0, m->pr.procs[t].comm);
 		if (g->tthr[t] == KP_NONE)
 			return -ENOMEM;
 	}
@@ -99,28 +99,28 @@ static int rehang(struct kp_model *m, struct merge *g)
 {
 	size_t i;
 
-	g->old_nodes = m->nr_nodes;
+	g->old_nodes = m->tr.nr_nodes;
 	g->nmap = malloc((g->old_nodes ? g->old_nodes : 1) * sizeof(*g->nmap));
 	if (!g->nmap)
 		return -ENOMEM;
 	for (i = 0; i < g->old_nodes; i++) {
-		uint32_t t = target_of(g, m->nodes[i].proc), parent = m->nodes[i].parent;
+		uint32_t t = target_of(g, m->tr.nodes[i].proc), parent = m->tr.nodes[i].parent;
 
 		if (t == KP_NONE)
 			g->nmap[i] = (uint32_t)i;
 		else if (parent == KP_NONE)
-			g->nmap[i] = m->procs[t].root;
+			g->nmap[i] = m->pr.procs[t].root;
 		else
-			g->nmap[i] = kp_tree__child_dup(m, g->nmap[parent], m->nodes[i].frame,
-							!!(m->nflags[i] & KP_NODE_DUP));
+			g->nmap[i] = kp_tree__child_dup(m, g->nmap[parent], m->tr.nodes[i].frame,
+							!!(m->tr.nflags[i] & KP_NODE_DUP));
 		if (g->nmap[i] == KP_NONE)
 			return -ENOMEM;
 	}
-	g->drop = calloc(m->nr_nodes, 1);
+	g->drop = calloc(m->tr.nr_nodes, 1);
 	if (!g->drop)
 		return -ENOMEM;
 	for (i = 0; i < g->old_nodes; i++)
-		g->drop[i] = target_of(g, m->nodes[i].proc) != KP_NONE;
+		g->drop[i] = target_of(g, m->tr.nodes[i].proc) != KP_NONE;
 	return 0;
 }
 
@@ -137,7 +137,7 @@ static int same_merged(const struct kp_stk *a, const struct kp_stk *b)
 static uint32_t restack_one(struct kp_model *m, struct merge *g, struct kp_stk s,
 			    double b, uint32_t h, size_t *j)
 {
-	uint32_t t = target_of(g, m->threads[s.thr].proc), v = 0;
+	uint32_t t = target_of(g, m->pr.threads[s.thr].proc), v = 0;
 	uint64_t *found = NULL;
 
 	if (t != KP_NONE) {
@@ -150,21 +150,21 @@ static uint32_t restack_one(struct kp_model *m, struct merge *g, struct kp_stk s
 
 		s.key = (uint32_t)(key >> 32);
 		h = (uint32_t)key;
-		KP_HTAB_FIND(&m->stk_tab, h, v, same_merged(&m->stks[v], &s), found);
+		KP_HTAB_FIND(&m->st.stk_tab, h, v, same_merged(&m->st.stks[v], &s), found);
 	}
 	if (found) {
-		m->stks[v].cur += s.cur;
-		m->stks[v].samples += s.samples;
-		if (m->has_base)
-			m->base[v] += b;
+		m->st.stks[v].cur += s.cur;
+		m->st.stks[v].samples += s.samples;
+		if (m->bl.has_base)
+			m->bl.base[v] += b;
 		return v;
 	}
 	v = (uint32_t)(*j)++;
-	m->stks[v] = s;
-	if (m->has_base)
-		m->base[v] = b;
+	m->st.stks[v] = s;
+	if (m->bl.has_base)
+		m->bl.base[v] = b;
 	g->lo[v] = h;
-	if (kp_htab__insert(&m->stk_tab, h, v))
+	if (kp_htab__insert(&m->st.stk_tab, h, v))
 		return KP_NONE;	/* cannot happen: the table had room for all */
 	return v;
 }
@@ -174,20 +174,20 @@ static int restack(struct kp_model *m, struct merge *g)
 	size_t i, j = 0;
 
 	g->lo = kp_tree__stack_hashes(m);
-	g->remap = malloc((m->nr_stk ? m->nr_stk : 1) * sizeof(*g->remap));
+	g->remap = malloc((m->st.nr_stk ? m->st.nr_stk : 1) * sizeof(*g->remap));
 	if (!g->lo || !g->remap)
 		return -ENOMEM;
-	kp_htab__clear(&m->stk_tab);
-	for (i = 0; i < m->nr_stk; i++) {
-		struct kp_stk s = m->stks[i];
+	kp_htab__clear(&m->st.stk_tab);
+	for (i = 0; i < m->st.nr_stk; i++) {
+		struct kp_stk s = m->st.stks[i];
 
 		s.flags &= ~KP_STK_DIRTY;	/* the view cache starts over */
-		g->remap[i] = restack_one(m, g, s, m->has_base ? m->base[i] : 0,
+		g->remap[i] = restack_one(m, g, s, m->bl.has_base ? m->bl.base[i] : 0,
 					  g->lo[i], &j);
 		if (g->remap[i] == KP_NONE)
 			return -ENOMEM;
 	}
-	m->nr_stk = j;
+	m->st.nr_stk = j;
 	return 0;
 }
 
@@ -195,14 +195,14 @@ static int restack(struct kp_model *m, struct merge *g)
  * nodes were renumbered already). */
 static void compact_procs(struct kp_model *m, struct merge *g)
 {
-	size_t i, j = 0, n = m->nr_procs > m->nr_threads ? m->nr_procs : m->nr_threads;
+	size_t i, j = 0, n = m->pr.nr_procs > m->pr.nr_threads ? m->pr.nr_procs : m->pr.nr_threads;
 	uint32_t *pidx = g->idx + n;	/* g->idx: 2n entries at least */
 
-	for (i = 0; i < m->nr_procs; i++) {
-		struct kp_proc *p = &m->procs[i];
+	for (i = 0; i < m->pr.nr_procs; i++) {
+		struct kp_proc *p = &m->pr.procs[i];
 
 		if (target_of(g, (uint32_t)i) != KP_NONE) {
-			m->procs[g->tgt[i]].nmerged++;
+			m->pr.procs[g->tgt[i]].nmerged++;
 			m->sum.mappings -= p->nr_maps;
 			free(p->maps);
 			free(p->map_mod);
@@ -210,23 +210,23 @@ static void compact_procs(struct kp_model *m, struct merge *g)
 			continue;
 		}
 		pidx[i] = (uint32_t)j;
-		m->procs[j++] = *p;
+		m->pr.procs[j++] = *p;
 	}
-	m->nr_procs = j;
-	for (i = 0; i < m->nr_nodes; i++)
-		m->nodes[i].proc = pidx[m->nodes[i].proc];
-	for (i = j = 0; i < m->nr_threads; i++) {
-		uint32_t p = pidx[m->threads[i].proc];
+	m->pr.nr_procs = j;
+	for (i = 0; i < m->tr.nr_nodes; i++)
+		m->tr.nodes[i].proc = pidx[m->tr.nodes[i].proc];
+	for (i = j = 0; i < m->pr.nr_threads; i++) {
+		uint32_t p = pidx[m->pr.threads[i].proc];
 
 		g->idx[i] = p == KP_NONE ? KP_NONE : (uint32_t)j;
 		if (p == KP_NONE)
 			continue;
-		m->threads[j] = m->threads[i];
-		m->threads[j++].proc = p;
+		m->pr.threads[j] = m->pr.threads[i];
+		m->pr.threads[j++].proc = p;
 	}
-	m->nr_threads = j;
-	for (i = 0; i < m->nr_stk; i++)
-		m->stks[i].thr = g->idx[m->stks[i].thr];
+	m->pr.nr_threads = j;
+	for (i = 0; i < m->st.nr_stk; i++)
+		m->st.stks[i].thr = g->idx[m->st.stks[i].thr];
 	(void)kp_proc__reindex(m);	/* no table grows: they hold fewer now */
 }
 
@@ -236,9 +236,9 @@ static int rekey(struct kp_model *m, struct merge *g)
 {
 	size_t i;
 
-	kp_htab__clear(&m->stk_tab);
-	for (i = 0; i < m->nr_stk; i++) {
-		struct kp_stk *s = &m->stks[i];
+	kp_htab__clear(&m->st.stk_tab);
+	for (i = 0; i < m->st.nr_stk; i++) {
+		struct kp_stk *s = &m->st.stks[i];
 		uint32_t h = g->lo[i];
 
 		if (s->flags & KP_STK_MERGED) {
@@ -247,7 +247,7 @@ static int rekey(struct kp_model *m, struct merge *g)
 			s->key = (uint32_t)(key >> 32);
 			h = (uint32_t)key;
 		}
-		if (kp_htab__insert(&m->stk_tab, h, (uint32_t)i))
+		if (kp_htab__insert(&m->st.stk_tab, h, (uint32_t)i))
 			return -ENOMEM;
 	}
 	return 0;
@@ -259,8 +259,8 @@ static void relabel(struct kp_model *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->nr_procs; i++) {
-		struct kp_proc *p = &m->procs[i];
+	for (i = 0; i < m->pr.nr_procs; i++) {
+		struct kp_proc *p = &m->pr.procs[i];
 
 		if (p->merged)
 			snprintf(p->label, KP_LABEL_LEN, "%s x%u", p->comm, p->nmerged);
@@ -282,9 +282,9 @@ int kp_merge__gone(struct kp_model *m)
 		err = rehang(m, &g);
 	if (err || !g.nr)
 		goto out;
-	n = m->nr_procs > m->nr_threads ? m->nr_procs : m->nr_threads;
-	if (n < m->nr_nodes)
-		n = m->nr_nodes;
+	n = m->pr.nr_procs > m->pr.nr_threads ? m->pr.nr_procs : m->pr.nr_threads;
+	if (n < m->tr.nr_nodes)
+		n = m->tr.nr_nodes;
 	g.idx = malloc(n * 2 * sizeof(*g.idx));	/* all that is needed below */
 	err = g.idx ? restack(m, &g) : -ENOMEM;
 	if (err)
@@ -296,7 +296,7 @@ int kp_merge__gone(struct kp_model *m)
 	err = rekey(m, &g);
 	relabel(m);
 	m->sum.merged_procs += g.nr;
-	m->nr_gone = 0;
+	m->pr.nr_gone = 0;
 	shrink(m);
 out:
 	merge_free(&g);
@@ -309,16 +309,16 @@ static void shrink(struct kp_model *m)
 {
 	size_t cap;
 
-	cap = m->cap_nodes;
-	kp_shrink(&m->nodes, &m->cap_nodes, m->nr_nodes, sizeof(*m->nodes));
-	if (m->cap_nodes != cap)
-		kp_shrink(&m->nflags, &m->cap_nflags, m->nr_nodes, 1);
-	cap = m->cap_stk;
-	kp_shrink(&m->stks, &m->cap_stk, m->nr_stk, sizeof(*m->stks));
-	if (m->has_base && m->cap_stk != cap)
-		kp_shrink(&m->base, &m->cap_base, m->nr_stk, sizeof(*m->base));
-	kp_shrink(&m->threads, &m->cap_threads, m->nr_threads, sizeof(*m->threads));
-	kp_shrink(&m->procs, &m->cap_procs, m->nr_procs, sizeof(*m->procs));
+	cap = m->tr.cap_nodes;
+	kp_shrink(&m->tr.nodes, &m->tr.cap_nodes, m->tr.nr_nodes, sizeof(*m->tr.nodes));
+	if (m->tr.cap_nodes != cap)
+		kp_shrink(&m->tr.nflags, &m->tr.cap_nflags, m->tr.nr_nodes, 1);
+	cap = m->st.cap_stk;
+	kp_shrink(&m->st.stks, &m->st.cap_stk, m->st.nr_stk, sizeof(*m->st.stks));
+	if (m->bl.has_base && m->st.cap_stk != cap)
+		kp_shrink(&m->bl.base, &m->bl.cap_base, m->st.nr_stk, sizeof(*m->bl.base));
+	kp_shrink(&m->pr.threads, &m->pr.cap_threads, m->pr.nr_threads, sizeof(*m->pr.threads));
+	kp_shrink(&m->pr.procs, &m->pr.cap_procs, m->pr.nr_procs, sizeof(*m->pr.procs));
 	kp_vcache__shrink(m);
 }
 
@@ -337,7 +337,7 @@ static int fold(struct kp_model *m)
 {
 	int err;
 
-	if (m->nr_nodes <= m->max_nodes - m->max_nodes / 4)
+	if (m->tr.nr_nodes <= m->tr.max_nodes - m->tr.max_nodes / 4)
 		return 0;	/* kp_tree__fold's target */
 	kp_vcache__invalidate(m, KP_VC_NODES);
 	err = kp_tree__fold(m);
@@ -356,21 +356,21 @@ static int budget(struct kp_model *m)
 	size_t bytes = kp_model__bytes(m), want;
 	int err = 0;
 
-	if (bytes <= m->max_bytes)
+	if (bytes <= m->td.max_bytes)
 		return 0;
-	if (m->nr_gone) {
+	if (m->pr.nr_gone) {
 		err = kp_merge__gone(m);
 		bytes = kp_model__bytes(m);
 	}
-	if (err || bytes <= m->max_bytes || m->nr_nodes <= KP_BUDGET_MIN_NODES)
+	if (err || bytes <= m->td.max_bytes || m->tr.nr_nodes <= KP_BUDGET_MIN_NODES)
 		return err;
-	want = (size_t)((double)m->nr_nodes * m->max_bytes / bytes * 0.9);
+	want = (size_t)((double)m->tr.nr_nodes * m->td.max_bytes / bytes * 0.9);
 	if (want < KP_BUDGET_MIN_NODES)
 		want = KP_BUDGET_MIN_NODES;
-	if (want < m->max_nodes)
-		m->max_nodes = want;
-	if (m->fold_at > m->max_nodes)
-		m->fold_at = m->max_nodes;	/* fold now, whatever a fold said */
+	if (want < m->tr.max_nodes)
+		m->tr.max_nodes = want;
+	if (m->tr.fold_at > m->tr.max_nodes)
+		m->tr.fold_at = m->tr.max_nodes;	/* fold now, whatever a fold said */
 	return 0;
 }
 
@@ -381,14 +381,14 @@ int kp_merge__tidy(struct kp_model *m, int err)
 	/* a merge costs about the whole trie (and the views start over):
 	 * in a big trie it waits for more exits (for 1,270 exits/s and a
 	 * 100k-node trie: a merge every 2.5 s, not every 0.8 s) */
-	if (m->nr_gone >= m->merge_at && m->nr_gone >= m->nr_nodes / 32)
+	if (m->pr.nr_gone >= m->td.merge_at && m->pr.nr_gone >= m->tr.nr_nodes / 32)
 		e = kp_merge__gone(m);
-	if (!e && m->max_bytes && (++m->flushes & 15) == 0)
+	if (!e && m->td.max_bytes && (++m->td.flushes & 15) == 0)
 		e = budget(m);
-	if (!e && m->nr_nodes > m->fold_at) {
+	if (!e && m->tr.nr_nodes > m->tr.fold_at) {
 		/* merging is the better way to a smaller trie; then fold if
 		 * a quarter of the limit is still not free */
-		if (m->nr_gone)
+		if (m->pr.nr_gone)
 			e = kp_merge__gone(m);
 		e = e ? e : fold(m);
 	}

@@ -162,7 +162,7 @@ struct kp_model_module {
 	uint8_t build_id_len;
 	uint8_t build_id[KP_BUILD_ID_MAX];
 	uint8_t kernel;
-	int32_t symtab;		/* index in m->symtabs, -1: none */
+	int32_t symtab;		/* index in m->in.symtabs, -1: none */
 	void *held;		/* resolver hold while late keys of it wait */
 };
 
@@ -222,7 +222,7 @@ struct kp_proc {
 	struct kp_map_info *maps;	/* sorted by addr, no overlaps */
 	uint32_t *map_mod;		/* module of each mapping */
 	size_t nr_maps, cap_maps;
-	uint32_t npend;			/* its stacks waiting in m->pend */
+	uint32_t npend;			/* its stacks waiting in m->pd.pend */
 };
 
 #define KP_LABEL_LEN (KP_COMM_LEN + 16)
@@ -247,7 +247,7 @@ struct kp_node {
 };
 #define KP_NODE_DUP 1u		/* an ancestor has the same function */
 #define KP_NODE_OTHER 2u	/* an [other] node */
-#define KP_NODE_WIDE 4u		/* its children are in m->wide_tab too */
+#define KP_NODE_WIDE 4u		/* its children are in m->tr.wide_tab too */
 #define KP_WIDE_AT 16		/* children searched in a list before that */
 
 /* ---- distinct stacks (feed.c) ---- */
@@ -257,9 +257,9 @@ struct kp_node {
  * identity and tid are the thread's; the cgroup id is interned. */
 struct kp_stk {
 	uint32_t key;		/* high half of the raw sample's hash */
-	uint32_t thr;		/* m->threads: process identity and tid */
+	uint32_t thr;		/* m->pr.threads: process identity and tid */
 	uint32_t leaf;		/* trie node */
-	uint32_t cgroup : 28;	/* m->cgroups */
+	uint32_t cgroup : 28;	/* m->pr.cgroups */
 	uint32_t flags : 4;	/* KP_STK_* */
 	double cur;		/* count in the time mode */
 	uint64_t samples;	/* raw samples since the zero or the mark */
@@ -272,8 +272,8 @@ struct kp_stk {
 
 /* ---- stacks not hung in the trie yet (pending.c) ---- */
 
-/* A new stack in deferred mode: counted in m->stks (leaf KP_NONE), its
- * pcs at m->ppcs[off..]: nk kernel pcs, innermost first, then nu user
+/* A new stack in deferred mode: counted in m->st.stks (leaf KP_NONE), its
+ * pcs at m->pd.ppcs[off..]: nk kernel pcs, innermost first, then nu user
  * pcs, innermost first; or, once user_named, nu user pc keys (root
  * first, kp_feed__user_pcks) in their place. */
 struct kp_pend {
@@ -433,11 +433,8 @@ static inline void kp_sums__add(struct kp_sums *u, const struct kp_stk *s,
 		u->folded += dsamples;
 }
 
-struct kp_model {
-	struct kp_resolver res;
-	size_t max_nodes;
-	struct kp_strpool strs;
-
+/* Interned modules, functions, pc keys and frames (intern.c). */
+struct kp_intern {
 	struct kp_model_module *mods;
 	size_t nr_mods, cap_mods;
 	struct kp_htab mod_tab;
@@ -457,81 +454,122 @@ struct kp_model {
 	size_t nr_held, cap_held;
 	struct kp_frame_ref *refs;	/* for foreach_stack, made on demand */
 	size_t nr_refs, cap_refs;
+};
 
+/* Processes, threads and cgroups (proc.c). */
+struct kp_procs {
 	struct kp_proc *procs;
 	size_t nr_procs, cap_procs;
 	struct kp_htab pid_tab;		/* pid -> current identity */
 	uint32_t next_serial;
 	size_t nr_gone;			/* exited, not merged yet */
-	size_t merge_at;		/* merge when nr_gone reaches it */
 	size_t nr_merged_rows;		/* merged procs */
 	struct kp_htab merged_tab;	/* comm -> its merged proc */
-	size_t max_bytes;		/* kp_model_opts.max_bytes, 0: none */
-	uint64_t flushes;		/* counted batches, to check memory now and then */
 	struct kp_thread *threads;
 	size_t nr_threads, cap_threads;
 	struct kp_htab thr_tab;
 	struct kp_cgroup *cgroups;
 	size_t nr_cgroups, cap_cgroups;
 	struct kp_htab cg_tab;
+};
 
+/* The call trie (tree.c). */
+struct kp_trie {
+	size_t max_nodes;
 	struct kp_node *nodes;
 	uint8_t *nflags;
 	size_t nr_nodes, cap_nodes, cap_nflags;
 	size_t nr_other;
 	size_t fold_at;			/* fold when nr_nodes exceeds it */
 	struct kp_htab wide_tab;	/* (parent, frame) -> child, for WIDE parents */
+};
 
+/* The distinct stacks (feed.c). */
+struct kp_stks {
 	struct kp_stk *stks;
 	size_t nr_stk, cap_stk;
 	struct kp_htab stk_tab;
+};
+
+/* The baseline (time.c). */
+struct kp_base {
 	double *base;			/* per stack, with a baseline */
 	size_t cap_base;
 	int has_base;
+};
 
+/* The time mode (time.c). */
+struct kp_time {
 	enum kp_time_mode mode;
 	unsigned window_s;
 	struct kp_window win;
+};
 
-	struct kp_filt filt;
-	struct kp_vcache vc;
-
+/* Samples not counted yet (feed.c). */
+struct kp_feed {
 	struct kp_batch *batch;		/* samples not yet counted (feed.c) */
 	int defer;			/* kp_model_opts.defer_stacks */
 	int eager_views;		/* kp_model_opts.eager_views */
+	uint64_t upcs[KP_MAX_FRAMES];
+};
+
+/* New stacks not hung yet (pending.c). */
+struct kp_pending {
 	struct kp_pend *pend;		/* new stacks not hung yet (pending.c) */
 	size_t nr_pend, cap_pend;
 	uint64_t *ppcs;			/* their pcs */
 	size_t nr_ppcs, cap_ppcs;
+};
+
+/* When to merge and fold (merge.c). */
+struct kp_tidy {
+	size_t merge_at;		/* merge when nr_gone reaches it */
+	size_t max_bytes;		/* kp_model_opts.max_bytes, 0: none */
+	uint64_t flushes;		/* counted batches, to check memory now and then */
+};
+
+struct kp_model {
+	struct kp_resolver res;
+	struct kp_strpool strs;
+	struct kp_intern in;
+	struct kp_procs pr;
+	struct kp_trie tr;
+	struct kp_stks st;
+	struct kp_base bl;
+	struct kp_time tm;
+	struct kp_filt filt;
+	struct kp_vcache vc;
+	struct kp_feed fd;
+	struct kp_pending pd;
+	struct kp_tidy td;
 	struct kp_scratch sc[KP_SC_MAX];
 	struct kp_model_summary sum;	/* counters kept as they come */
 	struct kp_sums sums;
-	uint64_t upcs[KP_MAX_FRAMES];
 };
 
 static inline struct kp_stk *kp_stk(const struct kp_model *m, uint32_t i)
 {
-	return &m->stks[i];
+	return &m->st.stks[i];
 }
 
 static inline uint32_t kp_stk_proc(const struct kp_model *m, const struct kp_stk *s)
 {
-	return m->threads[s->thr].proc;
+	return m->pr.threads[s->thr].proc;
 }
 
 static inline uint32_t kp_stk_tid(const struct kp_model *m, const struct kp_stk *s)
 {
-	return m->threads[s->thr].tid;
+	return m->pr.threads[s->thr].tid;
 }
 
 static inline uint64_t kp_stk_cgroup(const struct kp_model *m, const struct kp_stk *s)
 {
-	return m->cgroups[s->cgroup].id;
+	return m->pr.cgroups[s->cgroup].id;
 }
 
 static inline uint32_t kp_node_fn(const struct kp_model *m, uint32_t n)
 {
-	return m->frames[m->nodes[n].frame].fn;
+	return m->in.frames[m->tr.nodes[n].frame].fn;
 }
 
 static inline const char *kp_frame_file(const struct kp_model *m,
@@ -542,7 +580,7 @@ static inline const char *kp_frame_file(const struct kp_model *m,
 
 static inline int kp_frame_kernel(const struct kp_model *m, uint32_t f)
 {
-	return m->fns[m->frames[f].fn].kernel;
+	return m->in.fns[m->in.frames[f].fn].kernel;
 }
 
 /* intern.c */
@@ -702,7 +740,7 @@ int kp_vcache__extend(struct kp_model *m);
 /* Call before changing a stack's cur or samples. */
 static inline void kp_vcache__touch(struct kp_model *m, uint32_t stk)
 {
-	if (m->vc.counts_ok && !(m->stks[stk].flags & KP_STK_DIRTY))
+	if (m->vc.counts_ok && !(m->st.stks[stk].flags & KP_STK_DIRTY))
 		(void)kp_vcache__log(m, stk);	/* on -ENOMEM the counts are redone */
 }
 /* Does node i count in a view: a count or a baseline through it

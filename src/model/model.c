@@ -13,17 +13,17 @@ struct kp_model *kp_model__new(const struct kp_model_opts *opts)
 		return NULL;
 	if (opts)
 		m->res = opts->resolver;
-	m->max_nodes = opts && opts->max_nodes ? opts->max_nodes
+	m->tr.max_nodes = opts && opts->max_nodes ? opts->max_nodes
 					       : KP_MODEL_DEFAULT_MAX_NODES;
-	if (m->max_nodes < 16)
-		m->max_nodes = 16;
-	m->fold_at = m->max_nodes;
-	m->defer = opts && opts->defer_stacks;
-	m->eager_views = opts && opts->eager_views;
-	m->max_bytes = opts ? opts->max_bytes : 0;
-	m->merge_at = opts && opts->merge_at ? opts->merge_at : KP_MODEL_MERGE_AT;
-	m->mode = KP_TIME_CUMULATIVE;
-	m->window_s = 10;
+	if (m->tr.max_nodes < 16)
+		m->tr.max_nodes = 16;
+	m->tr.fold_at = m->tr.max_nodes;
+	m->fd.defer = opts && opts->defer_stacks;
+	m->fd.eager_views = opts && opts->eager_views;
+	m->td.max_bytes = opts ? opts->max_bytes : 0;
+	m->td.merge_at = opts && opts->merge_at ? opts->merge_at : KP_MODEL_MERGE_AT;
+	m->tm.mode = KP_TIME_CUMULATIVE;
+	m->tm.window_s = 10;
 	m->filt.f.hide_kernel = 0;
 	err = kp_intern__init(m);
 	if (err) {

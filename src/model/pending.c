@@ -23,21 +23,21 @@ int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
 {
 	struct kp_pend *p;
 
-	if (kp_grow(&m->pend, &m->cap_pend, m->nr_pend + 1, sizeof(*m->pend)) ||
-	    kp_grow(&m->ppcs, &m->cap_ppcs, m->nr_ppcs + nk + nu, sizeof(*m->ppcs)))
+	if (kp_grow(&m->pd.pend, &m->pd.cap_pend, m->pd.nr_pend + 1, sizeof(*m->pd.pend)) ||
+	    kp_grow(&m->pd.ppcs, &m->pd.cap_ppcs, m->pd.nr_ppcs + nk + nu, sizeof(*m->pd.ppcs)))
 		return -ENOMEM;
-	p = &m->pend[m->nr_pend++];
+	p = &m->pd.pend[m->pd.nr_pend++];
 	p->stk = stk;
-	p->off = m->nr_ppcs;
+	p->off = m->pd.nr_ppcs;
 	p->nk = nk;
 	p->nu = nu;
 	p->user_named = 0;
 	if (nk)
-		memcpy(m->ppcs + m->nr_ppcs, k, nk * sizeof(*k));
+		memcpy(m->pd.ppcs + m->pd.nr_ppcs, k, nk * sizeof(*k));
 	if (nu)
-		memcpy(m->ppcs + m->nr_ppcs + nk, u, nu * sizeof(*u));
-	m->nr_ppcs += (size_t)nk + nu;
-	m->procs[proc].npend++;
+		memcpy(m->pd.ppcs + m->pd.nr_ppcs + nk, u, nu * sizeof(*u));
+	m->pd.nr_ppcs += (size_t)nk + nu;
+	m->pr.procs[proc].npend++;
 	return 0;
 }
 
@@ -46,15 +46,15 @@ int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
 static void name_user(struct kp_model *m, struct kp_pend *p, int late)
 {
 	uint32_t proc = kp_stk_proc(m, kp_stk(m, p->stk));
-	uint64_t *u = m->ppcs + p->off + p->nk, upck[KP_MAX_FRAMES + 1];
+	uint64_t *u = m->pd.ppcs + p->off + p->nk, upck[KP_MAX_FRAMES + 1];
 	size_t n;
 
 	n = kp_feed__user_pcks(m, proc, u, p->nu, upck, late);	/* n <= nu */
 	memcpy(u, upck, n * sizeof(*u));
 	p->nu = (uint16_t)n;
 	p->user_named = 1;
-	if (m->procs[proc].npend)
-		m->procs[proc].npend--;
+	if (m->pr.procs[proc].npend)
+		m->pr.procs[proc].npend--;
 }
 
 /* Hang one waiting stack in its process's trie. Without the memory for
@@ -63,14 +63,14 @@ static int hang(struct kp_model *m, struct kp_pend *p)
 {
 	struct kp_stk *s = kp_stk(m, p->stk);
 	uint32_t proc = kp_stk_proc(m, s);
-	const uint64_t *pcs = m->ppcs + p->off;
+	const uint64_t *pcs = m->pd.ppcs + p->off;
 
 	if (!p->user_named)
 		name_user(m, p, 0);
 	s->leaf = kp_feed__hang(m, proc, pcs + p->nk, p->nu, pcs, p->nk);
 	if (s->leaf != KP_NONE)
 		return 0;
-	s->leaf = m->procs[proc].root;
+	s->leaf = m->pr.procs[proc].root;
 	return -ENOMEM;
 }
 
@@ -79,11 +79,11 @@ int kp_pend__resolve(struct kp_model *m)
 	size_t i;
 	int err = 0, e;
 
-	for (i = 0; i < m->nr_pend; i++) {
-		e = hang(m, &m->pend[i]);
+	for (i = 0; i < m->pd.nr_pend; i++) {
+		e = hang(m, &m->pd.pend[i]);
 		err = err ? err : e;
 	}
-	m->nr_pend = m->nr_ppcs = 0;
+	m->pd.nr_pend = m->pd.nr_ppcs = 0;
 	return err;
 }
 
@@ -91,10 +91,10 @@ void kp_pend__name_user(struct kp_model *m, uint32_t proc)
 {
 	size_t i;
 
-	if (!m->procs[proc].npend)
+	if (!m->pr.procs[proc].npend)
 		return;
-	for (i = 0; i < m->nr_pend && m->procs[proc].npend; i++) {
-		struct kp_pend *p = &m->pend[i];
+	for (i = 0; i < m->pd.nr_pend && m->pr.procs[proc].npend; i++) {
+		struct kp_pend *p = &m->pd.pend[i];
 
 		if (!p->user_named && kp_stk_proc(m, kp_stk(m, p->stk)) == proc)
 			name_user(m, p, 1);
@@ -103,21 +103,21 @@ void kp_pend__name_user(struct kp_model *m, uint32_t proc)
 
 int kp_pend__full(const struct kp_model *m)
 {
-	return m->nr_ppcs * sizeof(*m->ppcs) + m->nr_pend * sizeof(*m->pend) >=
+	return m->pd.nr_ppcs * sizeof(*m->pd.ppcs) + m->pd.nr_pend * sizeof(*m->pd.pend) >=
 	       KP_PEND_MAX_BYTES;
 }
 
 size_t kp_pend__bytes(const struct kp_model *m, size_t *used)
 {
-	*used = m->nr_pend * sizeof(*m->pend) + m->nr_ppcs * sizeof(*m->ppcs);
-	return m->cap_pend * sizeof(*m->pend) + m->cap_ppcs * sizeof(*m->ppcs);
+	*used = m->pd.nr_pend * sizeof(*m->pd.pend) + m->pd.nr_ppcs * sizeof(*m->pd.ppcs);
+	return m->pd.cap_pend * sizeof(*m->pd.pend) + m->pd.cap_ppcs * sizeof(*m->pd.ppcs);
 }
 
 void kp_pend__fini(struct kp_model *m)
 {
-	free(m->pend);
-	free(m->ppcs);
-	m->pend = NULL;
-	m->ppcs = NULL;
-	m->nr_pend = m->cap_pend = m->nr_ppcs = m->cap_ppcs = 0;
+	free(m->pd.pend);
+	free(m->pd.ppcs);
+	m->pd.pend = NULL;
+	m->pd.ppcs = NULL;
+	m->pd.nr_pend = m->pd.cap_pend = m->pd.nr_ppcs = m->pd.cap_ppcs = 0;
 }

@@ -18,19 +18,19 @@ void kp_proc__fini(struct kp_model *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->nr_procs; i++) {
-		free(m->procs[i].maps);
-		free(m->procs[i].map_mod);
-		if (m->procs[i].merged)
-			free(m->procs[i].label);
+	for (i = 0; i < m->pr.nr_procs; i++) {
+		free(m->pr.procs[i].maps);
+		free(m->pr.procs[i].map_mod);
+		if (m->pr.procs[i].merged)
+			free(m->pr.procs[i].label);
 	}
-	free(m->procs);
-	free(m->threads);
-	free(m->cgroups);
-	kp_htab__fini(&m->pid_tab);
-	kp_htab__fini(&m->merged_tab);
-	kp_htab__fini(&m->thr_tab);
-	kp_htab__fini(&m->cg_tab);
+	free(m->pr.procs);
+	free(m->pr.threads);
+	free(m->pr.cgroups);
+	kp_htab__fini(&m->pr.pid_tab);
+	kp_htab__fini(&m->pr.merged_tab);
+	kp_htab__fini(&m->pr.thr_tab);
+	kp_htab__fini(&m->pr.cg_tab);
 }
 
 static uint32_t pid_hash(uint32_t pid)
@@ -43,7 +43,7 @@ static uint64_t *pid_slot(struct kp_model *m, uint32_t pid)
 	uint32_t h = pid_hash(pid), v = 0;
 	uint64_t *found;
 
-	KP_HTAB_FIND(&m->pid_tab, h, v, m->procs[v].pid == pid, found);
+	KP_HTAB_FIND(&m->pr.pid_tab, h, v, m->pr.procs[v].pid == pid, found);
 	return found;
 }
 
@@ -58,48 +58,48 @@ static uint32_t current(struct kp_model *m, uint32_t pid)
 static uint32_t new_proc(struct kp_model *m, uint32_t pid, uint64_t start_ns,
 			 const char *comm, const char *exe)
 {
-	uint32_t idx = (uint32_t)m->nr_procs;
+	uint32_t idx = (uint32_t)m->pr.nr_procs;
 	struct kp_proc *p;
 	uint64_t *slot;
 
-	if (kp_grow(&m->procs, &m->cap_procs, m->nr_procs + 1, sizeof(*m->procs)))
+	if (kp_grow(&m->pr.procs, &m->pr.cap_procs, m->pr.nr_procs + 1, sizeof(*m->pr.procs)))
 		return KP_NONE;
-	p = &m->procs[idx];
+	p = &m->pr.procs[idx];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	p->start_ns = start_ns;
-	p->serial = m->next_serial++;
+	p->serial = m->pr.next_serial++;
 	p->comm = kp_strpool__intern(&m->strs, comm ? comm : "");
 	p->exe = kp_strpool__intern(&m->strs, exe ? exe : "");
 	if (!p->comm || !p->exe)
 		return KP_NONE;
-	m->nr_procs++;
+	m->pr.nr_procs++;
 	p->root = kp_tree__root(m, idx);
 	if (p->root == KP_NONE)
 		goto out_undo;
 	slot = pid_slot(m, pid);
 	if (slot)
 		*slot = (*slot & ~0xffffffffull) | (idx + 1);
-	else if (kp_htab__insert(&m->pid_tab, pid_hash(pid), idx))
+	else if (kp_htab__insert(&m->pr.pid_tab, pid_hash(pid), idx))
 		goto out_undo;
 	return idx;
 
 out_undo:
-	m->nr_procs--;
+	m->pr.nr_procs--;
 	return KP_NONE;
 }
 
 static void proc_gone(struct kp_model *m, uint32_t idx)
 {
-	struct kp_proc *p = &m->procs[idx];
+	struct kp_proc *p = &m->pr.procs[idx];
 
 	if (p->gone)
 		return;
 	/* its waiting stacks' user pcs are named while its mappings hold */
 	kp_pend__name_user(m, idx);
-	p = &m->procs[idx];
+	p = &m->pr.procs[idx];
 	p->gone = 1;
-	m->nr_gone++;
+	m->pr.nr_gone++;
 	if (m->res.ops && m->res.ops->process_gone)
 		m->res.ops->process_gone(m->res.ctx, p->pid, p->start_ns);
 }
@@ -111,18 +111,18 @@ static uint32_t comm_hash(const char *comm)
 
 uint32_t kp_proc__merged(struct kp_model *m, const char *comm)
 {
-	uint32_t h = comm_hash(comm), v = 0, idx = (uint32_t)m->nr_procs;
+	uint32_t h = comm_hash(comm), v = 0, idx = (uint32_t)m->pr.nr_procs;
 	uint64_t *found;
 	struct kp_proc *p;
 
-	KP_HTAB_FIND(&m->merged_tab, h, v, m->procs[v].comm == comm, found);
+	KP_HTAB_FIND(&m->pr.merged_tab, h, v, m->pr.procs[v].comm == comm, found);
 	if (found)
 		return v;
-	if (kp_grow(&m->procs, &m->cap_procs, m->nr_procs + 1, sizeof(*m->procs)))
+	if (kp_grow(&m->pr.procs, &m->pr.cap_procs, m->pr.nr_procs + 1, sizeof(*m->pr.procs)))
 		return KP_NONE;
-	p = &m->procs[idx];
+	p = &m->pr.procs[idx];
 	memset(p, 0, sizeof(*p));
-	p->serial = m->next_serial++;
+	p->serial = m->pr.next_serial++;
 	p->comm = comm;
 	p->exe = "";
 	p->gone = p->merged = 1;
@@ -131,12 +131,12 @@ uint32_t kp_proc__merged(struct kp_model *m, const char *comm)
 		return KP_NONE;
 	snprintf(p->label, KP_LABEL_LEN, "%s", comm);
 	p->root = kp_tree__root(m, idx);
-	if (p->root == KP_NONE || kp_htab__insert(&m->merged_tab, h, idx)) {
+	if (p->root == KP_NONE || kp_htab__insert(&m->pr.merged_tab, h, idx)) {
 		free(p->label);	/* a root without a process: never reached */
 		return KP_NONE;
 	}
-	m->nr_procs++;
-	m->nr_merged_rows++;
+	m->pr.nr_procs++;
+	m->pr.nr_merged_rows++;
 	return idx;
 }
 
@@ -144,28 +144,28 @@ int kp_proc__reindex(struct kp_model *m)
 {
 	size_t i;
 
-	kp_htab__clear(&m->pid_tab);
-	kp_htab__clear(&m->merged_tab);
-	kp_htab__clear(&m->thr_tab);
-	for (i = 0; i < m->nr_procs; i++) {
-		const struct kp_proc *p = &m->procs[i];
+	kp_htab__clear(&m->pr.pid_tab);
+	kp_htab__clear(&m->pr.merged_tab);
+	kp_htab__clear(&m->pr.thr_tab);
+	for (i = 0; i < m->pr.nr_procs; i++) {
+		const struct kp_proc *p = &m->pr.procs[i];
 		uint64_t *slot;
 
 		if (p->merged) {
-			if (kp_htab__insert(&m->merged_tab, comm_hash(p->comm), (uint32_t)i))
+			if (kp_htab__insert(&m->pr.merged_tab, comm_hash(p->comm), (uint32_t)i))
 				return -ENOMEM;
 			continue;
 		}
 		slot = pid_slot(m, p->pid);	/* the later identity of a pid wins */
 		if (slot)
 			*slot = (*slot & ~0xffffffffull) | (i + 1);
-		else if (kp_htab__insert(&m->pid_tab, pid_hash(p->pid), (uint32_t)i))
+		else if (kp_htab__insert(&m->pr.pid_tab, pid_hash(p->pid), (uint32_t)i))
 			return -ENOMEM;
 	}
-	for (i = 0; i < m->nr_threads; i++) {
-		const struct kp_thread *t = &m->threads[i];
+	for (i = 0; i < m->pr.nr_threads; i++) {
+		const struct kp_thread *t = &m->pr.threads[i];
 
-		if (kp_htab__insert(&m->thr_tab, (uint32_t)kp_hash2(t->proc, t->tid),
+		if (kp_htab__insert(&m->pr.thr_tab, (uint32_t)kp_hash2(t->proc, t->tid),
 				    (uint32_t)i))
 			return -ENOMEM;
 	}
@@ -174,7 +174,7 @@ int kp_proc__reindex(struct kp_model *m)
 
 uint64_t kp_proc__row_id(const struct kp_model *m, uint32_t proc)
 {
-	const struct kp_proc *p = &m->procs[proc];
+	const struct kp_proc *p = &m->pr.procs[proc];
 
 	return kp_hash2(p->pid, p->serial) | 1;
 }
@@ -189,7 +189,7 @@ uint32_t kp_proc__for_pid(struct kp_model *m, uint32_t pid, const char *comm,
 		return idx;
 	idx = new_proc(m, pid, 0, comm, "");
 	if (idx != KP_NONE) {
-		m->procs[idx].placeholder = 1;
+		m->pr.procs[idx].placeholder = 1;
 		*created = 1;
 	}
 	return idx;
@@ -201,7 +201,7 @@ static int on_process(struct kp_model *m, const struct kp_rec_process *r)
 	struct kp_proc *p;
 
 	if (idx != KP_NONE) {
-		p = &m->procs[idx];
+		p = &m->pr.procs[idx];
 		if (p->placeholder || p->start_ns == r->start_ns) {
 			size_t i;
 
@@ -219,7 +219,7 @@ static int on_process(struct kp_model *m, const struct kp_rec_process *r)
 	idx = new_proc(m, r->pid, r->start_ns, r->comm, r->exe);
 	if (idx == KP_NONE)
 		return -ENOMEM;
-	m->procs[idx].kthread = !!(r->flags & KP_PROC_KTHREAD);
+	m->pr.procs[idx].kthread = !!(r->flags & KP_PROC_KTHREAD);
 	return 0;
 }
 
@@ -230,7 +230,7 @@ static int on_exec(struct kp_model *m, const struct kp_rec_exec *r)
 	uint64_t start = 0;
 
 	if (idx != KP_NONE) {
-		start = m->procs[idx].start_ns;
+		start = m->pr.procs[idx].start_ns;
 		proc_gone(m, idx);
 	}
 	idx = new_proc(m, r->pid, start, r->comm, r->exe);
@@ -256,8 +256,8 @@ static uint32_t thread_find(const struct kp_model *m, uint32_t proc, uint32_t ti
 	uint64_t *found;
 
 	*hash = h;
-	KP_HTAB_FIND(&m->thr_tab, h, v,
-		     m->threads[v].proc == proc && m->threads[v].tid == tid, found);
+	KP_HTAB_FIND(&m->pr.thr_tab, h, v,
+		     m->pr.threads[v].proc == proc && m->pr.threads[v].tid == tid, found);
 	return found ? v : KP_NONE;
 }
 
@@ -282,17 +282,17 @@ static uint32_t thread_name(struct kp_model *m, uint32_t proc, uint32_t tid,
 	if (!s)
 		return KP_NONE;
 	if (idx != KP_NONE) {
-		m->threads[idx].name = s;
+		m->pr.threads[idx].name = s;
 		return idx;
 	}
-	if (kp_grow(&m->threads, &m->cap_threads, m->nr_threads + 1,
-		    sizeof(*m->threads)) ||
-	    kp_htab__insert(&m->thr_tab, h, (uint32_t)m->nr_threads))
+	if (kp_grow(&m->pr.threads, &m->pr.cap_threads, m->pr.nr_threads + 1,
+		    sizeof(*m->pr.threads)) ||
+	    kp_htab__insert(&m->pr.thr_tab, h, (uint32_t)m->pr.nr_threads))
 		return KP_NONE;
-	m->threads[m->nr_threads].proc = proc;
-	m->threads[m->nr_threads].tid = tid;
-	m->threads[m->nr_threads].name = s;
-	return (uint32_t)m->nr_threads++;
+	m->pr.threads[m->pr.nr_threads].proc = proc;
+	m->pr.threads[m->pr.nr_threads].tid = tid;
+	m->pr.threads[m->pr.nr_threads].name = s;
+	return (uint32_t)m->pr.nr_threads++;
 }
 
 uint32_t kp_proc__seen_thread(struct kp_model *m, uint32_t proc, uint32_t tid,
@@ -411,7 +411,7 @@ static int on_mmap(struct kp_model *m, const struct kp_rec_mmap *r)
 		return -ENOMEM;
 	if (!r->len)
 		return 0;
-	mi.proc_start_ns = m->procs[idx].start_ns;
+	mi.proc_start_ns = m->pr.procs[idx].start_ns;
 	if (mi.build_id_len > KP_BUILD_ID_MAX)
 		mi.build_id_len = KP_BUILD_ID_MAX;
 	memcpy(mi.build_id, r->build_id, mi.build_id_len);
@@ -423,7 +423,7 @@ static int on_mmap(struct kp_model *m, const struct kp_rec_mmap *r)
 		return -ENOMEM;
 	/* stacks sampled under the old mappings are named with them */
 	kp_pend__name_user(m, idx);
-	return insert_map(m, &m->procs[idx], &mi, mod);
+	return insert_map(m, &m->pr.procs[idx], &mi, mod);
 }
 
 static uint32_t cgroup_find(const struct kp_model *m, uint64_t id, uint32_t *hash)
@@ -432,7 +432,7 @@ static uint32_t cgroup_find(const struct kp_model *m, uint64_t id, uint32_t *has
 	uint64_t *found;
 
 	*hash = h;
-	KP_HTAB_FIND(&m->cg_tab, h, v, m->cgroups[v].id == id, found);
+	KP_HTAB_FIND(&m->pr.cg_tab, h, v, m->pr.cgroups[v].id == id, found);
 	return found ? v : KP_NONE;
 }
 
@@ -440,16 +440,16 @@ static uint32_t cgroup_find(const struct kp_model *m, uint64_t id, uint32_t *has
  * name: none yet. */
 static uint32_t cgroup_add(struct kp_model *m, uint64_t id, uint32_t h)
 {
-	uint32_t idx = (uint32_t)m->nr_cgroups;
+	uint32_t idx = (uint32_t)m->pr.nr_cgroups;
 
 	if (idx >= KP_CGROUP_MAX ||
-	    kp_grow(&m->cgroups, &m->cap_cgroups, m->nr_cgroups + 1,
-		    sizeof(*m->cgroups)) ||
-	    kp_htab__insert(&m->cg_tab, h, idx))
+	    kp_grow(&m->pr.cgroups, &m->pr.cap_cgroups, m->pr.nr_cgroups + 1,
+		    sizeof(*m->pr.cgroups)) ||
+	    kp_htab__insert(&m->pr.cg_tab, h, idx))
 		return KP_NONE;
-	m->cgroups[idx].id = id;
-	m->cgroups[idx].name = NULL;
-	m->nr_cgroups++;
+	m->pr.cgroups[idx].id = id;
+	m->pr.cgroups[idx].name = NULL;
+	m->pr.nr_cgroups++;
 	return idx;
 }
 
@@ -464,8 +464,8 @@ const char *kp_proc__cgroup_name(struct kp_model *m, uint64_t id)
 {
 	uint32_t h, idx = cgroup_find(m, id, &h);
 
-	if (idx != KP_NONE && m->cgroups[idx].name)
-		return m->cgroups[idx].name;
+	if (idx != KP_NONE && m->pr.cgroups[idx].name)
+		return m->pr.cgroups[idx].name;
 	return kp_strpool__printf(&m->strs, "%" PRIu64, id);
 }
 
@@ -476,7 +476,7 @@ static int on_cgroup(struct kp_model *m, const struct kp_rec_cgroup *r)
 
 	if (!s || idx == KP_NONE)
 		return -ENOMEM;
-	m->cgroups[idx].name = s;
+	m->pr.cgroups[idx].name = s;
 	return 0;
 }
 

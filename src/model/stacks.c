@@ -9,9 +9,9 @@
 
 static void make_ref(const struct kp_model *m, uint32_t f, struct kp_frame_ref *r)
 {
-	const struct kp_frame *fr = &m->frames[f];
-	const struct kp_func *fn = &m->fns[fr->fn];
-	const struct kp_model_module *mod = &m->mods[fn->module];
+	const struct kp_frame *fr = &m->in.frames[f];
+	const struct kp_func *fn = &m->in.fns[fr->fn];
+	const struct kp_model_module *mod = &m->in.mods[fn->module];
 
 	memset(r, 0, sizeof(*r));
 	r->name = fn->name;
@@ -26,7 +26,7 @@ static void make_ref(const struct kp_model *m, uint32_t f, struct kp_frame_ref *
 		r->build_id_len = mod->build_id_len;
 	}
 	if (fr->pck != KP_NONE) {
-		const struct kp_pck *k = &m->pcks[fr->pck];
+		const struct kp_pck *k = &m->in.pcks[fr->pck];
 
 		r->addr = k->off;
 		if (r->path) {
@@ -42,11 +42,11 @@ static int refs_ready(struct kp_model *m)
 {
 	size_t i;
 
-	if (kp_grow(&m->refs, &m->cap_refs, m->nr_frames, sizeof(*m->refs)))
+	if (kp_grow(&m->in.refs, &m->in.cap_refs, m->in.nr_frames, sizeof(*m->in.refs)))
 		return -ENOMEM;
-	for (i = m->nr_refs; i < m->nr_frames; i++)
-		make_ref(m, (uint32_t)i, &m->refs[i]);
-	m->nr_refs = m->nr_frames;
+	for (i = m->in.nr_refs; i < m->in.nr_frames; i++)
+		make_ref(m, (uint32_t)i, &m->in.refs[i]);
+	m->in.nr_refs = m->in.nr_frames;
 	return 0;
 }
 
@@ -57,12 +57,12 @@ static int stack_path(const struct kp_model *m, const struct kp_prep *p, uint32_
 	size_t n = 0, i;
 	uint32_t x;
 
-	for (x = leaf; m->nodes[x].parent != KP_NONE; x = m->nodes[x].parent) {
+	for (x = leaf; m->tr.nodes[x].parent != KP_NONE; x = m->tr.nodes[x].parent) {
 		if (kp_eff(p, x) != x)
 			continue;
 		if (kp_grow(path, cap, n + 1, sizeof(**path)))
 			return -ENOMEM;
-		(*path)[n++] = &m->refs[m->nodes[x].frame];
+		(*path)[n++] = &m->in.refs[m->tr.nodes[x].frame];
 	}
 	for (i = 0; i < n / 2; i++) {
 		const struct kp_frame_ref *t = (*path)[i];
@@ -89,7 +89,7 @@ int kp_model__foreach_stack(struct kp_model *m,
 	err = kp_filter__prep(m, &p);
 	if (err)
 		return err;
-	for (i = 0; i < m->nr_stk && !err; i++) {
+	for (i = 0; i < m->st.nr_stk && !err; i++) {
 		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
 		struct kp_stack_visit v = { 0 };
 
@@ -98,8 +98,8 @@ int kp_model__foreach_stack(struct kp_model *m,
 		err = stack_path(m, &p, kp_eff(&p, s->leaf), &path, &cap, &v.depth);
 		if (err)
 			break;
-		v.comm = m->procs[kp_stk_proc(m, s)].comm;
-		v.pid = m->procs[kp_stk_proc(m, s)].pid;
+		v.comm = m->pr.procs[kp_stk_proc(m, s)].comm;
+		v.pid = m->pr.procs[kp_stk_proc(m, s)].pid;
 		v.tid = kp_stk_tid(m, s);
 		v.cgroup_id = kp_stk_cgroup(m, s);
 		v.frames = path;
@@ -121,10 +121,10 @@ int kp_model__foreach_symbol(struct kp_model *m,
 	size_t i;
 	int err = kp_feed__settle(m);
 
-	for (i = 0; i < m->nr_pcks && !err; i++) {
-		const struct kp_pck *k = &m->pcks[i];
-		const struct kp_model_module *mod = &m->mods[k->module];
-		const struct kp_func *fn = &m->fns[m->frames[k->first + k->n - 1].fn];
+	for (i = 0; i < m->in.nr_pcks && !err; i++) {
+		const struct kp_pck *k = &m->in.pcks[i];
+		const struct kp_model_module *mod = &m->in.mods[k->module];
+		const struct kp_func *fn = &m->in.fns[m->in.frames[k->first + k->n - 1].fn];
 
 		if (k->module == KP_MOD_UNKNOWN || fn->unknown)
 			continue;

@@ -40,16 +40,16 @@ static void expire(struct kp_model *m, struct kp_wbucket *b)
 
 static int window_ready(struct kp_model *m, uint32_t stk)
 {
-	struct kp_window *w = &m->win;
+	struct kp_window *w = &m->tm.win;
 
 	if (!w->b) {
-		w->nb = m->window_s + 2;
+		w->nb = m->tm.window_s + 2;
 		w->b = calloc(w->nb, sizeof(*w->b));
 		if (!w->b)
 			return -ENOMEM;
 	}
 	if (stk >= w->cap) {
-		size_t cap = w->cap, ncap = m->cap_stk > stk ? m->cap_stk : stk + 1;
+		size_t cap = w->cap, ncap = m->st.cap_stk > stk ? m->st.cap_stk : stk + 1;
 
 		if (kp_grow(&w->slot, &cap, ncap, sizeof(*w->slot)))
 			return -ENOMEM;
@@ -64,8 +64,8 @@ static int window_ready(struct kp_model *m, uint32_t stk)
  * than the window, or -ENOMEM. */
 int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t, uint32_t n)
 {
-	struct kp_window *w = &m->win;
-	uint64_t span = (uint64_t)m->window_s * KP_NS, sec = t / KP_NS;
+	struct kp_window *w = &m->tm.win;
+	uint64_t span = (uint64_t)m->tm.window_s * KP_NS, sec = t / KP_NS;
 	struct kp_wbucket *b;
 	uint32_t i;
 	int err = window_ready(m, stk);
@@ -102,7 +102,7 @@ int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t, uint32_t n)
 
 void kp_time__clear_window(struct kp_model *m)
 {
-	struct kp_window *w = &m->win;
+	struct kp_window *w = &m->tm.win;
 	size_t i;
 
 	for (i = 0; w->b && i < w->nb; i++) {
@@ -114,7 +114,7 @@ void kp_time__clear_window(struct kp_model *m)
 /* Stacks renumbered (a fold): the slots, checked before use, may stay. */
 void kp_time__remap(struct kp_model *m, const uint32_t *remap)
 {
-	struct kp_window *w = &m->win;
+	struct kp_window *w = &m->tm.win;
 	size_t i, j;
 
 	for (i = 0; w->b && i < w->nb; i++)
@@ -124,7 +124,7 @@ void kp_time__remap(struct kp_model *m, const uint32_t *remap)
 
 void kp_time__fini(struct kp_model *m)
 {
-	struct kp_window *w = &m->win;
+	struct kp_window *w = &m->tm.win;
 	size_t i;
 
 	for (i = 0; w->b && i < w->nb; i++)
@@ -136,15 +136,15 @@ void kp_time__fini(struct kp_model *m)
 
 void kp_model__refresh(struct kp_model *m, uint64_t now_ns)
 {
-	struct kp_window *w = &m->win;
-	uint64_t span = (uint64_t)m->window_s * KP_NS;
+	struct kp_window *w = &m->tm.win;
+	uint64_t span = (uint64_t)m->tm.window_s * KP_NS;
 	size_t i;
 
 	(void)kp_feed__settle(m);	/* void: a failed batch is lost */
-	if (m->mode == KP_TIME_DECAY) {
+	if (m->tm.mode == KP_TIME_DECAY) {
 		kp_vcache__invalidate(m, KP_VC_COUNTS);
 		m->sums.ok = 0;
-		for (i = 0; i < m->nr_stk; i++) {
+		for (i = 0; i < m->st.nr_stk; i++) {
 			struct kp_stk *s = kp_stk(m, (uint32_t)i);
 
 			/* a stack decayed below a hundredth of a sample is gone */
@@ -152,7 +152,7 @@ void kp_model__refresh(struct kp_model *m, uint64_t now_ns)
 		}
 		return;
 	}
-	if (m->mode != KP_TIME_WINDOW || !w->b)
+	if (m->tm.mode != KP_TIME_WINDOW || !w->b)
 		return;
 	if (now_ns > w->now_ns)
 		w->now_ns = now_ns;
@@ -171,16 +171,16 @@ void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
 
 	(void)kp_feed__flush(m);
 	if (mode == KP_TIME_WINDOW && !window_s)
-		window_s = m->window_s ? m->window_s : KP_DEFAULT_WINDOW_S;
-	if (mode == m->mode && (mode != KP_TIME_WINDOW || window_s == m->window_s))
+		window_s = m->tm.window_s ? m->tm.window_s : KP_DEFAULT_WINDOW_S;
+	if (mode == m->tm.mode && (mode != KP_TIME_WINDOW || window_s == m->tm.window_s))
 		return;
 	kp_time__fini(m);
 	kp_vcache__invalidate(m, KP_VC_COUNTS);
 	m->sums.ok = 0;
-	m->mode = mode;
+	m->tm.mode = mode;
 	if (mode == KP_TIME_WINDOW)
-		m->window_s = window_s;
-	for (i = 0; i < m->nr_stk; i++) {
+		m->tm.window_s = window_s;
+	for (i = 0; i < m->st.nr_stk; i++) {
 		struct kp_stk *s = kp_stk(m, (uint32_t)i);
 
 		if (mode == KP_TIME_CUMULATIVE)
@@ -196,7 +196,7 @@ static void clear_counts(struct kp_model *m)
 
 	kp_vcache__invalidate(m, KP_VC_COUNTS);
 	m->sums.ok = 0;
-	for (i = 0; i < m->nr_stk; i++) {
+	for (i = 0; i < m->st.nr_stk; i++) {
 		kp_stk(m, (uint32_t)i)->cur = 0;
 		kp_stk(m, (uint32_t)i)->samples = 0;
 	}
@@ -220,14 +220,14 @@ void kp_model__baseline_mark(struct kp_model *m)
 	double *b;
 
 	(void)kp_feed__flush(m);
-	b = realloc(m->base, (m->cap_stk ? m->cap_stk : 1) * sizeof(*b));
+	b = realloc(m->bl.base, (m->st.cap_stk ? m->st.cap_stk : 1) * sizeof(*b));
 	if (!b)
 		return;	/* no memory: keep the current state, no baseline */
-	m->base = b;
-	m->cap_base = m->cap_stk ? m->cap_stk : 1;
-	for (i = 0; i < m->nr_stk; i++)
+	m->bl.base = b;
+	m->bl.cap_base = m->st.cap_stk ? m->st.cap_stk : 1;
+	for (i = 0; i < m->st.nr_stk; i++)
 		b[i] = kp_stk(m, (uint32_t)i)->cur;
-	m->has_base = 1;
+	m->bl.has_base = 1;
 	clear_counts(m);
 }
 
@@ -235,15 +235,15 @@ void kp_model__baseline_clear(struct kp_model *m)
 {
 	(void)kp_feed__flush(m);
 	kp_vcache__invalidate(m, KP_VC_COUNTS);
-	free(m->base);
-	m->base = NULL;
-	m->cap_base = 0;
-	m->has_base = 0;
+	free(m->bl.base);
+	m->bl.base = NULL;
+	m->bl.cap_base = 0;
+	m->bl.has_base = 0;
 }
 
 int kp_model__has_baseline(const struct kp_model *m)
 {
-	return m->has_base;
+	return m->bl.has_base;
 }
 
 void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out)
@@ -258,7 +258,7 @@ void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out)
 
 		memset(u, 0, sizeof(*u));
 		u->ok = 1;
-		for (i = 0; i < m->nr_stk; i++) {
+		for (i = 0; i < m->st.nr_stk; i++) {
 			const struct kp_stk *s = kp_stk(m, (uint32_t)i);
 
 			kp_sums__add(u, s, s->cur, s->samples);
@@ -269,10 +269,10 @@ void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out)
 	out->idle = m->sums.idle;
 	out->folded_samples = m->sums.folded;
 	/* processes seen: the merged ones counted one by one */
-	out->processes = m->nr_procs - m->nr_merged_rows + m->sum.merged_procs;
+	out->processes = m->pr.nr_procs - m->pr.nr_merged_rows + m->sum.merged_procs;
 	out->model_bytes = kp_model__bytes(m);
-	out->threads = m->nr_threads;
-	out->nodes = m->nr_nodes;
-	out->frames = m->nr_frames - 2;
-	out->other_nodes = m->nr_other;
+	out->threads = m->pr.nr_threads;
+	out->nodes = m->tr.nr_nodes;
+	out->frames = m->in.nr_frames - 2;
+	out->other_nodes = m->tr.nr_other;
 }

@@ -25,32 +25,32 @@ static uint32_t wide_hash(uint32_t parent, uint32_t frame)
  * -ENOMEM it stays a list (slower, still right). */
 static void make_wide(struct kp_model *m, uint32_t parent)
 {
-	for (uint32_t c = m->nodes[parent].child; c != KP_NONE; c = m->nodes[c].next)
-		if (kp_htab__insert(&m->wide_tab, wide_hash(parent, m->nodes[c].frame), c))
+	for (uint32_t c = m->tr.nodes[parent].child; c != KP_NONE; c = m->tr.nodes[c].next)
+		if (kp_htab__insert(&m->tr.wide_tab, wide_hash(parent, m->tr.nodes[c].frame), c))
 			return;
-	m->nflags[parent] |= KP_NODE_WIDE;
+	m->tr.nflags[parent] |= KP_NODE_WIDE;
 }
 
 static uint32_t add_node(struct kp_model *m, uint32_t parent, uint32_t frame,
 			 uint32_t proc, uint8_t flags)
 {
-	uint32_t idx = (uint32_t)m->nr_nodes;
+	uint32_t idx = (uint32_t)m->tr.nr_nodes;
 
-	if (kp_grow(&m->nodes, &m->cap_nodes, m->nr_nodes + 1, sizeof(*m->nodes)) ||
-	    kp_grow(&m->nflags, &m->cap_nflags, m->nr_nodes + 1, 1))
+	if (kp_grow(&m->tr.nodes, &m->tr.cap_nodes, m->tr.nr_nodes + 1, sizeof(*m->tr.nodes)) ||
+	    kp_grow(&m->tr.nflags, &m->tr.cap_nflags, m->tr.nr_nodes + 1, 1))
 		return KP_NONE;
-	m->nodes[idx].parent = parent;
-	m->nodes[idx].frame = frame;
-	m->nodes[idx].proc = proc;
-	m->nodes[idx].child = KP_NONE;
-	m->nodes[idx].next = parent == KP_NONE ? KP_NONE : m->nodes[parent].child;
+	m->tr.nodes[idx].parent = parent;
+	m->tr.nodes[idx].frame = frame;
+	m->tr.nodes[idx].proc = proc;
+	m->tr.nodes[idx].child = KP_NONE;
+	m->tr.nodes[idx].next = parent == KP_NONE ? KP_NONE : m->tr.nodes[parent].child;
 	if (parent != KP_NONE)
-		m->nodes[parent].child = idx;
-	m->nflags[idx] = flags;
-	m->nr_nodes++;
-	if (parent != KP_NONE && (m->nflags[parent] & KP_NODE_WIDE) &&
-	    kp_htab__insert(&m->wide_tab, wide_hash(parent, frame), idx))
-		m->nflags[parent] &= (uint8_t)~KP_NODE_WIDE;	/* a list again */
+		m->tr.nodes[parent].child = idx;
+	m->tr.nflags[idx] = flags;
+	m->tr.nr_nodes++;
+	if (parent != KP_NONE && (m->tr.nflags[parent] & KP_NODE_WIDE) &&
+	    kp_htab__insert(&m->tr.wide_tab, wide_hash(parent, frame), idx))
+		m->tr.nflags[parent] &= (uint8_t)~KP_NODE_WIDE;	/* a list again */
 	return idx;
 }
 
@@ -61,7 +61,7 @@ uint32_t kp_tree__root(struct kp_model *m, uint32_t proc)
 
 static int has_ancestor_fn(const struct kp_model *m, uint32_t n, uint32_t fn)
 {
-	for (; n != KP_NONE; n = m->nodes[n].parent)
+	for (; n != KP_NONE; n = m->tr.nodes[n].parent)
 		if (kp_node_fn(m, n) == fn)
 			return 1;
 	return 0;
@@ -80,23 +80,23 @@ uint32_t kp_tree__child_dup(struct kp_model *m, uint32_t parent, uint32_t frame,
 	uint32_t c, prev = KP_NONE, idx, len = 0;
 	uint8_t flags = 0;
 
-	if (m->nflags[parent] & KP_NODE_WIDE) {
+	if (m->tr.nflags[parent] & KP_NODE_WIDE) {
 		uint64_t *found;
 
-		KP_HTAB_FIND(&m->wide_tab, wide_hash(parent, frame), c,
-			     m->nodes[c].parent == parent && m->nodes[c].frame == frame,
+		KP_HTAB_FIND(&m->tr.wide_tab, wide_hash(parent, frame), c,
+			     m->tr.nodes[c].parent == parent && m->tr.nodes[c].frame == frame,
 			     found);
 		if (found)
 			return c;
 	} else {
-		for (c = m->nodes[parent].child; c != KP_NONE;
-		     prev = c, c = m->nodes[c].next, len++) {
-			if (m->nodes[c].frame != frame)
+		for (c = m->tr.nodes[parent].child; c != KP_NONE;
+		     prev = c, c = m->tr.nodes[c].next, len++) {
+			if (m->tr.nodes[c].frame != frame)
 				continue;
 			if (prev != KP_NONE) {	/* move to front: paths repeat */
-				m->nodes[prev].next = m->nodes[c].next;
-				m->nodes[c].next = m->nodes[parent].child;
-				m->nodes[parent].child = c;
+				m->tr.nodes[prev].next = m->tr.nodes[c].next;
+				m->tr.nodes[c].next = m->tr.nodes[parent].child;
+				m->tr.nodes[parent].child = c;
 			}
 			return c;
 		}
@@ -105,13 +105,13 @@ uint32_t kp_tree__child_dup(struct kp_model *m, uint32_t parent, uint32_t frame,
 	}
 	if (frame == KP_FRAME_OTHER)
 		flags = KP_NODE_OTHER;
-	else if (dup < 0 ? has_ancestor_fn(m, parent, m->frames[frame].fn) : dup)
+	else if (dup < 0 ? has_ancestor_fn(m, parent, m->in.frames[frame].fn) : dup)
 		flags = KP_NODE_DUP;
-	idx = add_node(m, parent, frame, m->nodes[parent].proc, flags);
+	idx = add_node(m, parent, frame, m->tr.nodes[parent].proc, flags);
 	if (idx == KP_NONE)
 		return KP_NONE;
 	if (flags & KP_NODE_OTHER)
-		m->nr_other++;
+		m->tr.nr_other++;
 	return idx;
 }
 
@@ -120,19 +120,19 @@ void kp_tree__redup(struct kp_model *m)
 {
 	size_t n;
 
-	for (n = 0; n < m->nr_nodes; n++) {
-		m->nflags[n] &= (uint8_t)~KP_NODE_DUP;
-		if (m->nodes[n].parent != KP_NONE && !(m->nflags[n] & KP_NODE_OTHER) &&
-		    has_ancestor_fn(m, m->nodes[n].parent, kp_node_fn(m, (uint32_t)n)))
-			m->nflags[n] |= KP_NODE_DUP;
+	for (n = 0; n < m->tr.nr_nodes; n++) {
+		m->tr.nflags[n] &= (uint8_t)~KP_NODE_DUP;
+		if (m->tr.nodes[n].parent != KP_NONE && !(m->tr.nflags[n] & KP_NODE_OTHER) &&
+		    has_ancestor_fn(m, m->tr.nodes[n].parent, kp_node_fn(m, (uint32_t)n)))
+			m->tr.nflags[n] |= KP_NODE_DUP;
 	}
 }
 
 void kp_tree__fini(struct kp_model *m)
 {
-	kp_htab__fini(&m->wide_tab);
-	free(m->nodes);
-	free(m->nflags);
+	kp_htab__fini(&m->tr.wide_tab);
+	free(m->tr.nodes);
+	free(m->tr.nflags);
 
 }
 
@@ -155,19 +155,19 @@ static int cand_cmp(const void *a, const void *b)
 /* Node weights: current + baseline counts of the stacks through them. */
 static double *node_weights(const struct kp_model *m)
 {
-	double *w = calloc(m->nr_nodes ? m->nr_nodes : 1, sizeof(*w));
+	double *w = calloc(m->tr.nr_nodes ? m->tr.nr_nodes : 1, sizeof(*w));
 	size_t i;
 
 	if (!w)
 		return NULL;
-	for (i = 0; i < m->nr_stk; i++) {
+	for (i = 0; i < m->st.nr_stk; i++) {
 		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
 
-		w[s->leaf] += s->cur + (m->has_base ? m->base[i] : 0);
+		w[s->leaf] += s->cur + (m->bl.has_base ? m->bl.base[i] : 0);
 	}
-	for (i = m->nr_nodes; i-- > 0;)
-		if (m->nodes[i].parent != KP_NONE)
-			w[m->nodes[i].parent] += w[i];
+	for (i = m->tr.nr_nodes; i-- > 0;)
+		if (m->tr.nodes[i].parent != KP_NONE)
+			w[m->tr.nodes[i].parent] += w[i];
 	return w;
 }
 
@@ -175,33 +175,33 @@ static double *node_weights(const struct kp_model *m)
  * below a cut node (never hotter), so at least `need` nodes go. */
 static uint8_t *cut_set(const struct kp_model *m, const double *w, size_t need)
 {
-	size_t i, nc = 0, nr = m->nr_nodes ? m->nr_nodes : 1;
+	size_t i, nc = 0, nr = m->tr.nr_nodes ? m->tr.nr_nodes : 1;
 	uint8_t *cut = calloc(nr, 1);
 	uint32_t *depth = calloc(nr, sizeof(*depth));
 	struct cand *c = malloc(nr * sizeof(*c)), t;
 
 	if (!cut || !depth || !c)
 		goto out_nomem;
-	for (i = 0; i < m->nr_nodes; i++) {
-		uint32_t p = m->nodes[i].parent;
+	for (i = 0; i < m->tr.nr_nodes; i++) {
+		uint32_t p = m->tr.nodes[i].parent;
 
 		if (p == KP_NONE)
 			continue;
 		depth[i] = depth[p] + 1;
-		if (!(m->nflags[i] & KP_NODE_OTHER))
+		if (!(m->tr.nflags[i] & KP_NODE_OTHER))
 			c[nc++] = (struct cand){ w[i], depth[i] };
 	}
 	if (!nc)
 		goto out;
 	qsort(c, nc, sizeof(*c), cand_cmp);
 	t = c[(need < nc ? need : nc) - 1];
-	for (i = 0; i < m->nr_nodes; i++) {
-		uint32_t p = m->nodes[i].parent;
+	for (i = 0; i < m->tr.nr_nodes; i++) {
+		uint32_t p = m->tr.nodes[i].parent;
 		struct cand me = { w[i], depth[i] };
 
 		if (p == KP_NONE)
 			continue;
-		if (cut[p] || (!(m->nflags[i] & KP_NODE_OTHER) && cand_cmp(&me, &t) <= 0))
+		if (cut[p] || (!(m->tr.nflags[i] & KP_NODE_OTHER) && cand_cmp(&me, &t) <= 0))
 			cut[i] = 1;
 	}
 out:
@@ -223,13 +223,13 @@ uint64_t kp_tree__merged_key(const struct kp_stk *s, uint32_t leaf)
 /* The low half of each stack's hash, which only stk_tab keeps. */
 uint32_t *kp_tree__stack_hashes(const struct kp_model *m)
 {
-	uint32_t *lo = malloc((m->nr_stk ? m->nr_stk : 1) * sizeof(*lo));
+	uint32_t *lo = malloc((m->st.nr_stk ? m->st.nr_stk : 1) * sizeof(*lo));
 	size_t i;
 
 	if (!lo)
 		return NULL;
-	for (i = 0; i < m->stk_tab.n; i++) {
-		uint64_t s = m->stk_tab.slots[i];
+	for (i = 0; i < m->st.stk_tab.n; i++) {
+		uint64_t s = m->st.stk_tab.slots[i];
 
 		if (s)
 			lo[(uint32_t)s - 1] = (uint32_t)(s >> 32);
@@ -249,10 +249,10 @@ static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *dest,
 
 	if (!lo)
 		return -ENOMEM;
-	kp_htab__clear(&m->stk_tab);
-	for (i = 0; i < m->nr_stk; i++) {
-		struct kp_stk s = m->stks[i];
-		double b = m->has_base ? m->base[i] : 0;
+	kp_htab__clear(&m->st.stk_tab);
+	for (i = 0; i < m->st.nr_stk; i++) {
+		struct kp_stk s = m->st.stks[i];
+		double b = m->bl.has_base ? m->bl.base[i] : 0;
 		uint32_t v = 0, h = lo[i];
 		uint64_t *found = NULL;
 
@@ -264,32 +264,32 @@ static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *dest,
 			s.key = (uint32_t)(key >> 32);
 			h = (uint32_t)key;
 			s.flags = (s.flags & KP_STK_IDLE) | KP_STK_FOLDED | KP_STK_MERGED;
-			KP_HTAB_FIND(&m->stk_tab, h, v,
-				     m->stks[v].key == s.key && (m->stks[v].flags & KP_STK_MERGED),
+			KP_HTAB_FIND(&m->st.stk_tab, h, v,
+				     m->st.stks[v].key == s.key && (m->st.stks[v].flags & KP_STK_MERGED),
 				     found);
 		} else if (cut[s.leaf]) {
 			s.leaf = dest[s.leaf];
 			s.flags |= KP_STK_FOLDED;
 		}
 		if (found) {
-			m->stks[v].cur += s.cur;
-			m->stks[v].samples += s.samples;
-			if (m->has_base)
-				m->base[v] += b;
+			m->st.stks[v].cur += s.cur;
+			m->st.stks[v].samples += s.samples;
+			if (m->bl.has_base)
+				m->bl.base[v] += b;
 			remap[i] = v;
 			continue;
 		}
-		m->stks[j] = s;
-		if (m->has_base)
-			m->base[j] = b;
+		m->st.stks[j] = s;
+		if (m->bl.has_base)
+			m->bl.base[j] = b;
 		remap[i] = (uint32_t)j;
-		if (kp_htab__insert(&m->stk_tab, h, (uint32_t)j)) {
+		if (kp_htab__insert(&m->st.stk_tab, h, (uint32_t)j)) {
 			free(lo);	/* cannot happen: the table had room for all */
 			return -ENOMEM;
 		}
 		j++;
 	}
-	m->nr_stk = j;
+	m->st.nr_stk = j;
 	free(lo);
 	return 0;
 }
@@ -299,36 +299,36 @@ void kp_tree__compact(struct kp_model *m, const uint8_t *cut, size_t old_nr,
 {
 	size_t i, j = 0;
 
-	for (i = 0; i < m->nr_nodes; i++) {
+	for (i = 0; i < m->tr.nr_nodes; i++) {
 		if (i < old_nr && cut[i]) {
 			nidx[i] = KP_NONE;
 			continue;
 		}
 		nidx[i] = (uint32_t)j;
-		m->nodes[j] = m->nodes[i];
-		m->nflags[j] = m->nflags[i] & (uint8_t)~KP_NODE_WIDE;
-		if (m->nodes[j].parent != KP_NONE)
-			m->nodes[j].parent = nidx[m->nodes[j].parent];
+		m->tr.nodes[j] = m->tr.nodes[i];
+		m->tr.nflags[j] = m->tr.nflags[i] & (uint8_t)~KP_NODE_WIDE;
+		if (m->tr.nodes[j].parent != KP_NONE)
+			m->tr.nodes[j].parent = nidx[m->tr.nodes[j].parent];
 		j++;
 	}
-	m->nr_nodes = j;
-	m->nr_other = 0;
-	kp_htab__clear(&m->wide_tab);	/* indices changed: wide again later */
-	for (i = 0; i < m->nr_nodes; i++)
-		m->nodes[i].child = m->nodes[i].next = KP_NONE;
-	for (i = 0; i < m->nr_nodes; i++) {	/* relink: parents come first */
-		struct kp_node *n = &m->nodes[i];
+	m->tr.nr_nodes = j;
+	m->tr.nr_other = 0;
+	kp_htab__clear(&m->tr.wide_tab);	/* indices changed: wide again later */
+	for (i = 0; i < m->tr.nr_nodes; i++)
+		m->tr.nodes[i].child = m->tr.nodes[i].next = KP_NONE;
+	for (i = 0; i < m->tr.nr_nodes; i++) {	/* relink: parents come first */
+		struct kp_node *n = &m->tr.nodes[i];
 
 		if (n->parent == KP_NONE)
 			continue;
-		m->nr_other += !!(m->nflags[i] & KP_NODE_OTHER);
-		n->next = m->nodes[n->parent].child;
-		m->nodes[n->parent].child = (uint32_t)i;
+		m->tr.nr_other += !!(m->tr.nflags[i] & KP_NODE_OTHER);
+		n->next = m->tr.nodes[n->parent].child;
+		m->tr.nodes[n->parent].child = (uint32_t)i;
 	}
-	for (i = 0; i < m->nr_stk; i++)
+	for (i = 0; i < m->st.nr_stk; i++)
 		kp_stk(m, (uint32_t)i)->leaf = nidx[kp_stk(m, (uint32_t)i)->leaf];
-	for (i = 0; i < m->nr_procs; i++)
-		m->procs[i].root = nidx[m->procs[i].root];
+	for (i = 0; i < m->pr.nr_procs; i++)
+		m->pr.procs[i].root = nidx[m->pr.procs[i].root];
 }
 
 /* The [other] node each cut node's stacks go to. */
@@ -338,7 +338,7 @@ static int destinations(struct kp_model *m, const uint8_t *cut, size_t old_nr,
 	size_t i;
 
 	for (i = 0; i < old_nr; i++) {
-		uint32_t p = m->nodes[i].parent;
+		uint32_t p = m->tr.nodes[i].parent;
 
 		if (!cut[i])
 			continue;
@@ -351,21 +351,21 @@ static int destinations(struct kp_model *m, const uint8_t *cut, size_t old_nr,
 
 int kp_tree__fold(struct kp_model *m)
 {
-	size_t target = m->max_nodes - m->max_nodes / 4, old_nr = m->nr_nodes;
+	size_t target = m->tr.max_nodes - m->tr.max_nodes / 4, old_nr = m->tr.nr_nodes;
 	double *w = NULL;
 	uint8_t *cut = NULL;
 	uint32_t *dest = NULL, *remap = NULL, *nidx = NULL;
 	int err = -ENOMEM;
 
-	if (m->nr_nodes <= target)
+	if (m->tr.nr_nodes <= target)
 		return 0;
 	m->sums.ok = 0;		/* stacks merge and are marked folded */
 	w = node_weights(m);
 	if (!w)
 		goto out;
-	cut = cut_set(m, w, m->nr_nodes - target);
+	cut = cut_set(m, w, m->tr.nr_nodes - target);
 	dest = calloc(old_nr, sizeof(*dest));
-	remap = calloc(m->nr_stk ? m->nr_stk : 1, sizeof(*remap));
+	remap = calloc(m->st.nr_stk ? m->st.nr_stk : 1, sizeof(*remap));
 	if (!cut || !dest || !remap)
 		goto out;
 	err = destinations(m, cut, old_nr, dest);
@@ -375,13 +375,13 @@ int kp_tree__fold(struct kp_model *m)
 	if (err)
 		goto out;
 	kp_time__remap(m, remap);
-	nidx = malloc(m->nr_nodes * sizeof(*nidx));
+	nidx = malloc(m->tr.nr_nodes * sizeof(*nidx));
 	err = nidx ? 0 : -ENOMEM;
 	if (nidx)
 		kp_tree__compact(m, cut, old_nr, nidx);
 	/* if little could be cut (roots, [other]), wait before trying again */
-	m->fold_at = m->nr_nodes <= target ? m->max_nodes
-					   : m->nr_nodes + m->max_nodes / 4;
+	m->tr.fold_at = m->tr.nr_nodes <= target ? m->tr.max_nodes
+					   : m->tr.nr_nodes + m->tr.max_nodes / 4;
 out:
 	free(w);
 	free(cut);

@@ -338,51 +338,51 @@ static size_t htab_used(const struct kp_htab *h)
 size_t kp_model__mem(const struct kp_model *m, struct kp_model_mem *out, size_t max)
 {
 	struct mem_acc a = { .out = out, .max = max };
-	const struct kp_window *w = &m->win;
+	const struct kp_window *w = &m->tm.win;
 	size_t i, b = 0, u = 0;
 
-	MEM_ARR(&a, "trie nodes", m->nodes, m->nr_nodes, m->cap_nodes);
-	MEM_ARR(&a, "node flags", m->nflags, m->nr_nodes, m->cap_nflags);
-	MEM_TAB(&a, "wide node table", &m->wide_tab);
-	MEM_ARR(&a, "stacks", m->stks, m->nr_stk, m->cap_stk);
-	MEM_TAB(&a, "stack table", &m->stk_tab);
-	MEM_ARR(&a, "baseline", m->base, m->has_base ? m->nr_stk : 0, m->cap_base);
-	MEM_ARR(&a, "frames", m->frames, m->nr_frames, m->cap_frames);
-	MEM_ARR(&a, "pc keys", m->pcks, m->nr_pcks, m->cap_pcks);
-	MEM_TAB(&a, "pc key table", &m->pck_tab);
-	MEM_ARR(&a, "functions", m->fns, m->nr_fns, m->cap_fns);
-	MEM_TAB(&a, "function table", &m->fn_tab);
+	MEM_ARR(&a, "trie nodes", m->tr.nodes, m->tr.nr_nodes, m->tr.cap_nodes);
+	MEM_ARR(&a, "node flags", m->tr.nflags, m->tr.nr_nodes, m->tr.cap_nflags);
+	MEM_TAB(&a, "wide node table", &m->tr.wide_tab);
+	MEM_ARR(&a, "stacks", m->st.stks, m->st.nr_stk, m->st.cap_stk);
+	MEM_TAB(&a, "stack table", &m->st.stk_tab);
+	MEM_ARR(&a, "baseline", m->bl.base, m->bl.has_base ? m->st.nr_stk : 0, m->bl.cap_base);
+	MEM_ARR(&a, "frames", m->in.frames, m->in.nr_frames, m->in.cap_frames);
+	MEM_ARR(&a, "pc keys", m->in.pcks, m->in.nr_pcks, m->in.cap_pcks);
+	MEM_TAB(&a, "pc key table", &m->in.pck_tab);
+	MEM_ARR(&a, "functions", m->in.fns, m->in.nr_fns, m->in.cap_fns);
+	MEM_TAB(&a, "function table", &m->in.fn_tab);
 
-	b = m->cap_mods * sizeof(*m->mods) + htab_bytes(&m->mod_tab) +
-	    m->cap_symtabs * sizeof(*m->symtabs);
-	u = m->nr_mods * sizeof(*m->mods) + htab_used(&m->mod_tab) +
-	    m->nr_symtabs * sizeof(*m->symtabs);
-	for (i = 0; i < m->nr_symtabs; i++) {
-		b += (m->symtabs[i].nr ? m->symtabs[i].nr : 1) * sizeof(struct kp_symbol);
-		u += m->symtabs[i].nr * sizeof(struct kp_symbol);
+	b = m->in.cap_mods * sizeof(*m->in.mods) + htab_bytes(&m->in.mod_tab) +
+	    m->in.cap_symtabs * sizeof(*m->in.symtabs);
+	u = m->in.nr_mods * sizeof(*m->in.mods) + htab_used(&m->in.mod_tab) +
+	    m->in.nr_symtabs * sizeof(*m->in.symtabs);
+	for (i = 0; i < m->in.nr_symtabs; i++) {
+		b += (m->in.symtabs[i].nr ? m->in.symtabs[i].nr : 1) * sizeof(struct kp_symbol);
+		u += m->in.symtabs[i].nr * sizeof(struct kp_symbol);
 	}
 	mem_put(&a, "modules, symtabs", b, u);
-	MEM_ARR(&a, "frame refs", m->refs, m->nr_refs, m->cap_refs);
+	MEM_ARR(&a, "frame refs", m->in.refs, m->in.nr_refs, m->in.cap_refs);
 
 	mem_put(&a, "string bytes", m->strs.bytes + m->strs.cap_chunks * sizeof(char *),
 		m->strs.bytes - m->strs.left + m->strs.nr_chunks * sizeof(char *));
 	MEM_ARR(&a, "string index", m->strs.strs, m->strs.nr, m->strs.cap);
 	MEM_TAB(&a, "string table", &m->strs.tab);
 
-	b = m->cap_procs * sizeof(*m->procs) + htab_bytes(&m->pid_tab);
-	u = m->nr_procs * sizeof(*m->procs) + htab_used(&m->pid_tab);
-	for (i = 0; i < m->nr_procs; i++) {
-		const struct kp_proc *p = &m->procs[i];
+	b = m->pr.cap_procs * sizeof(*m->pr.procs) + htab_bytes(&m->pr.pid_tab);
+	u = m->pr.nr_procs * sizeof(*m->pr.procs) + htab_used(&m->pr.pid_tab);
+	for (i = 0; i < m->pr.nr_procs; i++) {
+		const struct kp_proc *p = &m->pr.procs[i];
 
 		b += p->cap_maps * (sizeof(*p->maps) + sizeof(*p->map_mod));
 		u += p->nr_maps * (sizeof(*p->maps) + sizeof(*p->map_mod));
 	}
 	mem_put(&a, "processes, mappings", b, u);
 	mem_put(&a, "threads, cgroups",
-		m->cap_threads * sizeof(*m->threads) + htab_bytes(&m->thr_tab) +
-		m->cap_cgroups * sizeof(*m->cgroups) + htab_bytes(&m->cg_tab),
-		m->nr_threads * sizeof(*m->threads) + htab_used(&m->thr_tab) +
-		m->nr_cgroups * sizeof(*m->cgroups) + htab_used(&m->cg_tab));
+		m->pr.cap_threads * sizeof(*m->pr.threads) + htab_bytes(&m->pr.thr_tab) +
+		m->pr.cap_cgroups * sizeof(*m->pr.cgroups) + htab_bytes(&m->pr.cg_tab),
+		m->pr.nr_threads * sizeof(*m->pr.threads) + htab_used(&m->pr.thr_tab) +
+		m->pr.nr_cgroups * sizeof(*m->pr.cgroups) + htab_used(&m->pr.cg_tab));
 
 	b = u = 0;
 	for (i = 0; w->b && i < w->nb; i++) {
@@ -391,7 +391,7 @@ size_t kp_model__mem(const struct kp_model *m, struct kp_model_mem *out, size_t 
 	}
 	mem_put(&a, "window buckets", b, u);
 	mem_put(&a, "window per stack", w->cap * sizeof(*w->slot),
-		(w->slot ? m->nr_stk : 0) * sizeof(*w->slot));
+		(w->slot ? m->st.nr_stk : 0) * sizeof(*w->slot));
 
 	b = 0;
 	for (i = 0; i < KP_SC_MAX; i++)

@@ -44,8 +44,8 @@ static void drop_log(struct kp_model *m)
 	size_t i;
 
 	for (i = 0; i < c->nr_log; i++)
-		if (c->log[i].stk < m->nr_stk)
-			m->stks[c->log[i].stk].flags &= ~KP_STK_DIRTY;
+		if (c->log[i].stk < m->st.nr_stk)
+			m->st.stks[c->log[i].stk].flags &= ~KP_STK_DIRTY;
 	c->nr_log = 0;
 }
 
@@ -67,7 +67,7 @@ void kp_vcache__shrink(struct kp_model *m)
 {
 	struct kp_vcache *c = &m->vc;
 
-	size_t nr = m->nr_nodes;
+	size_t nr = m->tr.nr_nodes;
 
 	if (c->nr_nodes || c->nr_pairs || c->nr_base)
 		return;		/* only when the structure starts over */
@@ -91,7 +91,7 @@ void kp_vcache__shrink(struct kp_model *m)
 int kp_vcache__log(struct kp_model *m, uint32_t stk)
 {
 	struct kp_vcache *c = &m->vc;
-	struct kp_stk *s = &m->stks[stk];
+	struct kp_stk *s = &m->st.stks[stk];
 
 	if (kp_grow(&c->log, &c->cap_log, c->nr_log + 1, sizeof(*c->log))) {
 		kp_vcache__invalidate(m, KP_VC_COUNTS);
@@ -161,24 +161,24 @@ int kp_vcache__extend(struct kp_model *m)
 	struct kp_vcache *c = &m->vc;
 	size_t i;
 
-	if (kp_grow(&c->f, &c->cap_f, m->nr_fns ? m->nr_fns : 1, sizeof(*c->f)) ||
-	    kp_grow(&c->n, &c->cap_n, m->nr_nodes ? m->nr_nodes : 1, sizeof(*c->n)) ||
-	    pairs_reserve(c, m->nr_nodes - c->nr_nodes))
+	if (kp_grow(&c->f, &c->cap_f, m->in.nr_fns ? m->in.nr_fns : 1, sizeof(*c->f)) ||
+	    kp_grow(&c->n, &c->cap_n, m->tr.nr_nodes ? m->tr.nr_nodes : 1, sizeof(*c->n)) ||
+	    pairs_reserve(c, m->tr.nr_nodes - c->nr_nodes))
 		return -ENOMEM;
-	for (; c->nr_fns < m->nr_fns; c->nr_fns++) {
+	for (; c->nr_fns < m->in.nr_fns; c->nr_fns++) {
 		memset(&c->f[c->nr_fns], 0, sizeof(*c->f));
 		c->f[c->nr_fns].head = KP_NONE;
 	}
-	for (i = c->nr_nodes; i < m->nr_nodes; i++) {
+	for (i = c->nr_nodes; i < m->tr.nr_nodes; i++) {
 		struct kp_vnode *v = &c->n[i];
 		uint32_t fn;
 
 		memset(v, 0, sizeof(*v));
 		v->pair = v->fn_next = KP_NONE;
-		if (m->nodes[i].parent == KP_NONE)
+		if (m->tr.nodes[i].parent == KP_NONE)
 			continue;
 		fn = kp_node_fn(m, (uint32_t)i);
-		v->pair = pair_of(c, fn, m->nodes[i].proc);
+		v->pair = pair_of(c, fn, m->tr.nodes[i].proc);
 		if (v->pair == KP_NONE) {
 			c->nr_nodes = i;
 			return -ENOMEM;
@@ -186,7 +186,7 @@ int kp_vcache__extend(struct kp_model *m)
 		v->fn_next = c->f[fn].head;
 		c->f[fn].head = (uint32_t)i;
 	}
-	c->nr_nodes = m->nr_nodes;
+	c->nr_nodes = m->tr.nr_nodes;
 	return 0;
 }
 
@@ -194,7 +194,7 @@ int kp_vcache__extend(struct kp_model *m)
 static int base_ready(struct kp_model *m, size_t from)
 {
 	struct kp_vcache *c = &m->vc;
-	size_t nr = m->nr_nodes ? m->nr_nodes : 1, cap = c->cap_b;
+	size_t nr = m->tr.nr_nodes ? m->tr.nr_nodes : 1, cap = c->cap_b;
 
 	if (kp_grow(&c->bself, &cap, nr, sizeof(*c->bself)))
 		return -ENOMEM;
@@ -202,11 +202,11 @@ static int base_ready(struct kp_model *m, size_t from)
 	if (kp_grow(&c->btotal, &cap, nr, sizeof(*c->btotal)))
 		return -ENOMEM;
 	c->cap_b = cap;
-	if (from < m->nr_nodes) {
-		memset(c->bself + from, 0, (m->nr_nodes - from) * sizeof(*c->bself));
-		memset(c->btotal + from, 0, (m->nr_nodes - from) * sizeof(*c->btotal));
+	if (from < m->tr.nr_nodes) {
+		memset(c->bself + from, 0, (m->tr.nr_nodes - from) * sizeof(*c->bself));
+		memset(c->btotal + from, 0, (m->tr.nr_nodes - from) * sizeof(*c->btotal));
 	}
-	c->nr_base = m->nr_nodes;
+	c->nr_base = m->tr.nr_nodes;
 	return 0;
 }
 
@@ -214,7 +214,7 @@ static int base_ready(struct kp_model *m, size_t from)
 
 static int live(const struct kp_model *m, uint32_t n)
 {
-	return kp_node_live(m->vc.n, m->has_base ? m->vc.btotal : NULL, n);
+	return kp_node_live(m->vc.n, m->bl.has_base ? m->vc.btotal : NULL, n);
 }
 
 static void pair_up(struct kp_vcache *c, uint32_t pair)
@@ -251,13 +251,13 @@ static void fold_node(struct kp_model *m, const struct kp_prep *p, uint32_t i)
 		return;
 	f = &c->f[c->pairs[v->pair].fn];
 	f->self += v->self;
-	if (m->has_base)
+	if (m->bl.has_base)
 		f->bself += c->bself[i];
-	if (m->nflags[i] & KP_NODE_DUP)
+	if (m->tr.nflags[i] & KP_NODE_DUP)
 		return;
 	f->total += v->total;
 	f->samp += v->samp;
-	if (m->has_base)
+	if (m->bl.has_base)
 		f->btotal += c->btotal[i];
 	pair_up(c, v->pair);
 }
@@ -268,17 +268,17 @@ static void fold_node(struct kp_model *m, const struct kp_prep *p, uint32_t i)
 static int rebuild(struct kp_model *m, const struct kp_prep *p)
 {
 	struct kp_vcache *c = &m->vc;
-	int exact = m->mode != KP_TIME_DECAY;
+	int exact = m->tm.mode != KP_TIME_DECAY;
 	size_t i;
 
 	drop_log(m);
-	if (m->has_base && base_ready(m, 0))
+	if (m->bl.has_base && base_ready(m, 0))
 		return -ENOMEM;
-	for (i = 0; i < m->nr_nodes; i++) {
+	for (i = 0; i < m->tr.nr_nodes; i++) {
 		c->n[i].self = c->n[i].total = 0;
 		c->n[i].samp = c->n[i].sself = 0;
 	}
-	for (i = 0; i < m->nr_fns; i++) {
+	for (i = 0; i < m->in.nr_fns; i++) {
 		uint32_t head = c->f[i].head;
 
 		memset(&c->f[i], 0, sizeof(c->f[i]));
@@ -287,9 +287,9 @@ static int rebuild(struct kp_model *m, const struct kp_prep *p)
 	for (i = 0; i < c->nr_pairs; i++)
 		c->pairs[i].live = 0;
 	c->vtotal = c->vbase = 0;
-	for (i = 0; i < m->nr_stk; i++) {
+	for (i = 0; i < m->st.nr_stk; i++) {
 		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
-		double b = m->has_base ? m->base[i] : 0;
+		double b = m->bl.has_base ? m->bl.base[i] : 0;
 		uint32_t e;
 
 		if ((s->cur == 0 && b == 0) || !kp_filter__stack(m, p, s))
@@ -300,27 +300,27 @@ static int rebuild(struct kp_model *m, const struct kp_prep *p)
 		c->n[e].samp += s->samples;
 		c->n[e].sself += s->samples;
 		c->vtotal += s->cur;
-		if (m->has_base) {
+		if (m->bl.has_base) {
 			c->bself[e] += b;
 			c->vbase += b;
 		}
 	}
-	for (i = m->nr_nodes; i-- > 0;) {
+	for (i = m->tr.nr_nodes; i-- > 0;) {
 		struct kp_vnode *v = &c->n[i];
 		uint32_t par;
 
 		v->total += v->self;
-		if (m->has_base)
+		if (m->bl.has_base)
 			c->btotal[i] += c->bself[i];
 		if (!live(m, (uint32_t)i))
 			continue;	/* no stack counts below: nothing to add */
 		fold_node(m, p, (uint32_t)i);
-		par = m->nodes[i].parent;
+		par = m->tr.nodes[i].parent;
 		if (par == KP_NONE)
 			continue;
 		c->n[par].total += v->total;
 		c->n[par].samp += v->samp;
-		if (m->has_base)
+		if (m->bl.has_base)
 			c->btotal[par] += c->btotal[i];
 	}
 	c->counts_ok = exact;
@@ -342,7 +342,7 @@ static void walk(struct kp_model *m, const struct kp_prep *p, uint32_t e,
 		int was = live(m, n), now;
 		struct kp_vfn *f;
 
-		par = m->nodes[n].parent;
+		par = m->tr.nodes[n].parent;
 		v->total += dc;
 		v->samp += ds;
 		now = live(m, n);
@@ -351,7 +351,7 @@ static void walk(struct kp_model *m, const struct kp_prep *p, uint32_t e,
 		f = &c->f[c->pairs[v->pair].fn];
 		if (n == e)
 			f->self += dc;
-		if (m->nflags[n] & KP_NODE_DUP)
+		if (m->tr.nflags[n] & KP_NODE_DUP)
 			continue;
 		f->total += dc;
 		if (now)
@@ -378,13 +378,13 @@ static int apply(struct kp_model *m, const struct kp_prep *p)
 		double b, dc;
 		uint64_t ds;
 
-		if (d->stk >= m->nr_stk)	/* cannot happen: folds drop the log */
+		if (d->stk >= m->st.nr_stk)	/* cannot happen: folds drop the log */
 			return rebuild(m, p);
-		s = &m->stks[d->stk];
+		s = &m->st.stks[d->stk];
 		s->flags &= ~KP_STK_DIRTY;
 		if (!whole(s->cur))
 			return rebuild(m, p);
-		b = m->has_base ? m->base[d->stk] : 0;
+		b = m->bl.has_base ? m->bl.base[d->stk] : 0;
 		if (!kp_filter__stack(m, p, s))
 			continue;
 		dc = s->cur - d->cur;
@@ -405,11 +405,11 @@ int kp_vcache__update(struct kp_model *m, struct kp_prep *p, struct kp_agg *a)
 	int err;
 
 	memset(a, 0, sizeof(*a));
-	if (c->nr_nodes > m->nr_nodes || c->nr_fns > m->nr_fns)
+	if (c->nr_nodes > m->tr.nr_nodes || c->nr_fns > m->in.nr_fns)
 		kp_vcache__invalidate(m, KP_VC_NODES);	/* renumbered: start again */
 	err = kp_vcache__extend(m);
 	err = err ? err : kp_filter__prep_kept(m, p);
-	if (!err && m->has_base && c->counts_ok)
+	if (!err && m->bl.has_base && c->counts_ok)
 		err = base_ready(m, c->nr_base);
 	if (err) {
 		kp_vcache__invalidate(m, KP_VC_COUNTS);
@@ -417,7 +417,7 @@ int kp_vcache__update(struct kp_model *m, struct kp_prep *p, struct kp_agg *a)
 	}
 	/* many changed stacks: summing them all again is no slower */
 	if (!c->counts_ok || kp_filter__comm_changed(m) ||
-	    (c->nr_log > 4096 && c->nr_log * 4 > m->nr_stk))
+	    (c->nr_log > 4096 && c->nr_log * 4 > m->st.nr_stk))
 		err = rebuild(m, p);
 	else
 		err = apply(m, p);
@@ -428,8 +428,8 @@ int kp_vcache__update(struct kp_model *m, struct kp_prep *p, struct kp_agg *a)
 	}
 	a->n = c->n;
 	a->f = c->f;
-	a->bself = m->has_base ? c->bself : NULL;
-	a->btotal = m->has_base ? c->btotal : NULL;
+	a->bself = m->bl.has_base ? c->bself : NULL;
+	a->btotal = m->bl.has_base ? c->btotal : NULL;
 	a->vtotal = c->vtotal;
 	a->vbase = c->vbase;
 	return 0;

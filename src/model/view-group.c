@@ -23,8 +23,8 @@ int kp_view__process(struct kp_model *m, const struct kp_agg *a, struct kp_view 
 {
 	size_t i;
 
-	for (i = 0; i < m->nr_procs; i++) {
-		const struct kp_proc *pr = &m->procs[i];
+	for (i = 0; i < m->pr.nr_procs; i++) {
+		const struct kp_proc *pr = &m->pr.procs[i];
 		uint32_t r = pr->root;
 		struct kp_row *row;
 
@@ -88,8 +88,8 @@ static int group_stack(struct kp_model *m, enum kp_view_kind kind, struct keyed 
 {
 	const struct kp_stk *s = kp_stk(m, i);
 	uint32_t proc = kp_stk_proc(m, s), tid = kp_stk_tid(m, s);
-	const struct kp_proc *pr = &m->procs[proc];
-	double b = m->has_base ? m->base[i] : 0;
+	const struct kp_proc *pr = &m->pr.procs[proc];
+	double b = m->bl.has_base ? m->bl.base[i] : 0;
 	uint64_t cg = kp_stk_cgroup(m, s);
 	uint64_t key = kind == KP_VIEW_THREAD ? (uint64_t)proc << 32 | tid : cg;
 	int created;
@@ -102,7 +102,7 @@ static int group_stack(struct kp_model *m, enum kp_view_kind kind, struct keyed 
 
 		r->id = kp_hash2(kp_proc__row_id(m, proc), tid) | 1;
 		r->nr_procs = pr->nmerged;
-		r->name = t != KP_NONE ? m->threads[t].name : pr->comm;
+		r->name = t != KP_NONE ? m->pr.threads[t].name : pr->comm;
 		r->comm = pr->comm;
 		r->pid = pr->pid;
 		r->tid = tid;
@@ -121,12 +121,12 @@ static int module_stack(struct kp_model *m, const struct kp_prep *p, struct keye
 			struct kp_view *v, uint32_t i, uint32_t *stamp)
 {
 	const struct kp_stk *s = kp_stk(m, i);
-	double b = m->has_base ? m->base[i] : 0;
+	double b = m->bl.has_base ? m->bl.base[i] : 0;
 	uint32_t n, leaf = kp_eff(p, s->leaf);
 	int created;
 
-	for (n = leaf; m->nodes[n].parent != KP_NONE; n = m->nodes[n].parent) {
-		uint32_t mod = m->fns[kp_node_fn(m, n)].module;
+	for (n = leaf; m->tr.nodes[n].parent != KP_NONE; n = m->tr.nodes[n].parent) {
+		uint32_t mod = m->in.fns[kp_node_fn(m, n)].module;
 		struct kp_row *r;
 
 		if (kp_eff(p, n) != n || stamp[mod] == i + 1)
@@ -137,8 +137,8 @@ static int module_stack(struct kp_model *m, const struct kp_prep *p, struct keye
 			return -ENOMEM;
 		if (created) {
 			r->id = mod + 1;
-			r->name = r->module = m->mods[mod].name;
-			r->kernel = m->mods[mod].kernel;
+			r->name = r->module = m->in.mods[mod].name;
+			r->kernel = m->in.mods[mod].kernel;
 		}
 		add_counts(r, s, b, n == leaf);
 	}
@@ -155,13 +155,13 @@ int kp_view__grouped(struct kp_model *m, const struct kp_prep *p,
 
 	memset(&k, 0, sizeof(k));
 	if (kind == KP_VIEW_MODULE) {
-		stamp = calloc(m->nr_mods, sizeof(*stamp));
+		stamp = calloc(m->in.nr_mods, sizeof(*stamp));
 		if (!stamp)
 			return -ENOMEM;
 	}
-	for (i = 0; i < m->nr_stk && !err; i++) {
+	for (i = 0; i < m->st.nr_stk && !err; i++) {
 		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
-		double b = m->has_base ? m->base[i] : 0;
+		double b = m->bl.has_base ? m->bl.base[i] : 0;
 
 		if ((s->cur == 0 && b == 0) || !kp_filter__stack(m, p, s))
 			continue;

@@ -108,14 +108,14 @@ static int build_topdown(struct kp_model *m, const struct kp_prep *p,
 			 const struct kp_agg *a, struct vt *t,
 			 const struct kp_view_opts *o, const uint8_t *only)
 {
-	uint32_t *vmap = kp_scratch(m, KP_SC_VMAP, (m->nr_nodes ? m->nr_nodes : 1) *
+	uint32_t *vmap = kp_scratch(m, KP_SC_VMAP, (m->tr.nr_nodes ? m->tr.nr_nodes : 1) *
 				    sizeof(*vmap), 0);
 	uint32_t n;
 
 	if (!vmap)
 		return -ENOMEM;
-	for (n = 0; n < m->nr_nodes; n++) {
-		const struct kp_node *nd = &m->nodes[n];
+	for (n = 0; n < m->tr.nr_nodes; n++) {
+		const struct kp_node *nd = &m->tr.nodes[n];
 		uint32_t pv = nd->parent == KP_NONE ? KP_NONE : vmap[nd->parent];
 
 		vmap[n] = KP_NONE;
@@ -157,11 +157,11 @@ static size_t fn_paths(struct kp_model *m, const struct kp_prep *p,
 	uint32_t s, n;
 	size_t nr = 0;
 
-	for (s = fn < m->nr_fns ? a->f[fn].head : KP_NONE; s != KP_NONE;
+	for (s = fn < m->in.nr_fns ? a->f[fn].head : KP_NONE; s != KP_NONE;
 	     s = a->n[s].fn_next) {
 		if (kp_eff(p, s) != s || !kp_node_live(a->n, a->btotal, s))
 			continue;
-		for (n = s; n != KP_NONE && !mark[n]; n = m->nodes[n].parent, nr++)
+		for (n = s; n != KP_NONE && !mark[n]; n = m->tr.nodes[n].parent, nr++)
 			mark[n] = 1;
 	}
 	return nr;
@@ -198,9 +198,9 @@ static double vn_key(const struct emit *e, const struct vn *n)
 static const char *vn_name(const struct emit *e, const struct vn *n)
 {
 	if (n->fn & KP_VN_PROC)
-		return e->m->procs[n->proc].merged ? e->m->procs[n->proc].label
-						    : e->m->procs[n->proc].comm;
-	return e->m->fns[n->fn].name;
+		return e->m->pr.procs[n->proc].merged ? e->m->pr.procs[n->proc].label
+						    : e->m->pr.procs[n->proc].comm;
+	return e->m->in.fns[n->fn].name;
 }
 
 static int vn_cmp(const void *a, const void *b, void *ctx)
@@ -233,7 +233,7 @@ static int emit_row(struct emit *e, uint32_t i, int depth)
 {
 	const struct vn *n = &e->t->v[i];
 	struct kp_model *m = e->m;
-	const struct kp_proc *pr = &m->procs[n->proc];
+	const struct kp_proc *pr = &m->pr.procs[n->proc];
 	struct kp_row *r;
 	uint32_t c;
 
@@ -256,13 +256,13 @@ static int emit_row(struct emit *e, uint32_t i, int depth)
 	r->pid = pr->pid;
 	r->nr_procs = pr->nmerged;
 	if (!(n->fn & KP_VN_PROC)) {
-		const struct kp_func *f = &m->fns[n->fn];
+		const struct kp_func *f = &m->in.fns[n->fn];
 
 		r->fn = n->fn + 1;
-		r->module = f->module != KP_MOD_OTHER ? m->mods[f->module].name : NULL;
+		r->module = f->module != KP_MOD_OTHER ? m->in.mods[f->module].name : NULL;
 		r->kernel = f->kernel;
 		if (n->frame != KP_NONE) {
-			r->inlined = m->frames[n->frame].inlined;
+			r->inlined = m->in.frames[n->frame].inlined;
 			r->source = kp_intern__source(m, n->frame);
 		}
 	}
@@ -408,7 +408,7 @@ int kp_view__tree(struct kp_model *m, const struct kp_view_opts *o,
 	int err = 0;
 
 	if (o->kind == KP_VIEW_BOTTOMUP && o->root_fn) {
-		only = kp_scratch(m, KP_SC_MARK, m->nr_nodes ? m->nr_nodes : 1, 1);
+		only = kp_scratch(m, KP_SC_MARK, m->tr.nr_nodes ? m->tr.nr_nodes : 1, 1);
 		if (!only)
 			return -ENOMEM;
 		if (fn_paths(m, p, a, (uint32_t)(o->root_fn - 1), only))

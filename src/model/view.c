@@ -99,7 +99,7 @@ out:
 static void flat_row(const struct kp_model *m, const struct kp_vfn *f, uint32_t fn,
 		     struct kp_row *r)
 {
-	const struct kp_func *fu = &m->fns[fn];
+	const struct kp_func *fu = &m->in.fns[fn];
 
 	memset(r, 0, sizeof(*r));
 	r->id = r->fn = fn + 1;
@@ -109,11 +109,11 @@ static void flat_row(const struct kp_model *m, const struct kp_vfn *f, uint32_t 
 	r->base_total = f->btotal;
 	r->samples = f->samp;
 	r->name = fu->name;
-	r->module = fu->module != KP_MOD_OTHER ? m->mods[fu->module].name : NULL;
+	r->module = fu->module != KP_MOD_OTHER ? m->in.mods[fu->module].name : NULL;
 	r->kernel = fu->kernel;
 	r->nr_procs = f->nprocs;
 	if (r->nr_procs == 1) {
-		const struct kp_proc *pr = &m->procs[f->psum];
+		const struct kp_proc *pr = &m->pr.procs[f->psum];
 
 		r->comm = pr->comm;
 		r->pid = pr->pid;
@@ -168,8 +168,8 @@ static double flat_key(const struct kp_view_opts *o, const struct kp_agg *a,
 static long flat_keys(struct kp_model *m, const struct kp_view_opts *o,
 		      const struct kp_agg *a, struct kp_skey **out, size_t *nr_all)
 {
-	size_t i, nr = 0, cap = m->nr_fns;
-	int top = o->max_rows && o->sort != KP_SORT_NAME && o->max_rows < m->nr_fns;
+	size_t i, nr = 0, cap = m->in.nr_fns;
+	int top = o->max_rows && o->sort != KP_SORT_NAME && o->max_rows < m->in.nr_fns;
 	const char **names = NULL;
 	struct kp_skey *k;
 	int err;
@@ -181,7 +181,7 @@ static long flat_keys(struct kp_model *m, const struct kp_view_opts *o,
 		return -ENOMEM;
 	*out = k;
 	*nr_all = 0;
-	for (i = 0; i < m->nr_fns; i++) {
+	for (i = 0; i < m->in.nr_fns; i++) {
 		const struct kp_vfn *f = &a->f[i];
 		struct kp_skey x;
 
@@ -200,11 +200,11 @@ static long flat_keys(struct kp_model *m, const struct kp_view_opts *o,
 		return (long)nr;
 	}
 	if (o->sort == KP_SORT_NAME) {
-		names = malloc((m->nr_fns ? m->nr_fns : 1) * sizeof(*names));
+		names = malloc((m->in.nr_fns ? m->in.nr_fns : 1) * sizeof(*names));
 		if (!names)
 			return -ENOMEM;
-		for (i = 0; i < m->nr_fns; i++)
-			names[i] = m->fns[i].name;
+		for (i = 0; i < m->in.nr_fns; i++)
+			names[i] = m->in.fns[i].name;
 	}
 	err = sort_keys(m, k, nr, o->sort, names);
 	free(names);
