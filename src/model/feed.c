@@ -6,7 +6,19 @@
  * stands for). Only a new stack is mapped to frames and
  * hung in its process's trie.
  */
-#include "model/model-int.h"
+#include "model/feed.h"
+#include "model/model-util.h"
+#include "model/intern.h"
+#include "model/proc-int.h"
+#include "model/trie.h"
+#include "model/stk.h"
+#include "model/pending.h"
+#include "model/time-int.h"
+#include "model/baseline.h"
+#include "model/summary.h"
+#include "model/view-cache.h"
+#include "model/merge.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdlib.h>

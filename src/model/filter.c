@@ -11,7 +11,15 @@
  * Under a comm filter, a process's new comm changes its stacks' verdict:
  * the views then sum their counts again (kp_filter__comm_changed).
  */
-#include "model/model-int.h"
+#include "model/filter-int.h"
+#include "model/model-util.h"
+#include "model/scratch.h"
+#include "model/intern.h"
+#include "model/proc-int.h"
+#include "model/trie.h"
+#include "model/stk.h"
+#include "model/view-cache.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdlib.h>

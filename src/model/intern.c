@@ -7,7 +7,10 @@
  * otherwise (then by that name), else "module+0xoffset". Each name
  * becomes a frame; functions are interned by (module, name).
  */
-#include "model/model-int.h"
+#include "model/intern.h"
+#include "model/model-util.h"
+#include "model/proc-int.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,6 +1,11 @@
 ## src/model/ — the model: processes, call trees, views (model.h).
 noinst_LIBRARIES += libkpmodel.a
 libkpmodel_a_SOURCES = src/model/model.h src/model/model-int.h \
+	src/model/model-util.h src/model/scratch.h src/model/intern.h \
+	src/model/proc-int.h src/model/trie.h src/model/stk.h src/model/feed.h \
+	src/model/pending.h src/model/time-int.h src/model/baseline.h \
+	src/model/summary.h src/model/filter-int.h src/model/view-cache.h \
+	src/model/merge.h src/model/view-int.h \
 	src/model/util.c src/model/intern.c src/model/proc.c src/model/feed.c \
 	src/model/tree.c src/model/time.c src/model/filter.c src/model/view.c \
 	src/model/view-cache.c src/model/view-group.c src/model/view-tree.c \

@@ -21,7 +21,16 @@
  * batch is empty (kp_merge__tidy). Errors: -ENOMEM leaves the model as
  * it was, but for empty nodes added under merged roots.
  */
-#include "model/model-int.h"
+#include "model/merge.h"
+#include "model/model-util.h"
+#include "model/proc-int.h"
+#include "model/trie.h"
+#include "model/stk.h"
+#include "model/time-int.h"
+#include "model/baseline.h"
+#include "model/summary.h"
+#include "model/view-cache.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,17 @@
 /* model.c — creating and freeing the model. */
-#include "model/model-int.h"
+#include "model/model-util.h"
+#include "model/scratch.h"
+#include "model/intern.h"
+#include "model/proc-int.h"
+#include "model/trie.h"
+#include "model/stk.h"
+#include "model/feed.h"
+#include "model/pending.h"
+#include "model/time-int.h"
+#include "model/filter-int.h"
+#include "model/view-cache.h"
+#include "model/merge.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdlib.h>

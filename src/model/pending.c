@@ -12,7 +12,12 @@
  * for it when it reports, as perf record + perf report do, and not while
  * the workload runs.
  */
-#include "model/model-int.h"
+#include "model/pending.h"
+#include "model/model-util.h"
+#include "model/proc-int.h"
+#include "model/stk.h"
+#include "model/feed.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdlib.h>

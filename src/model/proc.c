@@ -6,7 +6,13 @@
  * its counts, names and mappings. The resolver hears process_gone() when
  * an identity ends (exit, exec, reuse): its frames were named eagerly.
  */
-#include "model/model-int.h"
+#include "model/proc-int.h"
+#include "model/model-util.h"
+#include "model/intern.h"
+#include "model/trie.h"
+#include "model/stk.h"
+#include "model/pending.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,7 +1,14 @@
 /* stacks.c — whole stacks and every named frame, for the folded, pprof
  * and stream writers (kp_model__foreach_stack / __foreach_symbol).
  */
-#include "model/model-int.h"
+#include "model/model-util.h"
+#include "model/intern.h"
+#include "model/proc-int.h"
+#include "model/trie.h"
+#include "model/stk.h"
+#include "model/feed.h"
+#include "model/filter-int.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdlib.h>

@@ -9,7 +9,18 @@
  * A stack's change is told to the views' cache first (kp_vcache__touch);
  * wholesale changes (decay, mode, zero, baseline) drop its counts.
  */
-#include "model/model-int.h"
+#include "model/time-int.h"
+#include "model/model-util.h"
+#include "model/intern.h"
+#include "model/proc-int.h"
+#include "model/trie.h"
+#include "model/stk.h"
+#include "model/feed.h"
+#include "model/baseline.h"
+#include "model/summary.h"
+#include "model/view-cache.h"
+#include "model/merge.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdlib.h>

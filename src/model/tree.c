@@ -10,7 +10,15 @@
  * cut node are merged into one folded stack under an "[other]" child of
  * the nearest kept ancestor, so their counts stay in every total.
  */
-#include "model/model-int.h"
+#include "model/trie.h"
+#include "model/model-util.h"
+#include "model/intern.h"
+#include "model/proc-int.h"
+#include "model/stk.h"
+#include "model/time-int.h"
+#include "model/baseline.h"
+#include "model/summary.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdlib.h>

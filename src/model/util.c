@@ -1,6 +1,18 @@
 /* util.c — hashing, growable arrays, the hash table and the string pool
  * used by the model. */
-#include "model/model-int.h"
+#include "model/model-util.h"
+#include "model/scratch.h"
+#include "model/intern.h"
+#include "model/proc-int.h"
+#include "model/trie.h"
+#include "model/stk.h"
+#include "model/feed.h"
+#include "model/pending.h"
+#include "model/time-int.h"
+#include "model/baseline.h"
+#include "model/filter-int.h"
+#include "model/view-cache.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdarg.h>

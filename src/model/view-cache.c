@@ -24,7 +24,15 @@
  * nodes added since, at a view or (eager_views) as feed.c hangs stacks,
  * and redone after a fold or a SYMTAB (KP_VC_NODES).
  */
-#include "model/model-int.h"
+#include "model/view-cache.h"
+#include "model/model-util.h"
+#include "model/intern.h"
+#include "model/trie.h"
+#include "model/stk.h"
+#include "model/time-int.h"
+#include "model/baseline.h"
+#include "model/filter-int.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdlib.h>

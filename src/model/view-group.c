@@ -5,7 +5,16 @@
  * rows walk each stack once, counting a module's total once per stack and
  * its self for the module of the stack's leaf.
  */
-#include "model/model-int.h"
+#include "model/view-int.h"
+#include "model/model-util.h"
+#include "model/intern.h"
+#include "model/proc-int.h"
+#include "model/trie.h"
+#include "model/stk.h"
+#include "model/baseline.h"
+#include "model/filter-int.h"
+#include "model/view-cache.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdlib.h>

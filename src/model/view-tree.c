@@ -14,7 +14,15 @@
  * the nodes of f (their list in the cache) to their roots are built, so
  * a caller's source line is that of its first call site leading to f.
  */
-#include "model/model-int.h"
+#include "model/view-int.h"
+#include "model/model-util.h"
+#include "model/scratch.h"
+#include "model/intern.h"
+#include "model/proc-int.h"
+#include "model/trie.h"
+#include "model/filter-int.h"
+#include "model/view-cache.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdlib.h>

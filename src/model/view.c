@@ -10,7 +10,15 @@
  * in view-tree.c, the groupings by process, thread, cgroup and module in
  * view-group.c.
  */
-#include "model/model-int.h"
+#include "model/view-int.h"
+#include "model/model-util.h"
+#include "model/scratch.h"
+#include "model/intern.h"
+#include "model/proc-int.h"
+#include "model/feed.h"
+#include "model/filter-int.h"
+#include "model/view-cache.h"
+#include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
 #include <stdlib.h>

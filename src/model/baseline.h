@@ -1,0 +1,18 @@
+/* baseline.h — the baseline: every stack's count at the mark (m->bl;
+ * kp_model__baseline_mark in time.c). The views show counts against it;
+ * merge.c and the fold renumber it with the stacks. Internal to
+ * src/model/.
+ */
+#ifndef KP_MODEL_BASELINE_H
+#define KP_MODEL_BASELINE_H
+
+#include "model/model-util.h"
+
+/* The baseline (time.c). */
+struct kp_base {
+	double *base;			/* per stack, with a baseline */
+	size_t cap_base;
+	int has_base;
+};
+
+#endif /* KP_MODEL_BASELINE_H */

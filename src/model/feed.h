@@ -1,0 +1,42 @@
+/* feed.h — samples in (feed.c; m->fd): batched, then counted; a new
+ * stack is hung in the trie at once or, deferred, by pending.c. Every
+ * reader calls kp_feed__settle first and every other record
+ * kp_feed__flush, so nothing is seen half-counted. Internal to src/model/.
+ */
+#ifndef KP_MODEL_FEED_H
+#define KP_MODEL_FEED_H
+
+#include "model/model-util.h"
+
+/* Samples not counted yet (feed.c). */
+struct kp_feed {
+	struct kp_batch *batch;		/* samples not yet counted */
+	int defer;			/* kp_model_opts.defer_stacks */
+	int eager_views;		/* kp_model_opts.eager_views */
+	uint64_t upcs[KP_MAX_FRAMES];	/* user pcs the resolver unwound */
+};
+
+#define KP_BATCH 64
+int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s);
+/* Count the batched samples; every other record calls it first. */
+int kp_feed__flush(struct kp_model *m);
+/* kp_feed__flush, then hang every waiting stack in the trie (and fold
+ * the trie if it passed its bound): every reader calls it first. */
+int kp_feed__settle(struct kp_model *m);
+/* The leaf node of a new stack (kernel and user pcs, innermost first)
+ * hung in process proc's trie; KP_NONE on -ENOMEM. In two steps: the
+ * pc keys of the user pcs (named with the process's mappings), root
+ * first, at most nu of them, into out (KP_NONE for one without memory;
+ * 64-bit to sit in place of the pcs, pending.c; late: see
+ * kp_intern__user_pc); then the walk down the trie, user keys and kernel
+ * pcs. */
+uint32_t kp_feed__stack_leaf(struct kp_model *m, uint32_t proc,
+			     const uint64_t *k, size_t nk, const uint64_t *u,
+			     size_t nu);
+size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
+			 size_t nu, uint64_t *out, int late);
+uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint64_t *upck,
+		       size_t n, const uint64_t *k, size_t nk);
+size_t kp_feed__batch_bytes(const struct kp_model *m);
+
+#endif /* KP_MODEL_FEED_H */

@@ -1,0 +1,113 @@
+/* intern.h — the interned modules, functions, pc keys and frames, and
+ * the symtabs a stream carries (intern.c; m->in). proc.c and feed.c add
+ * them as mappings and pcs arrive; every view and writer reads them.
+ * Names come only through the resolver; a named key never changes.
+ * Internal to src/model/.
+ */
+#ifndef KP_MODEL_INTERN_H
+#define KP_MODEL_INTERN_H
+
+#include "model/model-util.h"
+
+#define KP_MOD_UNKNOWN 0	/* pcs in no mapping: "[unknown]" */
+#define KP_MOD_OTHER 1		/* the [other] pseudo module */
+
+struct kp_model_module {
+	const char *name;	/* display name */
+	const char *path;	/* mapping path; kernel: "[kernel.kallsyms]" */
+	uint32_t maj, min;
+	uint64_t ino;
+	uint32_t proc;		/* anonymous modules belong to one process (its serial) */
+	uint64_t map_start, map_limit, map_pgoff;	/* first mapping seen */
+	uint8_t build_id_len;
+	uint8_t build_id[KP_BUILD_ID_MAX];
+	uint8_t kernel;
+	int32_t symtab;		/* index in m->in.symtabs, -1: none */
+	void *held;		/* resolver hold while late keys of it wait */
+};
+
+/* 12 bytes (packed: 4 would be padding). */
+struct kp_func {
+	const char *name;
+	uint32_t module : 28;
+	uint32_t kernel : 1;
+	uint32_t unknown : 1;	/* "module+0xoffset": no name was found */
+} __attribute__((packed, aligned(4)));
+
+/* A distinct code address: (module, offset). Its names are frames
+ * frames[first .. first + n): inlined ones first, the containing
+ * function last. n == 0: not named yet (a "late" key, whose module the
+ * resolver holds; kp_intern__name_late names it). 16 bytes. */
+struct kp_pck {
+	uint64_t off;		/* user: file offset; kernel: address */
+	uint32_t module : 28;
+	uint32_t n : 4;		/* <= KP_MAX_INLINE */
+	uint32_t first;
+};
+#define KP_MODULE_MAX (1u << 28)
+
+/* 16 bytes. */
+struct kp_frame {
+	uint32_t fn;
+	uint32_t pck;		/* KP_NONE for the root and [other] frames */
+	uint32_t file;		/* source file: its index in m->strs + 1; 0: none */
+	uint32_t line : 31;
+	uint32_t inlined : 1;
+};
+
+#define KP_FRAME_ROOT 0
+#define KP_FRAME_OTHER 1
+
+struct kp_model_symtab {
+	const char *path;
+	uint8_t build_id_len;
+	uint8_t build_id[KP_BUILD_ID_MAX];
+	struct kp_symbol *syms;	/* names interned in the pool, sorted */
+	size_t nr;
+};
+
+/* Interned modules, functions, pc keys and frames (intern.c). */
+struct kp_intern {
+	struct kp_model_module *mods;
+	size_t nr_mods, cap_mods;
+	struct kp_htab mod_tab;
+	struct kp_func *fns;
+	size_t nr_fns, cap_fns;
+	struct kp_htab fn_tab;
+	struct kp_pck *pcks;
+	size_t nr_pcks, cap_pcks;
+	struct kp_htab pck_tab;
+	struct kp_frame *frames;
+	size_t nr_frames, cap_frames;
+	struct kp_model_symtab *symtabs;
+	size_t nr_symtabs, cap_symtabs;
+	uint32_t *late;			/* pc keys not named yet (n == 0) */
+	size_t nr_late, cap_late;
+	uint32_t *held;			/* modules with a resolver hold */
+	size_t nr_held, cap_held;
+	struct kp_frame_ref *refs;	/* for foreach_stack, made on demand */
+	size_t nr_refs, cap_refs;
+};
+
+int kp_intern__init(struct kp_model *m);
+void kp_intern__fini(struct kp_model *m);
+uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name);
+/* The pc key of a user pc of process p (ret: a return address, named at
+ * pc - 1) or of a kernel address; KP_NONE on -ENOMEM. late: a new key of
+ * a file mapping is named later (kp_intern__name_late), its module held
+ * by the resolver meanwhile, where the resolver can hold it. */
+uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret,
+			    int late);
+/* Name every late pc key and release the resolver's holds. Before any
+ * key's frames are read (kp_feed__hang calls it). */
+int kp_intern__name_late(struct kp_model *m);
+uint32_t kp_intern__kernel_pc(struct kp_model *m, uint64_t pc);
+/* The one "[unknown]" frame that stands for callers in no mapping. */
+#define KP_JUNK_OFF UINT64_MAX
+uint32_t kp_intern__junk(struct kp_model *m);
+uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
+			   uint32_t proc);
+int kp_intern__symtab(struct kp_model *m, const struct kp_rec_symtab *st);
+const char *kp_intern__source(struct kp_model *m, uint32_t frame);
+
+#endif /* KP_MODEL_INTERN_H */

@@ -1,0 +1,40 @@
+/* stk.h — the distinct stacks: records found by a hash of the raw
+ * sample (feed.c; m->st). feed.c adds them and counts their samples,
+ * time.c and the baseline change their counts, the fold and merge.c
+ * renumber them. Their pcs are not kept. Internal to src/model/.
+ */
+#ifndef KP_MODEL_STK_H
+#define KP_MODEL_STK_H
+
+#include "model/model-util.h"
+
+/* 32 bytes. The 64-bit hash of the raw sample is split: its low half is
+ * the record's hash in stk_tab, its high half is kept here. The process
+ * identity and tid are the thread's; the cgroup id is interned. */
+struct kp_stk {
+	uint32_t key;		/* high half of the raw sample's hash */
+	uint32_t thr;		/* m->pr.threads: process identity and tid */
+	uint32_t leaf;		/* trie node */
+	uint32_t cgroup : 28;	/* m->pr.cgroups */
+	uint32_t flags : 4;	/* KP_STK_* */
+	double cur;		/* count in the time mode */
+	uint64_t samples;	/* raw samples since the zero or the mark */
+};
+#define KP_STK_IDLE 1u
+#define KP_STK_FOLDED 2u	/* its leaf is an [other] node */
+#define KP_STK_MERGED 4u	/* cold folded stacks merged: never sampled */
+#define KP_STK_DIRTY 8u		/* changed since the last view (view-cache.c) */
+#define KP_CGROUP_MAX (1u << 28)	/* interned cgroups */
+
+/* The distinct stacks (feed.c). */
+struct kp_stks {
+	struct kp_stk *stks;
+	size_t nr_stk, cap_stk;
+	struct kp_htab stk_tab;
+};
+
+/* A new stack record, hash: the low half of its 64-bit hash. */
+uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s, uint32_t hash);
+void kp_stk__fini(struct kp_model *m);
+
+#endif /* KP_MODEL_STK_H */
