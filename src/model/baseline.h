@@ -1,5 +1,5 @@
 /* baseline.h — the baseline: every stack's count at the mark (m->bl;
- * kp_model__baseline_mark in time.c). The views show counts against it;
+ * kp_model__baseline_mark in baseline.c). The views show counts against it;
  * merge.c and the fold renumber it with the stacks. Internal to
  * src/model/.
  */
@@ -8,7 +8,7 @@
 
 #include "model/model-util.h"
 
-/* The baseline (time.c). */
+/* The baseline (baseline.c). */
 struct kp_base {
 	double *base;			/* per stack, with a baseline */
 	size_t cap_base;

@@ -1,6 +1,6 @@
 /* summary.h — the summary's counters (m->sum, kept as records come) and
  * its sums over every stack (m->sums), read by kp_model__summary in
- * time.c. Whoever changes a stack's count adds the change here or
+ * summary.c. Whoever changes a stack's count adds the change here or
  * clears sums.ok. Internal to src/model/.
  */
 #ifndef KP_MODEL_SUMMARY_H

@@ -44,5 +44,7 @@ int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t, uint32_t n);
 void kp_time__clear_window(struct kp_model *m);
 void kp_time__remap(struct kp_model *m, const uint32_t *remap);
 void kp_time__fini(struct kp_model *m);
+/* Every stack back to no count and no samples (zero, baseline mark). */
+void kp_time__clear_counts(struct kp_model *m);
 
 #endif /* KP_MODEL_TIME_INT_H */

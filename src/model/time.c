@@ -1,4 +1,4 @@
-/* time.c — time modes, zero, the baseline and the summary.
+/* time.c — the time modes: cumulative, decaying, sliding window.
  *
  * Every stack keeps `samples` (raw, since the zero or the mark) and `cur`
  * (its count in the time mode): cumulative cur == samples; decay
@@ -8,18 +8,14 @@
  * one second; its memory is the distinct (stack, second) pairs in it.
  * A stack's change is told to the views' cache first (kp_vcache__touch);
  * wholesale changes (decay, mode, zero, baseline) drop its counts.
+ * The zero is in summary.c, the baseline in baseline.c.
  */
 #include "model/time-int.h"
 #include "model/model-util.h"
-#include "model/intern.h"
-#include "model/proc-int.h"
-#include "model/trie.h"
 #include "model/stk.h"
 #include "model/feed.h"
-#include "model/baseline.h"
 #include "model/summary.h"
 #include "model/view-cache.h"
-#include "model/merge.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -201,7 +197,8 @@ void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
 	}
 }
 
-static void clear_counts(struct kp_model *m)
+/* Every stack back to no count and no samples (zero, baseline mark). */
+void kp_time__clear_counts(struct kp_model *m)
 {
 	size_t i;
 
@@ -212,78 +209,4 @@ static void clear_counts(struct kp_model *m)
 		kp_stk(m, (uint32_t)i)->samples = 0;
 	}
 	kp_time__clear_window(m);
-}
-
-void kp_model__zero(struct kp_model *m)
-{
-	(void)kp_feed__flush(m);
-	clear_counts(m);
-	m->sum.samples = 0;
-	memset(m->sum.lost, 0, sizeof(m->sum.lost));
-	m->sum.unwound_dwarf = m->sum.unwound_fp = 0;
-	m->sum.unknown_pid = 0;
-	m->sum.first_ns = m->sum.last_ns = 0;
-}
-
-void kp_model__baseline_mark(struct kp_model *m)
-{
-	size_t i;
-	double *b;
-
-	(void)kp_feed__flush(m);
-	b = realloc(m->bl.base, (m->st.cap_stk ? m->st.cap_stk : 1) * sizeof(*b));
-	if (!b)
-		return;	/* no memory: keep the current state, no baseline */
-	m->bl.base = b;
-	m->bl.cap_base = m->st.cap_stk ? m->st.cap_stk : 1;
-	for (i = 0; i < m->st.nr_stk; i++)
-		b[i] = kp_stk(m, (uint32_t)i)->cur;
-	m->bl.has_base = 1;
-	clear_counts(m);
-}
-
-void kp_model__baseline_clear(struct kp_model *m)
-{
-	(void)kp_feed__flush(m);
-	kp_vcache__invalidate(m, KP_VC_COUNTS);
-	free(m->bl.base);
-	m->bl.base = NULL;
-	m->bl.cap_base = 0;
-	m->bl.has_base = 0;
-}
-
-int kp_model__has_baseline(const struct kp_model *m)
-{
-	return m->bl.has_base;
-}
-
-void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out)
-{
-	size_t i;
-
-	/* logically const: counting the batched samples and hanging the
-	 * waiting stacks change no answer */
-	(void)kp_feed__settle((struct kp_model *)m);
-	if (!m->sums.ok) {
-		struct kp_sums *u = (struct kp_sums *)&m->sums;
-
-		memset(u, 0, sizeof(*u));
-		u->ok = 1;
-		for (i = 0; i < m->st.nr_stk; i++) {
-			const struct kp_stk *s = kp_stk(m, (uint32_t)i);
-
-			kp_sums__add(u, s, s->cur, s->samples);
-		}
-	}
-	*out = m->sum;
-	out->total = m->sums.total;
-	out->idle = m->sums.idle;
-	out->folded_samples = m->sums.folded;
-	/* processes seen: the merged ones counted one by one */
-	out->processes = m->pr.nr_procs - m->pr.nr_merged_rows + m->sum.merged_procs;
-	out->model_bytes = kp_model__bytes(m);
-	out->threads = m->pr.nr_threads;
-	out->nodes = m->tr.nr_nodes;
-	out->frames = m->in.nr_frames - 2;
-	out->other_nodes = m->tr.nr_other;
 }
