@@ -7,6 +7,7 @@
 #include "model/feed.h"
 #include "model/time-int.h"
 #include "model/view-cache.h"
+#include "model/mem.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <stdlib.h>
@@ -41,4 +42,10 @@ void kp_model__baseline_clear(struct kp_model *m)
 int kp_model__has_baseline(const struct kp_model *m)
 {
 	return m->bl.has_base;
+}
+
+/* nr_stk: the stacks the baseline covers while there is one. */
+void kp_base__bytes(const struct kp_base *b, size_t nr_stk, struct kp_mem *a)
+{
+	KP_MEM_ARR(a, "baseline", b->base, b->has_base ? nr_stk : 0, b->cap_base);
 }

@@ -8,11 +8,15 @@
 
 #include "model/model-util.h"
 
+struct kp_mem;
+
 /* The baseline (baseline.c). */
 struct kp_base {
 	double *base;			/* per stack, with a baseline */
 	size_t cap_base;
 	int has_base;
 };
+
+void kp_base__bytes(const struct kp_base *b, size_t nr_stk, struct kp_mem *a);
 
 #endif /* KP_MODEL_BASELINE_H */

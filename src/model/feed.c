@@ -18,6 +18,7 @@
 #include "model/summary.h"
 #include "model/view-cache.h"
 #include "model/merge.h"
+#include "model/mem.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -58,6 +59,12 @@ void kp_stk__fini(struct kp_model *m)
 	free(m->bl.base);
 	free(m->fd.batch);
 	kp_htab__fini(&m->st.stk_tab);
+}
+
+void kp_stk__bytes(const struct kp_stks *s, struct kp_mem *a)
+{
+	KP_MEM_ARR(a, "stacks", s->stks, s->nr_stk, s->cap_stk);
+	KP_MEM_TAB(a, "stack table", &s->stk_tab);
 }
 
 #define KP_MAX_PATH (2 * KP_MAX_FRAMES * 8)
@@ -234,9 +241,11 @@ struct kp_batch {
 	size_t n, npcs;
 };
 
-size_t kp_feed__batch_bytes(const struct kp_model *m)
+void kp_feed__bytes(const struct kp_feed *f, struct kp_mem *a)
 {
-	return m->fd.batch ? sizeof(*m->fd.batch) : 0;
+	size_t b = f->batch ? sizeof(*f->batch) : 0;
+
+	kp_mem__put(a, "sample batch", b, b);
 }
 
 static uint32_t lookup(struct kp_model *m, struct kp_batch *b, size_t i)

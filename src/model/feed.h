@@ -8,6 +8,8 @@
 
 #include "model/model-util.h"
 
+struct kp_mem;
+
 /* Samples not counted yet (feed.c). */
 struct kp_feed {
 	struct kp_batch *batch;		/* samples not yet counted */
@@ -37,6 +39,6 @@ size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
 			 size_t nu, uint64_t *out, int late);
 uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint64_t *upck,
 		       size_t n, const uint64_t *k, size_t nk);
-size_t kp_feed__batch_bytes(const struct kp_model *m);
+void kp_feed__bytes(const struct kp_feed *f, struct kp_mem *a);
 
 #endif /* KP_MODEL_FEED_H */

@@ -10,6 +10,7 @@
 
 #include "model/model-util.h"
 
+struct kp_mem;
 struct kp_stk;
 
 struct kp_filt {
@@ -47,5 +48,6 @@ int kp_filter__stack(const struct kp_model *m, const struct kp_prep *p,
 		     const struct kp_stk *s);
 int kp_filter__visible(const struct kp_model *m, uint32_t frame);
 void kp_filter__fini(struct kp_model *m);
+void kp_filter__bytes(const struct kp_filt *f, struct kp_mem *a);
 
 #endif /* KP_MODEL_FILTER_INT_H */

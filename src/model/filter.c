@@ -19,6 +19,7 @@
 #include "model/trie.h"
 #include "model/stk.h"
 #include "model/view-cache.h"
+#include "model/mem.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -46,6 +47,11 @@ void kp_filter__fini(struct kp_model *m)
 	filt_clear(&m->filt);
 	free(m->filt.fn_match);
 	m->filt.fn_match = NULL;
+}
+
+void kp_filter__bytes(const struct kp_filt *f, struct kp_mem *a)
+{
+	kp_mem__put(a, "filter cache", f->cap_fn_match, f->nr_fn_match);
 }
 
 static int dup_str(const char *s, char **out)

@@ -10,6 +10,7 @@
 #include "model/intern.h"
 #include "model/model-util.h"
 #include "model/proc-int.h"
+#include "model/mem.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -83,6 +84,27 @@ void kp_intern__fini(struct kp_model *m)
 	kp_htab__fini(&m->in.mod_tab);
 	kp_htab__fini(&m->in.fn_tab);
 	kp_htab__fini(&m->in.pck_tab);
+}
+
+void kp_intern__bytes(const struct kp_intern *in, struct kp_mem *a)
+{
+	size_t i, b, u;
+
+	KP_MEM_ARR(a, "frames", in->frames, in->nr_frames, in->cap_frames);
+	KP_MEM_ARR(a, "pc keys", in->pcks, in->nr_pcks, in->cap_pcks);
+	KP_MEM_TAB(a, "pc key table", &in->pck_tab);
+	KP_MEM_ARR(a, "functions", in->fns, in->nr_fns, in->cap_fns);
+	KP_MEM_TAB(a, "function table", &in->fn_tab);
+	b = in->cap_mods * sizeof(*in->mods) + kp_htab__bytes(&in->mod_tab) +
+	    in->cap_symtabs * sizeof(*in->symtabs);
+	u = in->nr_mods * sizeof(*in->mods) + kp_htab__used(&in->mod_tab) +
+	    in->nr_symtabs * sizeof(*in->symtabs);
+	for (i = 0; i < in->nr_symtabs; i++) {
+		b += (in->symtabs[i].nr ? in->symtabs[i].nr : 1) * sizeof(struct kp_symbol);
+		u += in->symtabs[i].nr * sizeof(struct kp_symbol);
+	}
+	kp_mem__put(a, "modules, symtabs", b, u);
+	KP_MEM_ARR(a, "frame refs", in->refs, in->nr_refs, in->cap_refs);
 }
 
 /* Functions are interned by (module, name); their names are only stored

@@ -9,6 +9,8 @@
 
 #include "model/model-util.h"
 
+struct kp_mem;
+
 #define KP_MOD_UNKNOWN 0	/* pcs in no mapping: "[unknown]" */
 #define KP_MOD_OTHER 1		/* the [other] pseudo module */
 
@@ -91,6 +93,7 @@ struct kp_intern {
 
 int kp_intern__init(struct kp_model *m);
 void kp_intern__fini(struct kp_model *m);
+void kp_intern__bytes(const struct kp_intern *in, struct kp_mem *a);
 uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name);
 /* The pc key of a user pc of process p (ret: a return address, named at
  * pc - 1) or of a kernel address; KP_NONE on -ENOMEM. late: a new key of

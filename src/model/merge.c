@@ -30,6 +30,7 @@
 #include "model/baseline.h"
 #include "model/summary.h"
 #include "model/view-cache.h"
+#include "model/mem.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -329,17 +330,6 @@ static void shrink(struct kp_model *m)
 	kp_shrink(&m->pr.threads, &m->pr.cap_threads, m->pr.nr_threads, sizeof(*m->pr.threads));
 	kp_shrink(&m->pr.procs, &m->pr.cap_procs, m->pr.nr_procs, sizeof(*m->pr.procs));
 	kp_vcache__shrink(m);
-}
-
-/* The model's heap, as kp_model__mem counts it. */
-size_t kp_model__bytes(const struct kp_model *m)
-{
-	struct kp_model_mem it[48];
-	size_t i, n = kp_model__mem(m, it, 48), sum = 0;
-
-	for (i = 0; i < n && i < 48; i++)
-		sum += it[i].bytes;
-	return sum;
 }
 
 static int fold(struct kp_model *m)

@@ -22,6 +22,5 @@ int kp_merge__gone(struct kp_model *m);
 /* Merge if many have exited, fold if the trie is big or the model over
  * its memory budget (feed.c calls it once every stack is hung). */
 int kp_merge__tidy(struct kp_model *m, int err);
-size_t kp_model__bytes(const struct kp_model *m);
 
 #endif /* KP_MODEL_MERGE_H */

@@ -111,5 +111,7 @@ const char *kp_strpool__store(struct kp_strpool *p, const char *s, size_t len);
 const char *kp_strpool__printf(struct kp_strpool *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void kp_strpool__fini(struct kp_strpool *p);
+struct kp_mem;
+void kp_strpool__bytes(const struct kp_strpool *p, struct kp_mem *a);
 
 #endif /* KP_MODEL_UTIL_H */

@@ -17,6 +17,7 @@
 #include "model/proc-int.h"
 #include "model/stk.h"
 #include "model/feed.h"
+#include "model/mem.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -112,10 +113,11 @@ int kp_pend__full(const struct kp_model *m)
 	       KP_PEND_MAX_BYTES;
 }
 
-size_t kp_pend__bytes(const struct kp_model *m, size_t *used)
+void kp_pend__bytes(const struct kp_pending *p, struct kp_mem *a)
 {
-	*used = m->pd.nr_pend * sizeof(*m->pd.pend) + m->pd.nr_ppcs * sizeof(*m->pd.ppcs);
-	return m->pd.cap_pend * sizeof(*m->pd.pend) + m->pd.cap_ppcs * sizeof(*m->pd.ppcs);
+	kp_mem__put(a, "waiting stacks",
+		    p->cap_pend * sizeof(*p->pend) + p->cap_ppcs * sizeof(*p->ppcs),
+		    p->nr_pend * sizeof(*p->pend) + p->nr_ppcs * sizeof(*p->ppcs));
 }
 
 void kp_pend__fini(struct kp_model *m)

@@ -8,6 +8,8 @@
 
 #include "model/model-util.h"
 
+struct kp_mem;
+
 /* A new stack in deferred mode: counted in m->st.stks (leaf KP_NONE), its
  * pcs at m->pd.ppcs[off..]: nk kernel pcs, innermost first, then nu user
  * pcs, innermost first; or, once user_named, nu user pc keys (root
@@ -37,7 +39,7 @@ int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
 int kp_pend__resolve(struct kp_model *m);
 void kp_pend__name_user(struct kp_model *m, uint32_t proc);
 int kp_pend__full(const struct kp_model *m);
-size_t kp_pend__bytes(const struct kp_model *m, size_t *used);
+void kp_pend__bytes(const struct kp_pending *p, struct kp_mem *a);
 void kp_pend__fini(struct kp_model *m);
 
 #endif /* KP_MODEL_PENDING_H */

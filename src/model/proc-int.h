@@ -8,6 +8,8 @@
 
 #include "model/model-util.h"
 
+struct kp_mem;
+
 struct kp_proc {
 	uint32_t pid;
 	uint64_t start_ns;
@@ -55,6 +57,7 @@ struct kp_procs {
 };
 
 void kp_proc__fini(struct kp_model *m);
+void kp_proc__bytes(const struct kp_procs *pr, struct kp_mem *a);
 /* The merged pseudo process of comm (made if new, not in pid_tab). */
 uint32_t kp_proc__merged(struct kp_model *m, const char *comm);
 /* Rebuild pid_tab, thr_tab and merged_tab after procs or threads were

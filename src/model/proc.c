@@ -12,6 +12,7 @@
 #include "model/trie.h"
 #include "model/stk.h"
 #include "model/pending.h"
+#include "model/mem.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -37,6 +38,26 @@ void kp_proc__fini(struct kp_model *m)
 	kp_htab__fini(&m->pr.merged_tab);
 	kp_htab__fini(&m->pr.thr_tab);
 	kp_htab__fini(&m->pr.cg_tab);
+}
+
+void kp_proc__bytes(const struct kp_procs *pr, struct kp_mem *a)
+{
+	size_t i, b, u;
+
+	b = pr->cap_procs * sizeof(*pr->procs) + kp_htab__bytes(&pr->pid_tab);
+	u = pr->nr_procs * sizeof(*pr->procs) + kp_htab__used(&pr->pid_tab);
+	for (i = 0; i < pr->nr_procs; i++) {
+		const struct kp_proc *p = &pr->procs[i];
+
+		b += p->cap_maps * (sizeof(*p->maps) + sizeof(*p->map_mod));
+		u += p->nr_maps * (sizeof(*p->maps) + sizeof(*p->map_mod));
+	}
+	kp_mem__put(a, "processes, mappings", b, u);
+	kp_mem__put(a, "threads, cgroups",
+		    pr->cap_threads * sizeof(*pr->threads) + kp_htab__bytes(&pr->thr_tab) +
+		    pr->cap_cgroups * sizeof(*pr->cgroups) + kp_htab__bytes(&pr->cg_tab),
+		    pr->nr_threads * sizeof(*pr->threads) + kp_htab__used(&pr->thr_tab) +
+		    pr->nr_cgroups * sizeof(*pr->cgroups) + kp_htab__used(&pr->cg_tab));
 }
 
 static uint32_t pid_hash(uint32_t pid)

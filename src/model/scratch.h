@@ -8,6 +8,8 @@
 
 #include "model/model-util.h"
 
+struct kp_mem;
+
 enum kp_sc {
 	KP_SC_EFF, KP_SC_PM, KP_SC_VMAP, KP_SC_MARK, KP_SC_KEYS, KP_SC_KEYS2,
 	KP_SC_MAX,
@@ -24,6 +26,8 @@ struct kp_model;
  * -ENOMEM. */
 void *kp_scratch(struct kp_model *m, enum kp_sc slot, size_t bytes, int zero);
 void kp_scratch__fini(struct kp_model *m);
+/* sc: the model's KP_SC_MAX buffers. */
+void kp_scratch__bytes(const struct kp_scratch *sc, struct kp_mem *a);
 
 /* Sort keys: k ascending, ties by i ascending (stable radix sort). */
 struct kp_skey {

@@ -8,6 +8,8 @@
 
 #include "model/model-util.h"
 
+struct kp_mem;
+
 /* 32 bytes. The 64-bit hash of the raw sample is split: its low half is
  * the record's hash in stk_tab, its high half is kept here. The process
  * identity and tid are the thread's; the cgroup id is interned. */
@@ -36,5 +38,6 @@ struct kp_stks {
 /* A new stack record, hash: the low half of its 64-bit hash. */
 uint32_t kp_stk__new(struct kp_model *m, const struct kp_stk *s, uint32_t hash);
 void kp_stk__fini(struct kp_model *m);
+void kp_stk__bytes(const struct kp_stks *s, struct kp_mem *a);
 
 #endif /* KP_MODEL_STK_H */

@@ -10,7 +10,7 @@
 #include "model/stk.h"
 #include "model/feed.h"
 #include "model/time-int.h"
-#include "model/merge.h"
+#include "model/mem.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <string.h>

@@ -8,6 +8,8 @@
 
 #include "model/model-util.h"
 
+struct kp_mem;
+
 /* A stack's samples in one second of the window: 8 bytes. n is 32-bit
  * because one weighted sample record may stand for many samples (runs of
  * idle samples: some 250 each; a file may say up to 2^32 - 1), and a
@@ -44,6 +46,7 @@ int kp_time__add(struct kp_model *m, uint32_t stk, uint64_t t, uint32_t n);
 void kp_time__clear_window(struct kp_model *m);
 void kp_time__remap(struct kp_model *m, const uint32_t *remap);
 void kp_time__fini(struct kp_model *m);
+void kp_time__bytes(const struct kp_time *t, size_t nr_stk, struct kp_mem *a);
 /* Every stack back to no count and no samples (zero, baseline mark). */
 void kp_time__clear_counts(struct kp_model *m);
 

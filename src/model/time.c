@@ -16,6 +16,7 @@
 #include "model/feed.h"
 #include "model/summary.h"
 #include "model/view-cache.h"
+#include "model/mem.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -139,6 +140,21 @@ void kp_time__fini(struct kp_model *m)
 	free(w->b);
 	free(w->slot);
 	memset(w, 0, sizeof(*w));
+}
+
+/* nr_stk: the stacks the window's slots cover while it has any. */
+void kp_time__bytes(const struct kp_time *t, size_t nr_stk, struct kp_mem *a)
+{
+	const struct kp_window *w = &t->win;
+	size_t i, b = 0, u = 0;
+
+	for (i = 0; w->b && i < w->nb; i++) {
+		b += sizeof(w->b[i]) + w->b[i].cap * sizeof(*w->b[i].e);
+		u += sizeof(w->b[i]) + w->b[i].nr * sizeof(*w->b[i].e);
+	}
+	kp_mem__put(a, "window buckets", b, u);
+	kp_mem__put(a, "window per stack", w->cap * sizeof(*w->slot),
+		    (w->slot ? nr_stk : 0) * sizeof(*w->slot));
 }
 
 void kp_model__refresh(struct kp_model *m, uint64_t now_ns)

@@ -18,6 +18,7 @@
 #include "model/time-int.h"
 #include "model/baseline.h"
 #include "model/summary.h"
+#include "model/mem.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -142,6 +143,13 @@ void kp_tree__fini(struct kp_model *m)
 	free(m->tr.nodes);
 	free(m->tr.nflags);
 
+}
+
+void kp_tree__bytes(const struct kp_trie *t, struct kp_mem *a)
+{
+	KP_MEM_ARR(a, "trie nodes", t->nodes, t->nr_nodes, t->cap_nodes);
+	KP_MEM_ARR(a, "node flags", t->nflags, t->nr_nodes, t->cap_nflags);
+	KP_MEM_TAB(a, "wide node table", &t->wide_tab);
 }
 
 struct cand {

@@ -8,6 +8,7 @@
 
 #include "model/model-util.h"
 
+struct kp_mem;
 struct kp_stk;
 
 struct kp_node {
@@ -45,5 +46,6 @@ uint64_t kp_tree__merged_key(const struct kp_stk *s, uint32_t leaf);
 uint32_t *kp_tree__stack_hashes(const struct kp_model *m);
 void kp_tree__redup(struct kp_model *m);
 void kp_tree__fini(struct kp_model *m);
+void kp_tree__bytes(const struct kp_trie *t, struct kp_mem *a);
 
 #endif /* KP_MODEL_TRIE_H */

@@ -2,16 +2,7 @@
  * used by the model. */
 #include "model/model-util.h"
 #include "model/scratch.h"
-#include "model/intern.h"
-#include "model/proc-int.h"
-#include "model/trie.h"
-#include "model/stk.h"
-#include "model/feed.h"
-#include "model/pending.h"
-#include "model/time-int.h"
-#include "model/baseline.h"
-#include "model/filter-int.h"
-#include "model/view-cache.h"
+#include "model/mem.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -251,6 +242,14 @@ void kp_strpool__fini(struct kp_strpool *p)
 	memset(p, 0, sizeof(*p));
 }
 
+void kp_strpool__bytes(const struct kp_strpool *p, struct kp_mem *a)
+{
+	kp_mem__put(a, "string bytes", p->bytes + p->cap_chunks * sizeof(char *),
+		    p->bytes - p->left + p->nr_chunks * sizeof(char *));
+	KP_MEM_ARR(a, "string index", p->strs, p->nr, p->cap);
+	KP_MEM_TAB(a, "string table", &p->tab);
+}
+
 void *kp_scratch(struct kp_model *m, enum kp_sc slot, size_t bytes, int zero)
 {
 	struct kp_scratch *sc = &m->sc[slot];
@@ -278,6 +277,15 @@ void kp_scratch__fini(struct kp_model *m)
 		m->sc[i].p = NULL;
 		m->sc[i].cap = 0;
 	}
+}
+
+void kp_scratch__bytes(const struct kp_scratch *sc, struct kp_mem *a)
+{
+	size_t i, b = 0;
+
+	for (i = 0; i < KP_SC_MAX; i++)
+		b += sc[i].cap;
+	kp_mem__put(a, "view scratch", b, b);
 }
 
 /* LSD radix sort on 8-bit digits, skipping digits that are all equal
@@ -314,119 +322,4 @@ int kp_sort_keys(struct kp_model *m, struct kp_skey *a, size_t n)
 	if (src != a)
 		memcpy(a, src, n * sizeof(*a));
 	return 0;
-}
-
-/* ---- memory by structure (kp_model__mem) ---- */
-
-struct mem_acc {
-	struct kp_model_mem *out;
-	size_t max, n;
-};
-
-static void mem_put(struct mem_acc *a, const char *name, size_t bytes, size_t used)
-{
-	if (a->n < a->max) {
-		a->out[a->n].name = name;
-		a->out[a->n].bytes = bytes;
-		a->out[a->n].used = used;
-	}
-	a->n++;
-}
-
-static size_t htab_bytes(const struct kp_htab *h)
-{
-	return h->n * sizeof(*h->slots);
-}
-
-static size_t htab_used(const struct kp_htab *h)
-{
-	return h->nr * sizeof(*h->slots);
-}
-
-#define MEM_ARR(a, name, p, nr, cap) \
-	mem_put(a, name, (cap) * sizeof(*(p)), (nr) * sizeof(*(p)))
-#define MEM_TAB(a, name, h) mem_put(a, name, htab_bytes(h), htab_used(h))
-
-size_t kp_model__mem(const struct kp_model *m, struct kp_model_mem *out, size_t max)
-{
-	struct mem_acc a = { .out = out, .max = max };
-	const struct kp_window *w = &m->tm.win;
-	size_t i, b = 0, u = 0;
-
-	MEM_ARR(&a, "trie nodes", m->tr.nodes, m->tr.nr_nodes, m->tr.cap_nodes);
-	MEM_ARR(&a, "node flags", m->tr.nflags, m->tr.nr_nodes, m->tr.cap_nflags);
-	MEM_TAB(&a, "wide node table", &m->tr.wide_tab);
-	MEM_ARR(&a, "stacks", m->st.stks, m->st.nr_stk, m->st.cap_stk);
-	MEM_TAB(&a, "stack table", &m->st.stk_tab);
-	MEM_ARR(&a, "baseline", m->bl.base, m->bl.has_base ? m->st.nr_stk : 0, m->bl.cap_base);
-	MEM_ARR(&a, "frames", m->in.frames, m->in.nr_frames, m->in.cap_frames);
-	MEM_ARR(&a, "pc keys", m->in.pcks, m->in.nr_pcks, m->in.cap_pcks);
-	MEM_TAB(&a, "pc key table", &m->in.pck_tab);
-	MEM_ARR(&a, "functions", m->in.fns, m->in.nr_fns, m->in.cap_fns);
-	MEM_TAB(&a, "function table", &m->in.fn_tab);
-
-	b = m->in.cap_mods * sizeof(*m->in.mods) + htab_bytes(&m->in.mod_tab) +
-	    m->in.cap_symtabs * sizeof(*m->in.symtabs);
-	u = m->in.nr_mods * sizeof(*m->in.mods) + htab_used(&m->in.mod_tab) +
-	    m->in.nr_symtabs * sizeof(*m->in.symtabs);
-	for (i = 0; i < m->in.nr_symtabs; i++) {
-		b += (m->in.symtabs[i].nr ? m->in.symtabs[i].nr : 1) * sizeof(struct kp_symbol);
-		u += m->in.symtabs[i].nr * sizeof(struct kp_symbol);
-	}
-	mem_put(&a, "modules, symtabs", b, u);
-	MEM_ARR(&a, "frame refs", m->in.refs, m->in.nr_refs, m->in.cap_refs);
-
-	mem_put(&a, "string bytes", m->strs.bytes + m->strs.cap_chunks * sizeof(char *),
-		m->strs.bytes - m->strs.left + m->strs.nr_chunks * sizeof(char *));
-	MEM_ARR(&a, "string index", m->strs.strs, m->strs.nr, m->strs.cap);
-	MEM_TAB(&a, "string table", &m->strs.tab);
-
-	b = m->pr.cap_procs * sizeof(*m->pr.procs) + htab_bytes(&m->pr.pid_tab);
-	u = m->pr.nr_procs * sizeof(*m->pr.procs) + htab_used(&m->pr.pid_tab);
-	for (i = 0; i < m->pr.nr_procs; i++) {
-		const struct kp_proc *p = &m->pr.procs[i];
-
-		b += p->cap_maps * (sizeof(*p->maps) + sizeof(*p->map_mod));
-		u += p->nr_maps * (sizeof(*p->maps) + sizeof(*p->map_mod));
-	}
-	mem_put(&a, "processes, mappings", b, u);
-	mem_put(&a, "threads, cgroups",
-		m->pr.cap_threads * sizeof(*m->pr.threads) + htab_bytes(&m->pr.thr_tab) +
-		m->pr.cap_cgroups * sizeof(*m->pr.cgroups) + htab_bytes(&m->pr.cg_tab),
-		m->pr.nr_threads * sizeof(*m->pr.threads) + htab_used(&m->pr.thr_tab) +
-		m->pr.nr_cgroups * sizeof(*m->pr.cgroups) + htab_used(&m->pr.cg_tab));
-
-	b = u = 0;
-	for (i = 0; w->b && i < w->nb; i++) {
-		b += sizeof(w->b[i]) + w->b[i].cap * sizeof(*w->b[i].e);
-		u += sizeof(w->b[i]) + w->b[i].nr * sizeof(*w->b[i].e);
-	}
-	mem_put(&a, "window buckets", b, u);
-	mem_put(&a, "window per stack", w->cap * sizeof(*w->slot),
-		(w->slot ? m->st.nr_stk : 0) * sizeof(*w->slot));
-
-	b = 0;
-	for (i = 0; i < KP_SC_MAX; i++)
-		b += m->sc[i].cap;
-	mem_put(&a, "view scratch", b, b);
-	{
-		const struct kp_vcache *c = &m->vc;
-
-		b = c->cap_n * sizeof(*c->n) + c->cap_b * 2 * sizeof(double) +
-		    c->cap_f * sizeof(*c->f) + htab_bytes(&c->pair_tab) +
-		    c->cap_pairs * sizeof(*c->pairs) +
-		    c->cap_eff * sizeof(*c->eff) + c->cap_pm * sizeof(*c->pm) +
-		    c->cap_comm * sizeof(*c->comm) + c->cap_log * sizeof(*c->log);
-		u = c->nr_nodes * sizeof(*c->n) + c->nr_fns * sizeof(*c->f) +
-		    htab_used(&c->pair_tab) + c->nr_pairs * sizeof(*c->pairs) +
-		    c->nr_log * sizeof(*c->log);
-		mem_put(&a, "view cache", b, u);
-	}
-	mem_put(&a, "filter cache", m->filt.cap_fn_match, m->filt.nr_fn_match);
-	b = kp_feed__batch_bytes(m);
-	mem_put(&a, "sample batch", b, b);
-	b = kp_pend__bytes(m, &u);
-	mem_put(&a, "waiting stacks", b, u);
-	mem_put(&a, "model struct", sizeof(*m), sizeof(*m));
-	return a.n;
 }

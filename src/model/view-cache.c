@@ -32,6 +32,7 @@
 #include "model/time-int.h"
 #include "model/baseline.h"
 #include "model/filter-int.h"
+#include "model/mem.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -128,6 +129,19 @@ void kp_vcache__fini(struct kp_model *m)
 	free(c->comm);
 	free(c->log);
 	memset(c, 0, sizeof(*c));
+}
+
+void kp_vcache__bytes(const struct kp_vcache *c, struct kp_mem *a)
+{
+	kp_mem__put(a, "view cache",
+		    c->cap_n * sizeof(*c->n) + c->cap_b * 2 * sizeof(double) +
+		    c->cap_f * sizeof(*c->f) + kp_htab__bytes(&c->pair_tab) +
+		    c->cap_pairs * sizeof(*c->pairs) +
+		    c->cap_eff * sizeof(*c->eff) + c->cap_pm * sizeof(*c->pm) +
+		    c->cap_comm * sizeof(*c->comm) + c->cap_log * sizeof(*c->log),
+		    c->nr_nodes * sizeof(*c->n) + c->nr_fns * sizeof(*c->f) +
+		    kp_htab__used(&c->pair_tab) + c->nr_pairs * sizeof(*c->pairs) +
+		    c->nr_log * sizeof(*c->log));
 }
 
 /* ---- structure ---- */

@@ -9,6 +9,7 @@
 
 #include "model/model-util.h"
 
+struct kp_mem;
 struct kp_prep;
 
 struct kp_vnode {		/* per trie node, for the filter and time mode */
@@ -87,5 +88,6 @@ struct kp_agg {			/* the counts for one view (the cache's) */
  * preparation (owned by the cache). */
 int kp_vcache__update(struct kp_model *m, struct kp_prep *p, struct kp_agg *a);
 void kp_vcache__fini(struct kp_model *m);
+void kp_vcache__bytes(const struct kp_vcache *c, struct kp_mem *a);
 
 #endif /* KP_MODEL_VIEW_CACHE_H */
