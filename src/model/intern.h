@@ -1,8 +1,12 @@
 /* intern.h — the interned modules, functions, pc keys and frames, and
  * the symtabs a stream carries (intern.c; m->in). proc.c and feed.c add
  * them as mappings and pcs arrive; every view and writer reads them.
- * Names come only through the resolver; a named key never changes.
- * Internal to src/model/.
+ * Names come through the resolver (or a saved stream's symtabs).
+ * Memory: per distinct pc a 16-byte pc key, a 16-byte frame per name
+ * (inlined ones too) and a pck_tab entry; per function 12 bytes, its
+ * name and a fn_tab entry. Bitfields are bounded where they are set:
+ * modules below KP_MODULE_MAX, a key's frames at KP_MAX_INLINE, a source
+ * line past 2^31 - 1 becomes 0. Internal to src/model/.
  */
 #ifndef KP_MODEL_INTERN_H
 #define KP_MODEL_INTERN_H

@@ -1,8 +1,8 @@
 /* mem.h — the model's memory by structure (mem.c): kp_model__mem asks
  * each part for its entries (kp_<part>__bytes in the part's header) in
  * a fixed order, and kp_model__bytes sums them for the budget (merge.c)
- * and the summary. It only reads: it never frees or moves memory.
- * Internal to src/model/.
+ * and the summary; bench/model-bench prints it. It only reads: it never
+ * frees or moves memory. Internal to src/model/.
  */
 #ifndef KP_MODEL_MEM_H
 #define KP_MODEL_MEM_H

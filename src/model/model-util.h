@@ -1,7 +1,11 @@
 /* model-util.h — the generic containers of src/model/ (util.c): 64-bit
  * hashing, growable arrays, an open-addressing table of uint32_t values
  * and the string pool. Every part of the model uses them; they know
- * nothing of the model. Errors: 0 or -ENOMEM. Internal to src/model/.
+ * nothing of the model. Arrays grow by 1.5x, by 1.125x past 256 KB; the
+ * tables keep a load of 0.6-0.75 (11-13 bytes per entry). Strings are
+ * interned (one copy, found by the pool's table), except function names,
+ * which only the model's fn_tab finds. Errors: 0 or -ENOMEM. Internal to
+ * src/model/.
  */
 #ifndef KP_MODEL_UTIL_H
 #define KP_MODEL_UTIL_H

@@ -26,6 +26,20 @@
  * stack's frames are named (resolver called) before any later record is
  * applied (an EXIT's process_gone comes after its frames were named).
  *
+ * Inside (src/model/): struct kp_model (model-int.h) is one sub-struct
+ * per part, each with its own header: the generic containers
+ * (model-util.h), interned modules, functions, pc keys and frames
+ * (intern.h), processes (proc-int.h), the call trie (trie.h), the
+ * distinct stacks (stk.h), the batch and the pending stacks (feed.h,
+ * pending.h), the time modes (time-int.h), the baseline, the summary,
+ * the filter, the view cache, merging (merge.h) and the memory breakdown
+ * (mem.h). Everything lives in growable arrays indexed by uint32_t; ids
+ * handed out in views are those indices plus one (0: none) or hashed
+ * from them. A sample is keyed by a hash of its raw stack: a new stack
+ * is named once and hung in its process's trie, its pcs are not kept.
+ * Node counts are derived from the stacks' counts for the views and kept
+ * between views. Strings stay in the model's pool until kp_model__free.
+ *
  * Words used in the model's code (model-int.h and its .c files):
  *  pc key (pck)   a distinct code address: module + offset, named once
  *                 into one or more frames (inlined ones first).

@@ -1,7 +1,11 @@
 /* trie.h — the call trie: one per process identity, every node in one
  * array (tree.c; m->tr). feed.c hangs new stacks in it, the fold and
  * merge.c compact and renumber it, the views walk it. A node is never
- * freed alone: the array is compacted. Internal to src/model/.
+ * freed alone: the array is compacted. 20 bytes a node and 1 of flags.
+ * A node's children are a list, searched only when a new stack is hung
+ * in; a node with many children (such as the root of a process whose
+ * frame-pointer stacks end in junk) has them in wide_tab as well.
+ * Internal to src/model/.
  */
 #ifndef KP_MODEL_TRIE_H
 #define KP_MODEL_TRIE_H
