@@ -115,6 +115,11 @@ uint32_t kp_intern__junk(struct kp_model *m);
 uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 			   uint32_t proc);
 int kp_intern__symtab(struct kp_model *m, const struct kp_rec_symtab *st);
+/* symtabs.c: does symtab st belong to module mod (build id, else path)?
+ * The name st gives offset off, or NULL. */
+int kp_intern__symtab_matches(const struct kp_model_symtab *st,
+			      const struct kp_model_module *mod);
+const char *kp_intern__symtab_name(const struct kp_model_symtab *st, uint64_t off);
 const char *kp_intern__source(struct kp_model *m, uint32_t frame);
 
 #endif /* KP_MODEL_INTERN_H */

@@ -6,7 +6,8 @@ libkpmodel_a_SOURCES = src/model/model.h src/model/model-int.h \
 	src/model/pending.h src/model/time-int.h src/model/baseline.h \
 	src/model/summary.h src/model/filter-int.h src/model/view-cache.h \
 	src/model/merge.h src/model/view-int.h src/model/mem.h \
-	src/model/util.c src/model/intern.c src/model/proc.c src/model/feed.c \
+	src/model/util.c src/model/intern.c src/model/symtabs.c src/model/proc.c \
+	src/model/cgroup.c src/model/feed.c \
 	src/model/tree.c src/model/time.c src/model/summary.c \
 	src/model/baseline.c src/model/filter.c src/model/view.c \
 	src/model/view-cache.c src/model/view-group.c src/model/view-tree.c \

@@ -74,6 +74,8 @@ uint32_t kp_proc__seen_thread(struct kp_model *m, uint32_t proc, uint32_t tid,
 /* The index of cgroup id (interned, unnamed if new); KP_NONE on -ENOMEM. */
 uint32_t kp_proc__cgroup(struct kp_model *m, uint64_t id);
 const char *kp_proc__cgroup_name(struct kp_model *m, uint64_t id);
+/* A CGROUP record: name the cgroup (cgroup.c). */
+int kp_proc__on_cgroup(struct kp_model *m, const struct kp_rec_cgroup *r);
 int kp_proc__feed(struct kp_model *m, const struct kp_record *r);
 const struct kp_map_info *kp_proc__find_map(const struct kp_proc *p,
 					    uint64_t pc, uint32_t *mod);
