@@ -1,7 +1,8 @@
 ## bench/ — unwind benchmarks (not run by make check): `make bench'.
 EXTRA_PROGRAMS += bench/unwind-bench
 bench_unwind_bench_SOURCES = bench/unwind-bench.c src/unwind/unwind.c \
-	src/unwind/unwind-cfi.c src/unwind/unwind-expr.c
+	src/unwind/unwind-cfi.c src/unwind/unwind-expr.c src/unwind/cfi-scan.c \
+	src/unwind/cfi-scan-elf.c
 bench_unwind_bench_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
 bench_unwind_bench_LDADD = libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS)
 CLEANFILES += bench/unwind-bench

@@ -5,7 +5,9 @@
  * Each input is read into a buffer of exactly its size, so that a build
  * with -fsanitize=address catches a read one byte past the end. Exits 0
  * when every input ran (a bug in the target crashes it), 1 when a path
- * cannot be read or no input was found at all.
+ * cannot be read, no input was found at all, or an input ran longer than
+ * REPLAY_INPUT_S seconds (as libFuzzer's -timeout: a slow input is a
+ * finding too; it is named on stderr).
  *
  * Linked with any fuzz/fuzz-*.c in place of libFuzzer; see fuzz/fuzz.h.
  */
@@ -15,8 +17,25 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
+
+#define REPLAY_INPUT_S 2
+
+/* The input being run, for the alarm's message (main's program only). */
+static const char *running;
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = "replay: input ran longer than the limit: ";
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) >= 0 && write(2, running, strlen(running)) >= 0)
+		(void)!write(2, "\n", 1);
+	_exit(1);
+}
 
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -37,7 +56,10 @@ static int run_file(const char *path)
 		goto out;
 	if (st.st_size && fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size)
 		goto out;
+	running = path;
+	alarm(REPLAY_INPUT_S);
 	LLVMFuzzerTestOneInput(buf, (size_t)st.st_size);
+	alarm(0);
 	rc = 0;
 out:
 	if (rc)
@@ -83,6 +105,7 @@ int main(int argc, char **argv)
 	long total = 0, n;
 	int i;
 
+	signal(SIGALRM, on_alarm);
 	LLVMFuzzerInitialize(&argc, &argv);
 	for (i = 1; i < argc; i++) {
 		if (stat(argv[i], &st) < 0) {

@@ -19,9 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <dwarf.h>
 #include <gelf.h>
 #include <elfutils/libdwelf.h>
 
+#include "unwind/cfi-scan.h"
 #include "unwind/unwind.h"
 
 #define MAX_MAPS 16
@@ -754,6 +757,169 @@ static void test_module_lru(void **state)
 	free_snap(sn);
 }
 
+/* A copy of fixture with every CIE's initial instructions replaced by
+ * DW_CFA_undefined REG (a ULEB of 4 bytes) and a DW_CFA_restore_state
+ * with no state to restore: libdw fails every lookup after making a
+ * frame state of REG + 1 registers. The copy's path into path. */
+static void hostile_copy(const char *fixture, uint64_t reg, char *path, size_t size)
+{
+	char src[1024];
+	int in, out;
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstrndx, len, off = 0, eh_off = 0, eh_size = 0;
+	uint8_t *img;
+	struct stat st;
+
+	snprintf(src, sizeof(src), "%s/tests/unwind-data/%s", srcdir(), fixture);
+	snprintf(path, size, "%s/kptop-test-cfi-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	assert_true((in = open(src, O_RDONLY)) >= 0);
+	assert_int_equal(fstat(in, &st), 0);
+	len = (size_t)st.st_size;
+	assert_non_null(img = malloc(len));
+	assert_int_equal(read(in, img, len), (ssize_t)len);
+	assert_non_null(elf = elf_memory((char *)img, len));
+	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && !strcmp(elf_strptr(elf, shstrndx, sh.sh_name), ".eh_frame"))
+			eh_off = sh.sh_offset, eh_size = sh.sh_size;
+	elf_end(elf);
+	assert_true(eh_size > 0);
+	for (int cies = 0;; ) {
+		uint8_t *r = img + eh_off + off;
+		uint32_t rlen, id;
+
+		memcpy(&rlen, r, 4);
+		if (off + 4 >= eh_size || rlen == 0) {
+			assert_true(cies > 0);
+			break;
+		}
+		memcpy(&id, r + 4, 4);
+		/* gcc's CIE: version 1, "zR", 1, -8, 16, augmentation 1 byte */
+		if (id == 0) {
+			uint8_t *ins = r + 8 + 1 + 3 + 3 + 2, *end = r + 4 + rlen;
+
+			assert_memory_equal(r + 9, "zR", 3);
+			assert_true(end - ins >= 6);
+			memset(ins, DW_CFA_nop, (size_t)(end - ins));
+			ins[0] = DW_CFA_undefined;
+			for (int i = 0; i < 4; i++)
+				ins[1 + i] = (uint8_t)(((reg >> (7 * i)) & 0x7f) | (i < 3 ? 0x80 : 0));
+			ins[5] = DW_CFA_restore_state;
+			cies++;
+		}
+		off += 4 + rlen;
+	}
+	assert_true((out = mkstemp(path)) >= 0);
+	assert_int_equal(write(out, img, len), (ssize_t)len);
+	close(out);
+	close(in);
+	free(img);
+}
+
+/* CFI naming a register far above any machine's is refused when the
+ * module is loaded: its lookups, which libdw would fail only after
+ * clearing a frame state of that many registers (here 64 MiB, at most
+ * 2 GiB), are not made, the module is not retried, and the refusal is
+ * counted once. A sane register number in the same failing CFI is not
+ * refused (libdw fails it cheaply). */
+static void test_hostile_cfi(void **state)
+{
+	struct snap *sn = load_snap("split-nofp");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	struct kp_unwind_map m = *sn->exe;
+	char path[512];
+	uint64_t pcs[128];
+	int trunc, n;
+
+	(void)state;
+	assert_non_null(u);
+	n = kp_unwinder__unwind(u, 1, &m, 1, sn->s[0].regs, 17, sn->s[0].stack,
+				sn->s[0].len, pcs, 128, &trunc);
+	assert_true(n > 3);
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.cfi_refused, 0);
+	kp_unwinder__free(u);
+
+	hostile_copy("split-nofp", 1u << 22, path, sizeof(path));
+	m.path = path;
+	assert_non_null(u = kp_unwinder__new(NULL));
+	for (int i = 0; i < 3; i++) {
+		n = kp_unwinder__unwind(u, 1, &m, 1, sn->s[0].regs, 17, sn->s[0].stack,
+					sn->s[0].len, pcs, 128, &trunc);
+		assert_int_equal(n, 1);
+		assert_int_equal(trunc, 1);
+	}
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.cfi_refused, 1);
+	assert_int_equal(st.modules, 1);
+	assert_int_equal(st.no_cfi, 3);
+	kp_unwinder__free(u);
+	unlink(path);
+
+	hostile_copy("split-nofp", 100, path, sizeof(path));
+	assert_non_null(u = kp_unwinder__new(NULL));
+	n = kp_unwinder__unwind(u, 1, &m, 1, sn->s[0].regs, 17, sn->s[0].stack,
+				sn->s[0].len, pcs, 128, &trunc);
+	assert_int_equal(n, 1);
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.cfi_refused, 0);
+	kp_unwinder__free(u);
+	unlink(path);
+	free_snap(sn);
+}
+
+/* The byte-level checks of cfi-scan.h on .debug_frame records: a CIE
+ * (version 1, code 1, data -8, return address 16, def_cfa r7+8) and an
+ * FDE of it, each varied once. */
+static int scan_debug_frame(const uint8_t *ins, size_t nins, uint8_t ra, uint32_t cie_ptr)
+{
+	uint8_t b[512];
+	size_t o = 0, cie_len = 4 + 1 + 1 + 3 + 3 + nins;
+	struct uw_cfi_sec s = { .data = b, .eh = false, .addr_size = 8 };
+	uint32_t v;
+
+	assert_true(cie_len + 4 + 4 + 4 + 16 <= sizeof(b));
+	v = (uint32_t)cie_len, memcpy(b + o, &v, 4), o += 4;
+	v = 0xffffffffu, memcpy(b + o, &v, 4), o += 4;
+	b[o++] = 1, b[o++] = 0;			/* version, "" */
+	b[o++] = 1, b[o++] = 0x78, b[o++] = ra;	/* 1, -8, ra */
+	b[o++] = DW_CFA_def_cfa, b[o++] = 7, b[o++] = 8;
+	memcpy(b + o, ins, nins), o += nins;
+	v = 4 + 16, memcpy(b + o, &v, 4), o += 4;
+	memcpy(b + o, &cie_ptr, 4), o += 4;
+	memset(b + o, 0, 16), o += 16;		/* initial location, range */
+	s.size = o;
+	return uw_cfi_scan_all(&s);
+}
+
+static void test_cfi_scan(void **state)
+{
+	static const uint8_t ok[] = { DW_CFA_offset | 6, 2, DW_CFA_undefined, 0xff, 0x01,
+				      DW_CFA_expression, 3, 1, DW_OP_lit0 };
+	static const uint8_t high[] = { DW_CFA_undefined, 0x80, 0x02 };	/* 256 */
+	static const uint8_t high2[] = { DW_CFA_register, 3, 0x80, 0x80, 0x80, 0x80, 0x08 };
+	static const uint8_t unknown[] = { 0x3f };
+	static const uint8_t past[] = { DW_CFA_def_cfa_expression, 9, DW_OP_lit0 };
+	static const uint8_t cut[] = { DW_CFA_offset_extended, 3 };
+	uint8_t deep[UW_CFI_MAX_DEPTH + 1];
+
+	(void)state;
+	assert_int_equal(scan_debug_frame(ok, sizeof(ok), 16, 0), 0);
+	assert_int_equal(scan_debug_frame(ok, sizeof(ok), 255, 0), 0);
+	assert_int_equal(scan_debug_frame(ok, sizeof(ok), 16, 4), KP_EFORMAT);	/* no CIE */
+	assert_int_equal(scan_debug_frame(high, sizeof(high), 16, 0), KP_EFORMAT);
+	assert_int_equal(scan_debug_frame(high2, sizeof(high2), 16, 0), KP_EFORMAT);
+	assert_int_equal(scan_debug_frame(unknown, sizeof(unknown), 16, 0), KP_EFORMAT);
+	assert_int_equal(scan_debug_frame(past, sizeof(past), 16, 0), KP_EFORMAT);
+	assert_int_equal(scan_debug_frame(cut, sizeof(cut), 16, 0), KP_EFORMAT);
+	memset(deep, DW_CFA_remember_state, sizeof(deep));
+	assert_int_equal(scan_debug_frame(deep, sizeof(deep) - 1, 16, 0), 0);
+	assert_int_equal(scan_debug_frame(deep, sizeof(deep), 16, 0), KP_EFORMAT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -768,6 +934,8 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_module_lru),
 		cmocka_unit_test(test_build_id_key),
+		cmocka_unit_test(test_hostile_cfi),
+		cmocka_unit_test(test_cfi_scan),
 	};
 
 	elf_version(EV_CURRENT);

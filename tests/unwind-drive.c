@@ -12,8 +12,8 @@
  * sample unwound from its registers and stack copy; auto: fp until a
  * stack does not reach the entry, then the process is marked.
  * Stderr: "unwind-drive: samples N dwarf N ok N trunc N no_cfi N short N
- * bad N deep N leaf_fixed N marked N taken N lost N cpu_s X us_per_dwarf Y
- * run_us_per_dwarf Z": CPU of the whole process (collector thread
+ * bad N deep N leaf_fixed N cfi_refused N marked N taken N lost N cpu_s X
+ * us_per_dwarf Y run_us_per_dwarf Z": CPU of the whole process (collector thread
  * included) per unwound sample, with and without the start-up (BPF load,
  * /proc snapshot), and inside the unwinder alone; then
  * "unwind-drive: marked pids: P..." (auto mode).
@@ -224,11 +224,12 @@ static void summary(struct drive *d, double cpu, double cpu_run)
 	kp_collector__stats(d->c, &cs);
 	fprintf(stderr, "unwind-drive: samples %" PRIu64 " dwarf %" PRIu64 " ok %" PRIu64
 		" trunc %" PRIu64 " no_cfi %" PRIu64 " short %" PRIu64 " bad %" PRIu64
-		" deep %" PRIu64 " leaf_fixed %" PRIu64 " marked %" PRIu64 " taken %" PRIu64
+		" deep %" PRIu64 " leaf_fixed %" PRIu64 " cfi_refused %" PRIu64
+		" marked %" PRIu64 " taken %" PRIu64
 		" lost %" PRIu64 " cpu_s %.3f us_per_dwarf %.1f run_us_per_dwarf %.1f"
 		" unwind_us_per_sample %.1f\n",
 		d->samples, d->dwarf, st.ok, d->trunc, st.no_cfi, st.short_stack,
-		st.bad_address, st.too_deep, st.leaf_fixed, d->marked, cs.taken,
+		st.bad_address, st.too_deep, st.leaf_fixed, st.cfi_refused, d->marked, cs.taken,
 		cs.lost_bpf_full + cs.lost_cpu_buffer + cs.lost_queue_full, cpu,
 		d->dwarf ? cpu * 1e6 / (double)d->dwarf : 0.0,
 		d->dwarf ? cpu_run * 1e6 / (double)d->dwarf : 0.0,

@@ -5,8 +5,11 @@
  * address ranges of the process entry functions. Loaded once per file
  * (key: device + inode, or the path when the inode is 0), never evicted;
  * files that cannot be read are remembered as such until they show up
- * under another path. */
+ * under another path. Each CFI section is checked (cfi-scan.h) before
+ * libdw is given it; a refused one is as if absent, and a file with no
+ * other CFI is hostile: never retried. */
 #include "unwind/unwind-int.h"
+#include "unwind/cfi-scan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,8 +32,10 @@
 #define UW_DEBUG_DIR "/usr/lib/debug/.build-id"
 /* libdw makes a frame state as large as the highest register number its
  * CFI names (16 bytes each, up to 2 GiB) and clears it at every lookup:
- * x86-64's CFI names registers below 130, a few KiB. A module whose frame
- * state is larger than this is hostile and is not used again. */
+ * x86-64's CFI names registers below 130, a few KiB. The check at load
+ * (cfi-scan.h) refuses CFI naming more than UW_CFI_MAX_REG; should a
+ * frame state still be larger than this, its module is hostile and is
+ * not used again. */
 #define UW_FRAME_MAX_BYTES (64u << 10)
 
 struct uw_load {
@@ -64,6 +69,7 @@ struct uw_module {
 	bool entry_read;	/* entry ranges are read on first need */
 	bool entry_dynsym;	/* ... from .dynsym only (no local symbols) */
 	const char *debug_dir;	/* the cache's */
+	uint64_t *refused;	/* the cache's count of refused CFI sections */
 	struct uw_file file, debug;
 	Dwarf_CFI *eh;		/* .eh_frame, ours to end */
 	Dwarf_CFI *dbg_frame;	/* .debug_frame (owned by its Dwarf) */
@@ -74,7 +80,7 @@ struct uw_module {
 
 struct uw_cache {
 	struct uw_module *buckets[UW_BUCKETS];
-	uint64_t loads, evicted, clock;
+	uint64_t loads, evicted, clock, refused;
 	size_t nr, max;
 	kp_unwind_path_fn *path_fn;
 	void *path_ctx;
@@ -135,6 +141,11 @@ uint64_t uw_cache__loads(const struct uw_cache *c)
 uint64_t uw_cache__evicted(const struct uw_cache *c)
 {
 	return c->evicted;
+}
+
+uint64_t uw_cache__refused(const struct uw_cache *c)
+{
+	return c->refused;
 }
 
 void uw_cache__set_max(struct uw_cache *c, size_t max)
@@ -309,23 +320,37 @@ static void module_need_debug_elf(struct uw_module *m)
 	open_debug(m);
 }
 
+/* A refused CFI section is counted once per module load. */
+static bool cfi_refuse(struct uw_module *m, int scan)
+{
+	if (scan)
+		(*m->refused)++;
+	return scan != 0;
+}
+
+/* f's .debug_frame (f's DWARF is begun when it has one), NULL if none
+ * or refused. */
+static Dwarf_CFI *debug_frame(struct uw_module *m, struct uw_file *f)
+{
+	if (!has_section(f->elf, ".debug_frame"))
+		return NULL;
+	if (!f->dw)
+		f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+	if (!f->dw || cfi_refuse(m, uw_cfi_scan_elf_debug(f->elf)))
+		return NULL;
+	return dwarf_getcfi(f->dw);
+}
+
 static void module_need_debug(struct uw_module *m)
 {
 	if (m->debug_tried)
 		return;
 	m->debug_tried = true;
-	if (has_section(m->file.elf, ".debug_frame")) {
-		m->file.dw = dwarf_begin_elf(m->file.elf, DWARF_C_READ, NULL);
-		if (m->file.dw)
-			m->dbg_frame = dwarf_getcfi(m->file.dw);
-	}
-	if (m->dbg_frame)
+	if ((m->dbg_frame = debug_frame(m, &m->file)))
 		return;
 	module_need_debug_elf(m);
-	if (has_section(m->debug.elf, ".debug_frame"))
-		m->debug.dw = dwarf_begin_elf(m->debug.elf, DWARF_C_READ, NULL);
-	if (m->debug.dw)
-		m->dbg_frame = dwarf_getcfi(m->debug.dw);
+	if (m->debug.elf)
+		m->dbg_frame = debug_frame(m, &m->debug);
 }
 
 static void module_need_entry(struct uw_module *m)
@@ -363,14 +388,18 @@ static int vdso_open(struct uw_file *f)
 
 static void module_load(struct uw_module *m)
 {
+	uint64_t refused = *m->refused;
+
 	if (m->path[0] == '/' ? file_open(&m->file, m->path) :
 	    strcmp(m->path, "[vdso]") ? -ENOENT : vdso_open(&m->file))
 		return;
 	read_loads(m);
-	m->eh = dwarf_getcfi_elf(m->file.elf);
+	if (!cfi_refuse(m, uw_cfi_scan_elf_eh(m->file.elf)))
+		m->eh = dwarf_getcfi_elf(m->file.elf);
 	if (!m->eh && !m->dbg_frame)
 		module_need_debug(m);
 	m->ok = m->eh || m->dbg_frame;
+	m->hostile = !m->ok && *m->refused != refused;
 }
 
 static bool has_build_id(const struct kp_unwind_map *map)
@@ -455,7 +484,8 @@ static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
 	file_close(&m->debug);
 	file_close(&m->file);
 	free(m->path);
-	*m = (struct uw_module){ .next = next, .path = p, .debug_dir = dir };
+	*m = (struct uw_module){ .next = next, .path = p, .debug_dir = dir,
+				 .refused = &c->refused };
 	set_key(m, map);
 	m->file.fd = m->debug.fd = -1;
 	module_load(m);
@@ -507,6 +537,7 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 	m->file.fd = m->debug.fd = -1;
 	set_key(m, map);
 	m->debug_dir = c->debug_dir;
+	m->refused = &c->refused;
 	if (!(m->path = strdup(by_path ? key_path : map_path(c, map)))) {
 		free(m);
 		return NULL;

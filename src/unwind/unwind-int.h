@@ -62,6 +62,8 @@ void uw_cache__set_path_fn(struct uw_cache *c, kp_unwind_path_fn *fn, void *ctx)
 uint64_t uw_cache__loads(const struct uw_cache *c);
 /* Modules freed to keep the cache at its size (least recently used). */
 uint64_t uw_cache__evicted(const struct uw_cache *c);
+/* CFI sections refused by the check of cfi-scan.h (once per load). */
+uint64_t uw_cache__refused(const struct uw_cache *c);
 /* At most max modules (default 256, at least 1) from the next lookup on. */
 void uw_cache__set_max(struct uw_cache *c, size_t max);
 

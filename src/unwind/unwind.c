@@ -494,6 +494,7 @@ void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out
 		*out = u->stats;
 		out->modules = uw_cache__loads(u->cache);
 		out->modules_evicted = uw_cache__evicted(u->cache);
+		out->cfi_refused = uw_cache__refused(u->cache);
 	}
 }
 

@@ -11,6 +11,9 @@
  * most 256 stay cached (kp_unwinder__set_max_modules), the least recently
  * used freed first. A cached module holds its mapped ELF image, no fd. The
  * vdso's CFI comes from kptop's own vdso (same kernel: live use only).
+ * CFI that names absurd register numbers, nests too deep or is malformed
+ * is refused when its module is loaded (src/unwind/cfi-scan.h), counted
+ * in cfi_refused: that module falls back to frame pointers.
  *
  * Who calls it: src/pump/resolve.c (the model's resolver) for each sample that
  * carries registers. Never includes model, collect or curses.
@@ -53,6 +56,9 @@ struct kp_unwind_stats {
 	uint64_t modules;	/* files opened for their CFI (cached by build-id,
 				 * else device + inode, else path) */
 	uint64_t modules_evicted;	/* freed to keep the cache bounded */
+	uint64_t cfi_refused;	/* CFI sections (.eh_frame, .debug_frame) not
+				 * given to libdw: hostile (register numbers,
+				 * nesting, malformed records; cfi-scan.h) */
 };
 
 struct kp_unwinder;
