@@ -690,6 +690,66 @@ static void test_dwarf_index_matches(void **state)
 	close(fd);
 }
 
+/* Names for a big binary (kptop: many CUs, -O2 -g) under a byte budget
+ * (max_bytes): the module's bytes (DWARF state measured on the heap)
+ * stay within it as DWARF is ended and begun again, and every name is
+ * the one an unbounded kp_symbols gives. */
+static void test_module_byte_budget(void **state)
+{
+	static const char *const none[] = { NULL };
+	struct kp_symbols_opts o = { .debug_dirs = none };
+	struct kp_symbols *u, *b;
+	struct kp_symbols_stats su, sb;
+	struct kp_sym_frame fu[16], fb[16];
+	struct kp_sym_map m;
+	char path[PATH_MAX];
+	size_t base_bytes, budget, peak = 0;
+	uint64_t nr = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kptop", builddir);
+	if (access(path, R_OK))
+		skip();		/* the program is built before `make check' runs */
+	exec_map(path, 0x10000, &m);
+	u = kp_symbols__new(&o, NULL);
+	assert_non_null(u);
+	assert_int_equal(kp_symbols__user_function(u, &m, m.start + 64, fu), 1);
+	kp_symbols__stats(u, &su);
+	base_bytes = su.bytes;	/* the symbol table alone */
+	budget = base_bytes + (1u << 20);
+	o.max_bytes = budget;
+	b = kp_symbols__new(&o, NULL);
+	assert_non_null(b);
+	for (uint64_t a = m.start; a < m.end; a += 61, nr++) {
+		int nu = kp_symbols__user(u, &m, a, fu, 16);
+		int nb = kp_symbols__user(b, &m, a, fb, 16);
+
+		assert_int_equal(nu, nb);
+		for (int i = 0; i < nu; i++) {
+			if (!same_str(fu[i].name, fb[i].name) || !same_str(fu[i].file, fb[i].file) ||
+			    fu[i].line != fb[i].line || fu[i].inlined != fb[i].inlined)
+				fail_msg("%#llx frame %d: %s %s:%u vs %s %s:%u",
+					 (unsigned long long)a, i, fu[i].name, fu[i].file,
+					 fu[i].line, fb[i].name, fb[i].file, fb[i].line);
+		}
+		kp_symbols__stats(b, &sb);
+		peak = sb.bytes > peak ? sb.bytes : peak;
+	}
+	kp_symbols__stats(u, &su);
+	print_message("byte budget: %llu lookups, symbols %zu, unbounded %llu, "
+		      "budget %zu, peak %zu, DWARF ended %llu times\n",
+		      (unsigned long long)nr, base_bytes, (unsigned long long)su.bytes,
+		      budget, peak, (unsigned long long)sb.dwarf_ended);
+	assert_true(su.bytes > 2 * budget);	/* the budget had work to do */
+	/* checked before each lookup: one lookup's growth (DWARF begun
+	 * again, a CU's line table) past it */
+	assert_true(peak <= budget + (1u << 20));
+	assert_true(sb.bytes <= budget + (1u << 20));
+	assert_true(sb.dwarf_ended > 0);
+	kp_symbols__free(b);
+	kp_symbols__free(u);
+}
+
 /* A pid that no longer exists: an exited, reaped child's. */
 static uint32_t dead_pid(void)
 {
@@ -1462,6 +1522,7 @@ int main(void)
 		cmocka_unit_test(test_shared_lib),
 		cmocka_unit_test(test_module_sharing),
 		cmocka_unit_test(test_module_idle_lru),
+		cmocka_unit_test(test_module_byte_budget),
 		cmocka_unit_test(test_module_build_id_key),
 		cmocka_unit_test(test_dwarf_index_matches),
 		cmocka_unit_test(test_process_gone_first),

@@ -33,6 +33,8 @@ struct kp_modent {
 	struct kp_module *mod;
 	unsigned refs;
 	uint64_t idle_seq;	/* refs == 0: when it became unused */
+	uint64_t use_seq;	/* when a lookup last used it */
+	size_t bytes;		/* kp_module__bytes when last looked at */
 	struct kp_modent *next;
 };
 
@@ -79,6 +81,8 @@ struct kp_symbols {
 	struct kp_modent *modules;
 	size_t nr_idle, keep_idle;	/* unused modules, and how many to keep */
 	uint64_t idle_clock;
+	size_t mod_bytes, max_bytes;	/* modules' bytes (modent.bytes), bound */
+	uint64_t use_clock;
 	struct kp_sym_proc *procs[KP_PROC_BUCKETS];
 	struct kp_jitent *jits;		/* JIT tables, st.jit_bytes in all */
 	size_t jit_budget;

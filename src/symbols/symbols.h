@@ -57,6 +57,12 @@ struct kp_symbols_opts {
 	 * process that maps them, least recently used freed first:
 	 * 0: keep 64; N: keep N - 1 (1: free them at once). */
 	unsigned keep_idle_modules;
+	/* Bytes the modules may hold together (symbol tables, name caches,
+	 * and DWARF: libdw's state and the sections libelf inflated, as
+	 * measured on the heap), 0: no bound. Past it, unused modules are
+	 * freed and then the DWARF of modules in use is ended, least
+	 * recently used first (begun again when a name needs it). */
+	uint64_t max_bytes;
 };
 
 /* A mapping of a process, as in an MMAP record. */
@@ -93,6 +99,7 @@ struct kp_symbols_stats {
 	uint64_t jit_bytes, jit_read_ns;	/* held now; time reading */
 	uint64_t kernel_symbols;
 	uint64_t dwarf_begun;			/* modules whose DWARF was read */
+	uint64_t dwarf_ended;			/* ended for the byte budget */
 	uint64_t held;				/* holds not yet released */
 	int kernel_restricted;			/* kallsyms addresses hidden */
 	uint64_t bytes;				/* memory held by modules */

@@ -52,6 +52,8 @@ static struct kp_modent *modent_add(struct kp_symbols *s, const char *key,
 	}
 	snprintf(e->key, sizeof(e->key), "%s", key);
 	e->mod = mod;
+	e->bytes = kp_module__bytes(mod);
+	s->mod_bytes += e->bytes;
 	e->next = s->modules;
 	s->modules = e;
 	s->st.modules_loaded++;
@@ -69,6 +71,7 @@ static void modent_free(struct kp_symbols *s, struct kp_modent *me)
 			break;
 		}
 	}
+	s->mod_bytes -= me->bytes;
 	kp_module__free(me->mod);
 	free(me);
 	s->st.modules_live--;
@@ -102,6 +105,41 @@ static void modent_unref(struct kp_symbols *s, struct kp_modent *me)
 	me->idle_seq = ++s->idle_clock;
 	s->nr_idle++;
 	modent_trim(s, s->keep_idle);
+}
+
+/* Over the byte budget (max_bytes): free unused modules, least recently
+ * unused first, then end the DWARF of modules in use, least recently
+ * looked up first, down to 3/4 of it (not again at the next lookup).
+ * Symbol tables alone over the budget stay: a name needs them. Called
+ * before a lookup: the names of the last one may be freed (symbols.h). */
+static void modent_budget(struct kp_symbols *s)
+{
+	size_t want = s->max_bytes - s->max_bytes / 4;
+
+	if (!s->max_bytes || s->mod_bytes <= s->max_bytes)
+		return;
+	while (s->mod_bytes > want && s->nr_idle) {
+		size_t before = s->nr_idle;
+
+		modent_trim(s, s->nr_idle - 1);
+		if (s->nr_idle == before)
+			break;
+	}
+	while (s->mod_bytes > want) {
+		struct kp_modent *old = NULL;
+
+		for (struct kp_modent *e = s->modules; e; e = e->next)
+			if (kp_module__dwarf_begun(e->mod) &&
+			    (!old || e->use_seq < old->use_seq))
+				old = e;
+		if (!old)
+			break;
+		kp_module__end_dwarf(old->mod);
+		s->mod_bytes -= old->bytes;
+		old->bytes = kp_module__bytes(old->mod);
+		s->mod_bytes += old->bytes;
+		s->st.dwarf_ended++;
+	}
 }
 
 static void modent_ref(struct kp_symbols *s, struct kp_modent *me)
@@ -390,16 +428,23 @@ static int jit_lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr
 
 /* The code at file offset off of module m. fn_only: the containing
  * function alone (kp_module__function). */
-static int module_lookup(struct kp_module *m, uint64_t off,
+static int module_lookup(struct kp_symbols *s, struct kp_modent *me, uint64_t off,
 			 struct kp_sym_frame *out, int max, int fn_only)
 {
+	struct kp_module *m = me->mod;
 	uint64_t vaddr;
+	int n;
 
 	if (kp_elf__offset_to_vaddr(kp_module__info(m), off, &vaddr) != 0)
 		return 0;
 	if (fn_only)
 		return kp_module__function(m, vaddr, out);
-	return kp_module__lookup(m, vaddr, out, max);
+	me->use_seq = ++s->use_clock;
+	n = kp_module__lookup(m, vaddr, out, max);
+	s->mod_bytes -= me->bytes;
+	me->bytes = kp_module__bytes(m);
+	s->mod_bytes += me->bytes;
+	return n;
 }
 
 /* A lookup's answer n, counted in the stats. */
@@ -433,12 +478,13 @@ static int user_lookup(struct kp_symbols *s, const struct kp_sym_map *map,
 
 	if (max <= 0 || addr < map->start || addr >= map->end)
 		return counted(s, 0);
+	modent_budget(s);
 	if (!(pm = pmap_of(s, map, &p))) {
 		s->st.lookups++;
 		return -ENOMEM;
 	}
 	if (pm->me)
-		return counted(s, module_lookup(pm->me->mod, addr - map->start + map->pgoff,
+		return counted(s, module_lookup(s, pm->me, addr - map->start + map->pgoff,
 						out, max, fn_only));
 	if (pm->kind == MAP_ANON)
 		return counted(s, jit_lookup(s, p, addr, out));
@@ -477,7 +523,8 @@ int kp_symbols__held_user(struct kp_symbols *s, struct kp_sym_held *h,
 {
 	if (max <= 0)
 		return counted(s, 0);
-	return counted(s, module_lookup(((struct kp_modent *)h)->mod, off, out, max, 0));
+	modent_budget(s);
+	return counted(s, module_lookup(s, (struct kp_modent *)h, off, out, max, 0));
 }
 
 void kp_symbols__release(struct kp_symbols *s, struct kp_sym_held *h)
