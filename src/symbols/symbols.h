@@ -57,12 +57,15 @@ struct kp_symbols_opts {
 	 * process that maps them, least recently used freed first:
 	 * 0: keep 64; N: keep N - 1 (1: free them at once). */
 	unsigned keep_idle_modules;
-	/* Bytes the modules may hold together (symbol tables, name caches,
-	 * and DWARF: libdw's state and the sections libelf inflated, as
-	 * measured on the heap), 0: no bound. Past it, unused modules are
-	 * freed and then the DWARF of modules in use is ended, least
-	 * recently used first (begun again when a name needs it). */
+	/* Bytes the modules (symbol tables, name caches, and DWARF: libdw's
+	 * state and the sections libelf inflated, as measured on the heap)
+	 * and the JIT tables may hold together, 0: no bound. Past it,
+	 * unused modules are freed and then the DWARF of modules in use is
+	 * ended, least recently used first (begun again when a name needs
+	 * it; never before it was held dwarf_keep_ms). */
 	uint64_t max_bytes;
+	/* 0: 10 s; N: N - 1 ms (1: DWARF may be ended at once). */
+	unsigned dwarf_keep_ms;
 };
 
 /* A mapping of a process, as in an MMAP record. */

@@ -107,34 +107,55 @@ static void modent_unref(struct kp_symbols *s, struct kp_modent *me)
 	modent_trim(s, s->keep_idle);
 }
 
-/* Over the byte budget (max_bytes): free unused modules, least recently
- * unused first, then end the DWARF of modules in use, least recently
- * looked up first, down to 3/4 of it (not again at the next lookup).
- * Symbol tables alone over the budget stay: a name needs them. Called
- * before a lookup: the names of the last one may be freed (symbols.h). */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The symbols' bytes: the modules' and the JIT tables'. */
+static size_t held_bytes(const struct kp_symbols *s)
+{
+	return s->mod_bytes + (size_t)s->st.jit_bytes;
+}
+
+/* Over the byte budget (max_bytes, for the modules and the JIT tables
+ * together): free unused modules, least recently unused first, then end
+ * the DWARF of modules in use, least recently looked up first, down to
+ * 3/4 of it (not again at the next lookup). DWARF begun less than
+ * dwarf_keep_ns ago stays, over the budget if need be: begun again
+ * costs tens of ms for libc's, and a working set bigger than the budget
+ * would otherwise be read again at every lookup. Symbol tables stay: a
+ * name needs them. Called before a lookup: the names of the last one
+ * may be freed (symbols.h). */
 static void modent_budget(struct kp_symbols *s)
 {
 	size_t want = s->max_bytes - s->max_bytes / 4;
+	uint64_t now;
 
-	if (!s->max_bytes || s->mod_bytes <= s->max_bytes)
+	if (!s->max_bytes || held_bytes(s) <= s->max_bytes)
 		return;
-	while (s->mod_bytes > want && s->nr_idle) {
+	while (held_bytes(s) > want && s->nr_idle) {
 		size_t before = s->nr_idle;
 
 		modent_trim(s, s->nr_idle - 1);
 		if (s->nr_idle == before)
 			break;
 	}
-	while (s->mod_bytes > want) {
+	now = mono_ns();
+	while (held_bytes(s) > want) {
 		struct kp_modent *old = NULL;
 
 		for (struct kp_modent *e = s->modules; e; e = e->next)
-			if (kp_module__dwarf_begun(e->mod) &&
+			if (e->dw_ns && e->dw_ns + s->dwarf_keep_ns <= now &&
 			    (!old || e->use_seq < old->use_seq))
 				old = e;
 		if (!old)
 			break;
 		kp_module__end_dwarf(old->mod);
+		old->dw_ns = 0;
 		s->mod_bytes -= old->bytes;
 		old->bytes = kp_module__bytes(old->mod);
 		s->mod_bytes += old->bytes;
@@ -441,6 +462,8 @@ static int module_lookup(struct kp_symbols *s, struct kp_modent *me, uint64_t of
 		return kp_module__function(m, vaddr, out);
 	me->use_seq = ++s->use_clock;
 	n = kp_module__lookup(m, vaddr, out, max);
+	if (!me->dw_ns && kp_module__dwarf_begun(m))
+		me->dw_ns = mono_ns();
 	s->mod_bytes -= me->bytes;
 	me->bytes = kp_module__bytes(m);
 	s->mod_bytes += me->bytes;
