@@ -1481,6 +1481,9 @@ static void test_symtab(void **state)
 	assert_string_equal(kp_symtab__name(t, kp_symtab__lookup(t, 0x23ff)), "open");
 	assert_null(kp_symtab__lookup(t, 0x2400));	/* past its section */
 	assert_null(kp_symtab__lookup(t, 0x3000));	/* open-ended last: unknown */
+	/* what the entries left after dedup need, no more: 4 entries and
+	 * "thing", "sized", "open", "last" */
+	assert_int_equal(kp_symtab__bytes(t), 4 * sizeof(struct kp_sym) + 6 + 6 + 5 + 5);
 	kp_symtab__free(t);
 }
 
