@@ -19,7 +19,7 @@
 #define KP_DEFAULT_MAX_FILE (1ull << 30)
 #define KP_MINIDEBUG_MAX (256u << 20)
 #define KP_IDLE_MODULES 64	/* unused modules kept loaded (LRU) */
-#define KP_DWARF_KEEP_NS 10000000000ull	/* DWARF kept 10 s once begun */
+#define KP_DWARF_KEEP_NS 2000000000ull	/* DWARF kept 2 s past a lookup */
 #define KP_JIT_RECHECK_NS 1000000000ull	/* a missing/unchanged map: 1/s */
 #define KP_JIT_COST_FACTOR 50	/* rereads: at most 1/50 of the time */
 #define KP_JIT_BUDGET (128u << 20)	/* bytes of all JIT tables together */
@@ -36,7 +36,7 @@ struct kp_modent {
 	uint64_t idle_seq;	/* refs == 0: when it became unused */
 	uint64_t use_seq;	/* when a lookup last used it */
 	size_t bytes;		/* kp_module__bytes when last looked at */
-	uint64_t dw_ns;		/* when its DWARF was seen begun; 0: not */
+	uint64_t dw_ns;		/* DWARF begun: its last lookup; 0: not */
 	struct kp_modent *next;
 };
 
@@ -86,6 +86,7 @@ struct kp_symbols {
 	size_t mod_bytes, max_bytes;	/* modules' bytes (modent.bytes), bound */
 	uint64_t dwarf_keep_ns;		/* DWARF kept that long once begun */
 	uint64_t use_clock;
+	uint64_t clock_ns;		/* CLOCK_MONOTONIC, every 64 lookups */
 	struct kp_sym_proc *procs[KP_PROC_BUCKETS];
 	struct kp_jitent *jits;		/* JIT tables, st.jit_bytes in all */
 	size_t jit_budget;

@@ -62,9 +62,9 @@ struct kp_symbols_opts {
 	 * and the JIT tables may hold together, 0: no bound. Past it,
 	 * unused modules are freed and then the DWARF of modules in use is
 	 * ended, least recently used first (begun again when a name needs
-	 * it; never before it was held dwarf_keep_ms). */
+	 * it; never that of a module looked up in the last dwarf_keep_ms). */
 	uint64_t max_bytes;
-	/* 0: 10 s; N: N - 1 ms (1: DWARF may be ended at once). */
+	/* 0: 2 s; N: N - 1 ms (1: DWARF may be ended at once). */
 	unsigned dwarf_keep_ms;
 };
 

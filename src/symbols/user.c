@@ -124,10 +124,10 @@ static size_t held_bytes(const struct kp_symbols *s)
 /* Over the byte budget (max_bytes, for the modules and the JIT tables
  * together): free unused modules, least recently unused first, then end
  * the DWARF of modules in use, least recently looked up first, down to
- * 3/4 of it (not again at the next lookup). DWARF begun less than
- * dwarf_keep_ns ago stays, over the budget if need be: begun again
- * costs tens of ms for libc's, and a working set bigger than the budget
- * would otherwise be read again at every lookup. Symbol tables stay: a
+ * 3/4 of it (not again at the next lookup). The DWARF of a module
+ * looked up less than dwarf_keep_ns ago stays, over the budget if need
+ * be: begun again costs tens of ms for libc's, and a working set bigger
+ * than the budget would otherwise be read again at every lookup. Symbol tables stay: a
  * name needs them. Called before a lookup: the names of the last one
  * may be freed (symbols.h). */
 static void modent_budget(struct kp_symbols *s)
@@ -462,8 +462,10 @@ static int module_lookup(struct kp_symbols *s, struct kp_modent *me, uint64_t of
 		return kp_module__function(m, vaddr, out);
 	me->use_seq = ++s->use_clock;
 	n = kp_module__lookup(m, vaddr, out, max);
-	if (!me->dw_ns && kp_module__dwarf_begun(m))
-		me->dw_ns = mono_ns();
+	if ((s->use_clock & 63) == 1 || !s->clock_ns)
+		s->clock_ns = mono_ns();	/* coarse: once every 64 lookups */
+	if (kp_module__dwarf_begun(m))
+		me->dw_ns = s->clock_ns;
 	s->mod_bytes -= me->bytes;
 	me->bytes = kp_module__bytes(m);
 	s->mod_bytes += me->bytes;
