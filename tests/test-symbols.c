@@ -552,6 +552,35 @@ static void test_module_build_id_key(void **state)
 	kp_symbols__free(s);
 }
 
+/* One file, one module, whichever key its mappings name it by: the
+ * /proc maps of a process seen at start (device and inode) and an mmap
+ * event with a build-id, in either order. */
+static void test_module_one_per_file(void **state)
+{
+	const char *bin = fx("fx-prog-nopie");
+	uint64_t a = nm_addr(bin, "kp_leaf");
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[4];
+	struct kp_sym_map bm, im;
+	uint8_t id[64];
+
+	(void)state;
+	build_id_map(bin, &bm, id, sizeof(id));
+	exec_map(bin, 0, &im);
+	for (int order = 0; order < 2; order++) {
+		struct kp_symbols *s = new_syms(NULL);
+
+		im.proc_start = order ? 2 : 1;
+		bm.proc_start = order ? 1 : 2;
+		assert_int_equal(kp_symbols__user(s, order ? &bm : &im, a, f, 4), 1);
+		assert_int_equal(kp_symbols__user(s, order ? &im : &bm, a, f, 4), 1);
+		assert_string_equal(f[0].name, "kp_leaf");
+		kp_symbols__stats(s, &st);
+		assert_int_equal(st.modules_loaded, 1);
+		kp_symbols__free(s);
+	}
+}
+
 /* Unused modules beyond the bound: the least recently used goes first. */
 static void test_module_idle_lru(void **state)
 {
@@ -1527,6 +1556,7 @@ int main(void)
 		cmocka_unit_test(test_module_sharing),
 		cmocka_unit_test(test_module_idle_lru),
 		cmocka_unit_test(test_module_byte_budget),
+		cmocka_unit_test(test_module_one_per_file),
 		cmocka_unit_test(test_module_build_id_key),
 		cmocka_unit_test(test_dwarf_index_matches),
 		cmocka_unit_test(test_process_gone_first),

@@ -31,6 +31,8 @@ struct kp_modent {
 	char key[96];
 	uint32_t maj, min;	/* the file's device and inode (0: none) */
 	uint64_t ino;
+	int64_t size, mtime_s;	/* the file's, when it was read (file_module) */
+	long mtime_ns;
 	struct kp_module *mod;
 	unsigned refs;
 	uint64_t idle_seq;	/* refs == 0: when it became unused */

@@ -200,6 +200,22 @@ static int build_id_ok(const struct kp_module *m, const struct kp_sym_map *map)
 		memcmp(i->build_id, map->build_id, i->build_id_len) == 0);
 }
 
+/* A loaded module of the file fd was opened on (its device, inode,
+ * modification time and size, as when that module was read), whatever
+ * the key it was loaded under: a build-id (an mmap event) or the file's
+ * identity (the /proc maps of a process seen at start). One module for
+ * one file: libc's DWARF twice was 13 MB more. */
+static struct kp_modent *modent_by_file(struct kp_symbols *s, const struct stat *st)
+{
+	for (struct kp_modent *e = s->modules; e; e = e->next)
+		if (e->ino == (uint64_t)st->st_ino && e->maj == major(st->st_dev) &&
+		    e->min == minor(st->st_dev) && e->size == (int64_t)st->st_size &&
+		    e->mtime_s == (int64_t)st->st_mtim.tv_sec &&
+		    e->mtime_ns == (long)st->st_mtim.tv_nsec)
+			return e;
+	return NULL;
+}
+
 /* The module of a file mapping: from the cache, or opened now. */
 static struct kp_modent *file_module(struct kp_symbols *s,
 				     const struct kp_sym_map *map)
@@ -237,7 +253,8 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
 			 (long long)st.st_size);
 	}
-	if ((e = modent_find(s, key)) != NULL) {
+	if ((e = modent_find(s, key)) != NULL ||
+	    ((e = modent_by_file(s, &st)) != NULL && build_id_ok(e->mod, map))) {
 		close(fd);
 		return e;
 	}
@@ -259,6 +276,9 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 		e->maj = major(st.st_dev);
 		e->min = minor(st.st_dev);
 		e->ino = (uint64_t)st.st_ino;
+		e->size = (int64_t)st.st_size;
+		e->mtime_s = (int64_t)st.st_mtim.tv_sec;
+		e->mtime_ns = (long)st.st_mtim.tv_nsec;
 	}
 	return e;
 out_fail:
