@@ -4,9 +4,11 @@
  * (/tmp/perf-PID.map) and the kernel (/proc/kallsyms).
  *
  * Owns: a cache of modules shared by every process that maps them (key:
- * build-id, else device + inode + mtime), loaded once, kept when no
- * process uses them any more (kp_symbols__process_gone) up to a bound,
- * least recently used freed first; per-process
+ * build-id, else device + inode + mtime: one module per file), loaded
+ * once, kept when no process uses them any more (kp_symbols__process_gone)
+ * up to a count, least recently used freed first, and within a byte
+ * bound with the JIT tables (max_bytes: past it unused modules go, then
+ * the DWARF of the least recently used); per-process
  * mapping tables; JIT tables (one per map file, shared by the processes
  * whose map it is, all together within a byte budget); the kernel
  * symbol table.
