@@ -552,6 +552,35 @@ static void test_module_build_id_key(void **state)
 	kp_symbols__free(s);
 }
 
+/* One file, one module, whichever key its mappings name it by: the
+ * /proc maps of a process seen at start (device and inode) and an mmap
+ * event with a build-id, in either order. */
+static void test_module_one_per_file(void **state)
+{
+	const char *bin = fx("fx-prog-nopie");
+	uint64_t a = nm_addr(bin, "kp_leaf");
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[4];
+	struct kp_sym_map bm, im;
+	uint8_t id[64];
+
+	(void)state;
+	build_id_map(bin, &bm, id, sizeof(id));
+	exec_map(bin, 0, &im);
+	for (int order = 0; order < 2; order++) {
+		struct kp_symbols *s = new_syms(NULL);
+
+		im.proc_start = order ? 2 : 1;
+		bm.proc_start = order ? 1 : 2;
+		assert_int_equal(kp_symbols__user(s, order ? &bm : &im, a, f, 4), 1);
+		assert_int_equal(kp_symbols__user(s, order ? &im : &bm, a, f, 4), 1);
+		assert_string_equal(f[0].name, "kp_leaf");
+		kp_symbols__stats(s, &st);
+		assert_int_equal(st.modules_loaded, 1);
+		kp_symbols__free(s);
+	}
+}
+
 /* Unused modules beyond the bound: the least recently used goes first. */
 static void test_module_idle_lru(void **state)
 {
@@ -688,6 +717,67 @@ static void test_dwarf_index_matches(void **state)
 			      path);
 	elf_end(elf);
 	close(fd);
+}
+
+/* Names for a big binary (kptop: many CUs, -O2 -g) under a byte budget
+ * (max_bytes): the module's bytes (DWARF state measured on the heap)
+ * stay within it as DWARF is ended and begun again, and every name is
+ * the one an unbounded kp_symbols gives. */
+static void test_module_byte_budget(void **state)
+{
+	static const char *const none[] = { NULL };
+	struct kp_symbols_opts o = { .debug_dirs = none };
+	struct kp_symbols *u, *b;
+	struct kp_symbols_stats su, sb;
+	struct kp_sym_frame fu[16], fb[16];
+	struct kp_sym_map m;
+	char path[PATH_MAX];
+	size_t base_bytes, budget, peak = 0;
+	uint64_t nr = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kptop", builddir);
+	if (access(path, R_OK))
+		skip();		/* the program is built before `make check' runs */
+	exec_map(path, 0x10000, &m);
+	u = kp_symbols__new(&o, NULL);
+	assert_non_null(u);
+	assert_int_equal(kp_symbols__user_function(u, &m, m.start + 64, fu), 1);
+	kp_symbols__stats(u, &su);
+	base_bytes = su.bytes;	/* the symbol table alone */
+	budget = base_bytes + (1u << 20);
+	o.max_bytes = budget;
+	o.dwarf_keep_ms = 1;	/* ended as soon as over the budget */
+	b = kp_symbols__new(&o, NULL);
+	assert_non_null(b);
+	for (uint64_t a = m.start; a < m.end; a += 61, nr++) {
+		int nu = kp_symbols__user(u, &m, a, fu, 16);
+		int nb = kp_symbols__user(b, &m, a, fb, 16);
+
+		assert_int_equal(nu, nb);
+		for (int i = 0; i < nu; i++) {
+			if (!same_str(fu[i].name, fb[i].name) || !same_str(fu[i].file, fb[i].file) ||
+			    fu[i].line != fb[i].line || fu[i].inlined != fb[i].inlined)
+				fail_msg("%#llx frame %d: %s %s:%u vs %s %s:%u",
+					 (unsigned long long)a, i, fu[i].name, fu[i].file,
+					 fu[i].line, fb[i].name, fb[i].file, fb[i].line);
+		}
+		kp_symbols__stats(b, &sb);
+		peak = sb.bytes > peak ? sb.bytes : peak;
+	}
+	kp_symbols__stats(u, &su);
+	print_message("byte budget: %llu lookups, symbols %zu, unbounded %llu, "
+		      "budget %zu, peak %zu, DWARF ended %llu times\n",
+		      (unsigned long long)nr, base_bytes, (unsigned long long)su.bytes,
+		      budget, peak, (unsigned long long)sb.dwarf_ended);
+	assert_true(su.bytes > 2 * budget);	/* the budget had work to do */
+	/* checked before each lookup: one lookup's growth (DWARF begun
+	 * again, a CU's line table) past it */
+	assert_true(peak <= budget + (1u << 20));
+	assert_true(sb.bytes <= budget + (1u << 20));
+	assert_true(sb.dwarf_ended > 0);
+	kp_symbols__free(b);
+	kp_symbols__free(u);
 }
 
 /* A pid that no longer exists: an exited, reaped child's. */
@@ -1420,6 +1510,9 @@ static void test_symtab(void **state)
 	assert_string_equal(kp_symtab__name(t, kp_symtab__lookup(t, 0x23ff)), "open");
 	assert_null(kp_symtab__lookup(t, 0x2400));	/* past its section */
 	assert_null(kp_symtab__lookup(t, 0x3000));	/* open-ended last: unknown */
+	/* what the entries left after dedup need, no more: 4 entries and
+	 * "thing", "sized", "open", "last" */
+	assert_int_equal(kp_symtab__bytes(t), 4 * sizeof(struct kp_sym) + 6 + 6 + 5 + 5);
 	kp_symtab__free(t);
 }
 
@@ -1462,6 +1555,8 @@ int main(void)
 		cmocka_unit_test(test_shared_lib),
 		cmocka_unit_test(test_module_sharing),
 		cmocka_unit_test(test_module_idle_lru),
+		cmocka_unit_test(test_module_byte_budget),
+		cmocka_unit_test(test_module_one_per_file),
 		cmocka_unit_test(test_module_build_id_key),
 		cmocka_unit_test(test_dwarf_index_matches),
 		cmocka_unit_test(test_process_gone_first),

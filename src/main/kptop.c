@@ -179,6 +179,18 @@ static int built_error(struct run *r)
 	return r->err.code ? r->err.code : -ENOMEM;
 }
 
+/* --max-memory, the budget of kptop as a whole, in eighths: the model
+ * 3, the symbols 3 (modules and JIT tables; the JIT tables 1 at most),
+ * the spool 1, the central queue 1 (unless --queue-limit says
+ * otherwise). man/kptop.1.in says so. */
+enum { KP_SHARE_MODEL = 3, KP_SHARE_SYMBOLS = 3, KP_SHARE_JIT = 1,
+       KP_SHARE_SPOOL = 1, KP_SHARE_QUEUE = 1 };
+
+static size_t share(const struct run *r, unsigned eighths)
+{
+	return r->o.max_memory / 8 * eighths;
+}
+
 static int build_model(struct run *r)
 {
 	/* New stacks are named when a view or report needs them, not as
@@ -187,11 +199,13 @@ static int build_model(struct run *r)
 	 * structure as stacks are hung. */
 	struct kp_model_opts mo = { .max_nodes = r->o.max_nodes, .defer_stacks = 1,
 				    .eager_views = !r->o.batch,
-				    .max_bytes = r->o.max_memory - r->o.max_memory / 4 };
+				    .max_bytes = share(r, KP_SHARE_MODEL) };
 	struct kp_filter f = { .show_idle = r->o.idle };
 	/* The live view names frames at every refresh: a big JIT map is read
 	 * by a thread of its own and never holds a refresh up for long. */
-	struct kp_symbols_opts so = { .jit_wait_ms = r->o.batch ? 0 : KP_LIVE_JIT_WAIT_MS };
+	struct kp_symbols_opts so = { .jit_wait_ms = r->o.batch ? 0 : KP_LIVE_JIT_WAIT_MS,
+				      .jit_budget = share(r, KP_SHARE_JIT),
+				      .max_bytes = share(r, KP_SHARE_SYMBOLS) };
 	struct kp_err uerr = { 0 };
 
 	r->syms = kp_symbols__new(&so, &r->err);
@@ -233,7 +247,9 @@ static int build_collector(struct run *r)
 		.nr_pids = r->o.nr_pids, .cgroup_path = r->o.cgroup,
 		.user_only = r->o.user_only, .kernel_only = r->o.kernel_only,
 		.cpu_buffer_bytes = r->o.cpu_buffer,
-		.queue_limit_bytes = r->o.queue_limit, .unwind = r->o.unwind,
+		.queue_limit_bytes = r->o.queue_limit ? r->o.queue_limit :
+				     share(r, KP_SHARE_QUEUE),
+		.unwind = r->o.unwind,
 		.stack_bytes = r->o.stack_bytes,
 	};
 
@@ -487,7 +503,7 @@ static int start(struct run *r)
 			    &r->err);
 	if (!r->p)
 		return KP_EXIT_RUNTIME;
-	kp_pump__set_spool_max(r->p, r->o.max_memory / 4);
+	kp_pump__set_spool_max(r->p, share(r, KP_SHARE_SPOOL));
 	if (r->o.input)
 		return load_input(r);
 	if (r->o.save && kp_pump__save_start(r->p, r->o.save, &r->err))

@@ -17,6 +17,7 @@
 #define KP_PUMP_MAX_READS 16		/* collector reads per kp_pump__run */
 #define KP_PUMP_READ_BYTES (1u << 20)	/* per read; grown for a bigger record */
 #define KP_PUMP_BUDGET_NS 50000000ull	/* no new read after 50 ms of work */
+#define KP_PUMP_TRIM_NS 5000000000ull	/* malloc_trim at most every 5 s */
 
 /* One chunk of live bytes (whole records), as read from the collector. */
 struct kp_spool_chunk {
@@ -43,6 +44,7 @@ struct kp_pump {
 	uint32_t *ctl;			/* control offsets of the chunk at hand */
 	size_t nr_ctl, cap_ctl;
 	struct kp_ctlstate *state;	/* control records older than the spool */
+	uint64_t trim_at;		/* next malloc_trim (CLOCK_MONOTONIC) */
 
 	/* a loaded stream file (kp_pump__load_file), kept for a re-save */
 	struct kp_pump_file *in;

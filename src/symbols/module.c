@@ -1,8 +1,10 @@
 #include "symbols/module.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +31,8 @@ struct kp_module {
 	size_t mini_len;
 	Dwarf *dw;		/* begun on first use: dw_of() */
 	Elf *dw_elf;		/* the ELF holding DWARF not begun yet, or NULL */
+	Elf *dw_src;		/* the ELF holding DWARF (begun or not), or NULL */
+	size_t dw_bytes;	/* heap taken by libdw and libelf for DWARF */
 	struct kp_dw_index *dwi;	/* its scopes by CU, made on first use */
 	struct kp_elf_info info;
 	struct kp_symtab *syms;
@@ -119,16 +123,92 @@ static void load_debug(struct kp_module *m, const struct kp_module_opts *o,
 	 * compressed debug sections whole as it begins, which costs more
 	 * than the rest of the module, and a function name alone never
 	 * uses them (kp_module__function). */
-	m->dw_elf = m->delf ? m->delf : m->info.has_debug_info ? m->elf : NULL;
+	m->dw_src = m->delf ? m->delf : m->info.has_debug_info ? m->elf : NULL;
+	m->dw_elf = m->dw_src;
+}
+
+/* The heap in use, all arenas: libdw and libelf allocate behind our back,
+ * so what DWARF costs a module is measured, as the growth of this over
+ * the calls into libdw (another thread's allocations meanwhile blur it,
+ * which is small next to a line table or an inflated section). */
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+static void dw_charge(struct kp_module *m, size_t heap0, size_t idx0)
+{
+	size_t heap = heap_in_use(), idx = kp_dw_index__bytes(m->dwi) - idx0;
+
+	if (heap > heap0 + idx)	/* the index counts itself */
+		m->dw_bytes += heap - heap0 - idx;
 }
 
 static Dwarf *dw_of(struct kp_module *m)
 {
 	if (m->dw_elf) {	/* begun once, whether it works or not */
+		size_t heap0 = heap_in_use();
+
 		m->dw = dwarf_begin_elf(m->dw_elf, DWARF_C_READ, NULL);
 		m->dw_elf = NULL;
+		dw_charge(m, heap0, kp_dw_index__bytes(m->dwi));
 	}
 	return m->dw;
+}
+
+/* Give the file pages of the ELF images back (they are read again from
+ * the page cache when touched): the symbol table is a copy, and DWARF
+ * touches what it reads. Only libelf's own mappings of a file: never
+ * memory (open_mem) that a discard would zero. */
+static void release_image(Elf *e, int fd)
+{
+	size_t len = 0;
+	char *p;
+
+	if (!e || fd < 0 || !(p = elf_rawfile(e, &len)) || !len ||
+	    ((uintptr_t)p & ((uintptr_t)sysconf(_SC_PAGESIZE) - 1)))
+		return;
+	(void)madvise(p, len, MADV_DONTNEED);
+}
+
+static void release_pages(struct kp_module *m)
+{
+	release_image(m->elf, m->fd);
+	release_image(m->delf, m->dfd);
+}
+
+/* A fresh Elf of fd for *e: what libelf inflated for DWARF is freed
+ * with the old one. On failure *e is NULL (no DWARF from it any more). */
+static void reopen(Elf **e, int fd)
+{
+	elf_end(*e);
+	*e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+}
+
+size_t kp_module__end_dwarf(struct kp_module *m)
+{
+	size_t was = kp_module__bytes(m);
+
+	if (!m->dw)
+		return 0;
+	flush_cache(m);		/* its names point into the DWARF */
+	kp_dw_index__free(m->dwi);
+	m->dwi = NULL;
+	dwarf_end(m->dw);
+	m->dw = NULL;
+	m->dw_bytes = 0;
+	if (m->dw_src && m->dw_src == m->delf && m->dfd >= 0) {
+		reopen(&m->delf, m->dfd);
+		m->dw_src = m->delf;
+	} else if (m->dw_src && m->dw_src == m->elf && m->fd >= 0) {
+		reopen(&m->elf, m->fd);
+		m->dw_src = m->elf;
+	}
+	m->dw_elf = m->dw_src;
+	release_pages(m);
+	return was - kp_module__bytes(m);
 }
 
 static int load_symbols(struct kp_module *m)
@@ -163,6 +243,8 @@ static struct kp_module *module_init(struct kp_module *m,
 	err = load_symbols(m);
 	if (err)
 		goto out_err;
+	m->info.debugdata = NULL;	/* consumed (load_minidebug) */
+	release_pages(m);
 	m->nr_slots = KP_NAMECACHE_MIN;
 	m->slots = calloc(m->nr_slots, sizeof(*m->slots));
 	if (!m->slots) {
@@ -224,7 +306,7 @@ size_t kp_module__nr_symbols(const struct kp_module *m)
 size_t kp_module__bytes(const struct kp_module *m)
 {
 	return sizeof(*m) + kp_symtab__bytes(m->syms) + m->mini_len +
-	       kp_dw_index__bytes(m->dwi) +
+	       kp_dw_index__bytes(m->dwi) + m->dw_bytes +
 	       m->nr_slots * sizeof(*m->slots) +
 	       m->cap_frames * sizeof(*m->frames);
 }
@@ -303,9 +385,13 @@ static int compute(struct kp_module *m, uint64_t vaddr,
 
 	if (dw_of(m) && !m->dwi)
 		m->dwi = kp_dw_index__new();	/* NULL: libdw's walks */
-	if (m->dw)
+	if (m->dw) {
+		size_t heap0 = heap_in_use(), idx0 = kp_dw_index__bytes(m->dwi);
+
 		nd = kp_dwarf__frames(m->dw, m->dwi, vaddr, dw,
 				      max < KP_MODULE_MAX_FRAMES ? max : KP_MODULE_MAX_FRAMES);
+		dw_charge(m, heap0, idx0);
+	}
 	for (i = 0; i < nd && dw[i].inlined && n < max - 1; i++) {
 		memset(&out[n], 0, sizeof(out[n]));
 		dw_names(m, &dw[i], &out[n]);

@@ -59,7 +59,14 @@ int kp_module__lookup(struct kp_module *m, uint64_t vaddr,
 int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame *out);
 
 size_t kp_module__nr_symbols(const struct kp_module *m);
+/* Heap the module holds: its symbol table, name cache, DWARF index, and
+ * what libdw and libelf allocated for its DWARF (measured, heap_in_use). */
 size_t kp_module__bytes(const struct kp_module *m);
+/* End its DWARF (libdw's state, the sections libelf inflated, the index,
+ * the names cached from them) and give its file pages back; begun again
+ * when a name needs it. The symbol table stays. Returns the bytes freed
+ * (kp_module__bytes), 0 when DWARF was not begun. */
+size_t kp_module__end_dwarf(struct kp_module *m);
 /* 1 when the module has DWARF (begins it if not yet). */
 int kp_module__has_dwarf(struct kp_module *m);
 /* 1 once its DWARF was begun (a lookup needed it), else 0. */

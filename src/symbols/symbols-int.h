@@ -19,6 +19,7 @@
 #define KP_DEFAULT_MAX_FILE (1ull << 30)
 #define KP_MINIDEBUG_MAX (256u << 20)
 #define KP_IDLE_MODULES 64	/* unused modules kept loaded (LRU) */
+#define KP_DWARF_KEEP_NS 2000000000ull	/* DWARF kept 2 s past a lookup */
 #define KP_JIT_RECHECK_NS 1000000000ull	/* a missing/unchanged map: 1/s */
 #define KP_JIT_COST_FACTOR 50	/* rereads: at most 1/50 of the time */
 #define KP_JIT_BUDGET (128u << 20)	/* bytes of all JIT tables together */
@@ -30,9 +31,14 @@ struct kp_modent {
 	char key[96];
 	uint32_t maj, min;	/* the file's device and inode (0: none) */
 	uint64_t ino;
+	int64_t size, mtime_s;	/* the file's, when it was read (file_module) */
+	long mtime_ns;
 	struct kp_module *mod;
 	unsigned refs;
 	uint64_t idle_seq;	/* refs == 0: when it became unused */
+	uint64_t use_seq;	/* when a lookup last used it */
+	size_t bytes;		/* kp_module__bytes when last looked at */
+	uint64_t dw_ns;		/* DWARF begun: its last lookup; 0: not */
 	struct kp_modent *next;
 };
 
@@ -79,6 +85,10 @@ struct kp_symbols {
 	struct kp_modent *modules;
 	size_t nr_idle, keep_idle;	/* unused modules, and how many to keep */
 	uint64_t idle_clock;
+	size_t mod_bytes, max_bytes;	/* modules' bytes (modent.bytes), bound */
+	uint64_t dwarf_keep_ns;		/* DWARF kept that long once begun */
+	uint64_t use_clock;
+	uint64_t clock_ns;		/* CLOCK_MONOTONIC, every 64 lookups */
 	struct kp_sym_proc *procs[KP_PROC_BUCKETS];
 	struct kp_jitent *jits;		/* JIT tables, st.jit_bytes in all */
 	size_t jit_budget;

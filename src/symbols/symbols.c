@@ -54,6 +54,9 @@ struct kp_symbols *kp_symbols__new(const struct kp_symbols_opts *opts,
 	s->jit_dir = dup_or(opts->jit_dir, "/tmp");
 	s->jit_budget = opts->jit_budget ? (size_t)opts->jit_budget : KP_JIT_BUDGET;
 	s->jit_wait_ms = opts->jit_wait_ms;
+	s->max_bytes = (size_t)opts->max_bytes;
+	s->dwarf_keep_ns = opts->dwarf_keep_ms ? (opts->dwarf_keep_ms - 1) * 1000000ull :
+			   KP_DWARF_KEEP_NS;
 	if (!s->kallsyms_path || !s->proc_root || !s->jit_dir ||
 	    copy_dirs(s, opts->debug_dirs) != 0)
 		goto out_enomem;

