@@ -148,6 +148,40 @@ static void test_named_before_gone(void **state)
 	named_before_gone(1);
 }
 
+/* A process's waiting stacks are looked for from its first one: those of
+ * another process before and between them do not hide any, nor do they
+ * after its mappings changed (its first one is then a later one). Every
+ * user pc of 100 is named before it is gone, none of 200's. */
+static void test_named_from_first(void **state)
+{
+	struct fake f = { .no_hold = 1 };
+	struct kp_model *m = new_model(&f, 1, 0);
+	uint64_t a = U(6), b = U(7), c = U(8), o[] = { U(9), U(10), U(11) };
+
+	(void)state;
+	assert_int_equal(feed_process(m, 100, 1, "app"), 0);
+	assert_int_equal(feed_process(m, 200, 1, "other"), 0);
+	assert_int_equal(feed_mmap(m, 100, APP, 0x100000, 0, "/bin/app", 1), 0);
+	assert_int_equal(feed_mmap(m, 200, APP, 0x100000, 0, "/bin/app", 1), 0);
+	assert_int_equal(feed_sample(m, 200, 200, 1, 0, 0, NULL, 0, &o[0], 1), 0);
+	assert_int_equal(feed_sample(m, 100, 100, 2, 0, 0, NULL, 0, &a, 1), 0);
+	assert_int_equal(feed_sample(m, 200, 200, 3, 0, 0, NULL, 0, &o[1], 1), 0);
+	assert_int_equal(feed_sample(m, 100, 100, 4, 0, 0, NULL, 0, &b, 1), 0);
+	assert_int_equal(f.symbolize_calls, 0);
+	/* a new mapping: 100's stacks so far are named with the old ones */
+	assert_int_equal(feed_mmap(m, 100, APP + 0x200000, 0x100000, 0, "/lib/b.so", 5), 0);
+	assert_int_equal(f.symbolize_calls, 2);
+	assert_int_equal(feed_sample(m, 200, 200, 6, 0, 0, NULL, 0, &o[2], 1), 0);
+	assert_int_equal(feed_sample(m, 100, 100, 7, 0, 0, NULL, 0, &c, 1), 0);
+	feed_exit(m, 100);
+	assert_int_equal(f.calls_at_gone, 3);
+	assert_true(self_of(m, "fn_6") == 1);
+	assert_true(self_of(m, "fn_7") == 1);
+	assert_true(self_of(m, "fn_8") == 1);
+	assert_true(self_of(m, "fn_9") == 1);	/* 200's, named late */
+	kp_model__free(m);
+}
+
 /* Keys held for late names: one hold per module, released once named or
  * when the model is freed unread; anonymous code is named at once; a
  * key made late and met again in another process's stack is named once. */
@@ -333,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_named_late),
 		cmocka_unit_test(test_old_mappings),
 		cmocka_unit_test(test_named_before_gone),
+		cmocka_unit_test(test_named_from_first),
 		cmocka_unit_test(test_held_modules),
 		cmocka_unit_test(test_bounded),
 		cmocka_unit_test(test_same_answers),

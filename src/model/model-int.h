@@ -223,6 +223,7 @@ struct kp_proc {
 	uint32_t *map_mod;		/* module of each mapping */
 	size_t nr_maps, cap_maps;
 	uint32_t npend;			/* its stacks waiting in m->pend */
+	uint32_t pend_from;		/* npend: the first one's index */
 };
 
 #define KP_LABEL_LEN (KP_COMM_LEN + 16)

@@ -37,7 +37,8 @@ int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
 	if (nu)
 		memcpy(m->ppcs + m->nr_ppcs + nk, u, nu * sizeof(*u));
 	m->nr_ppcs += (size_t)nk + nu;
-	m->procs[proc].npend++;
+	if (!m->procs[proc].npend++)
+		m->procs[proc].pend_from = (uint32_t)(m->nr_pend - 1);
 	return 0;
 }
 
@@ -93,7 +94,9 @@ void kp_pend__name_user(struct kp_model *m, uint32_t proc)
 
 	if (!m->procs[proc].npend)
 		return;
-	for (i = 0; i < m->nr_pend && m->procs[proc].npend; i++) {
+	/* from its first waiting stack: the scan of every process's waiting
+	 * stacks at each exit was most of a batch run's CPU under churn */
+	for (i = m->procs[proc].pend_from; i < m->nr_pend && m->procs[proc].npend; i++) {
 		struct kp_pend *p = &m->pend[i];
 
 		if (!p->user_named && kp_stk_proc(m, kp_stk(m, p->stk)) == proc)
