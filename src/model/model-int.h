@@ -579,6 +579,11 @@ int kp_proc__reindex(struct kp_model *m);
 uint64_t kp_proc__row_id(const struct kp_model *m, uint32_t proc);
 uint32_t kp_proc__for_pid(struct kp_model *m, uint32_t pid, const char *comm,
 			  int *created);
+/* proc's user pcs were just named: if it is gone (a sample that came after
+ * its exit), the resolver, which took the process up again to name them,
+ * hears process_gone again, else it would keep it for ever; not when the
+ * pid has a newer identity (an exec: the same pid and start time). */
+void kp_proc__named_late(struct kp_model *m, uint32_t proc);
 uint32_t kp_proc__thread(const struct kp_model *m, uint32_t proc, uint32_t tid);
 /* The thread (proc, tid), named comm if new; KP_NONE on -ENOMEM. */
 uint32_t kp_proc__seen_thread(struct kp_model *m, uint32_t proc, uint32_t tid,
