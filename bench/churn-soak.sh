@@ -9,8 +9,11 @@
 # `kptop --batch` over the same period. Every EVERY_S seconds it prints
 # the live kptop's RSS (/proc/PID/status), its CPU over the interval
 # (/proc/PID/stat: utime + stime of every thread, as top shows it), the
-# header's "kptop CPU" figure (tmux capture-pane), its [other] share and
-# the merged processes, and the load average. At the end: the live
+# header's "kptop CPU" figure (tmux capture-pane) next to /proc's over the
+# same window (the 10 s up to the refresh that drew it: the bench waits
+# for that redraw), its [other] share and the merged processes, and the
+# load average; EVERY_S is at least 12. At the end: how many header
+# figures were within 10% of /proc's over their window, the live
 # view's [other] share, and the top 20 functions' Self% next to the batch
 # report's, with the largest difference in points. KEEP=1 keeps the
 # captures and the batch report.
@@ -18,6 +21,7 @@ set -eu
 MIN=${1:-30}
 KPTOP=${2:-${KPTOP:-./kptop}}
 EVERY=${3:-15}
+[ "$EVERY" -ge 12 ] || EVERY=12	# the header's 10 s window, and a refresh
 here=$(cd "$(dirname "$0")" && pwd)
 SOCK="kptop-soak-$$"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kptop-soak.XXXXXX")
@@ -70,22 +74,51 @@ rss_mb() { awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 screen() { tmux -L "$SOCK" capture-pane -p -t soak; }
 # a header field: the text after LABEL up to two spaces
 field() { screen | head -3 | sed -n "s/.*$1\([^ ]*\).*/\1/p" | head -1; }
+now_s() { date +%s.%N; }
+# Wait (up to 5 s) for the next refresh: the header's first line (its
+# sample total) changes only when a refresh draws it.
+redrawn() {
+	l0=$(screen | head -1)
+	n=0
+	while [ "$(screen | head -1)" = "$l0" ] && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
 
-printf '%6s %8s %8s %8s %8s %8s %9s %6s\n' time RSS_MB model cpu% hdr_cpu% other% merged load1
+printf '%6s %8s %8s %8s %8s %8s %8s %9s %6s\n' time RSS_MB model cpu% hdr_cpu% proc10% other% merged load1
 t0=$(date +%s)
 c0=$(cpu_ticks "$pid")
 w0=$t0
 half=0
+near=0
+reads=0
 while :; do
-	sleep "$EVERY"
+	# /proc at a refresh, then at the refresh about 10 s later: the
+	# header drawn then covers the same 10 s (its refreshes are a little
+	# over 2 s apart: the fifth one)
+	sleep $((EVERY - 12))
+	redrawn
+	ta=$(now_s)
+	ca=$(cpu_ticks "$pid")
+	sleep 9.5
+	redrawn
+	tb=$(now_s)
+	cb=$(cpu_ticks "$pid")
+	hdr=$(field 'kptop CPU ')
 	now=$(date +%s)
 	[ -d "/proc/$pid" ] || { echo "churn-soak: kptop exited" >&2; screen >&2; exit 1; }
-	c1=$(cpu_ticks "$pid")
+	c1=$cb
 	cpu=$(awk -v a="$c0" -v b="$c1" -v t="$tck" -v d=$((now - w0)) \
 		'BEGIN { printf "%.2f", 100 * (b - a) / t / d }')
-	printf '%6s %8s %8s %8s %8s %8s %9s %6s\n' $((now - t0)) "$(rss_mb "$pid")" \
-		"$(field 'Model ')" "$cpu" \
-		"$(field 'kptop CPU ')" "$(field '\[other\] ')" "$(field 'Merged ')" \
+	p10=$(awk -v a="$ca" -v b="$cb" -v t="$tck" -v x="$ta" -v y="$tb" \
+		'BEGIN { printf "%.2f", 100 * (b - a) / t / (y - x) }')
+	reads=$((reads + 1))
+	near=$((near + $(awk -v h="${hdr%\%}" -v p="$p10" \
+		'BEGIN { d = h - p; if (d < 0) d = -d; print (p > 0 && d <= 0.1 * p) }')))
+	printf '%6s %8s %8s %8s %8s %8s %8s %9s %6s\n' $((now - t0)) "$(rss_mb "$pid")" \
+		"$(field 'Model ')" "$cpu" "$hdr" "$p10" \
+		"$(field '\[other\] ')" "$(field 'Merged ')" \
 		"$(cut -d' ' -f1 /proc/loadavg)"
 	c0=$c1
 	w0=$now
@@ -103,6 +136,7 @@ BATCHPID=""
 kill -TERM "-$LOADPID" 2>/dev/null || true
 LOADPID=""
 
+echo "header within 10% of /proc over its 10 s: $near of $reads readings"
 echo "live header:"
 head -3 "$TMP/live.txt"
 echo "batch report:"

@@ -323,6 +323,36 @@ static void test_churn_pids(void **state)
 	kp_autodwarf__free(a);
 }
 
+/* Under churn, with samples that come after their process's exit (the
+ * exit was handled first): those pids get slots no exit frees; the ones
+ * not sampled for a second are freed, so the table does not fill and a
+ * new process is still judged and marked. A marked process idle for a
+ * minute is unmarked and judged afresh. */
+static void test_late_samples(void **state)
+{
+	struct kp_resolver r;
+	struct kp_autodwarf *a = glue(&r);
+
+	(void)state;
+	kp_autodwarf__set_collector(a, (struct kp_collector *)&dummy_collector);
+	nr_marked = nr_unmarked = 0;
+	for (int i = 0; i < 10; i++)
+		run(r, 40, cut, 2, KP_UNWIND_LEAF_BYTES);
+	assert_int_equal(nr_marked, 1);
+	for (uint32_t pid = 1000; pid < 21000; pid++) {
+		run(r, pid, whole, 3, KP_UNWIND_LEAF_BYTES);
+		r.ops->process_gone(r.ctx, pid, 1);
+		run(r, pid, whole, 3, KP_UNWIND_LEAF_BYTES);	/* late */
+	}
+	assert_int_equal(nr_unmarked, 1);
+	assert_int_equal(unmarked[0], 40);
+	for (int i = 0; i < 10; i++)
+		run(r, 30000, cut, 2, KP_UNWIND_LEAF_BYTES);
+	assert_int_equal(nr_marked, 2);
+	assert_int_equal(marked[1], 30000);
+	kp_autodwarf__free(a);
+}
+
 static void test_leaf_fix(void **state)
 {
 	static const uint64_t leaf[] = { 0x3010, 0x1010 };	/* hot _start */
@@ -376,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_marking),
 		cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_churn_pids),
+		cmocka_unit_test(test_late_samples),
 		cmocka_unit_test(test_leaf_fix),
 		cmocka_unit_test(test_names_pass_through),
 	};

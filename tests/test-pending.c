@@ -148,6 +148,86 @@ static void test_named_before_gone(void **state)
 	named_before_gone(1);
 }
 
+/* A process's waiting stacks are looked for from its first one: those of
+ * another process before and between them do not hide any, nor do they
+ * after its mappings changed (its first one is then a later one). Every
+ * user pc of 100 is named before it is gone, none of 200's. */
+static void test_named_from_first(void **state)
+{
+	struct fake f = { .no_hold = 1 };
+	struct kp_model *m = new_model(&f, 1, 0);
+	uint64_t a = U(6), b = U(7), c = U(8), o[] = { U(9), U(10), U(11) };
+
+	(void)state;
+	assert_int_equal(feed_process(m, 100, 1, "app"), 0);
+	assert_int_equal(feed_process(m, 200, 1, "other"), 0);
+	assert_int_equal(feed_mmap(m, 100, APP, 0x100000, 0, "/bin/app", 1), 0);
+	assert_int_equal(feed_mmap(m, 200, APP, 0x100000, 0, "/bin/app", 1), 0);
+	assert_int_equal(feed_sample(m, 200, 200, 1, 0, 0, NULL, 0, &o[0], 1), 0);
+	assert_int_equal(feed_sample(m, 100, 100, 2, 0, 0, NULL, 0, &a, 1), 0);
+	assert_int_equal(feed_sample(m, 200, 200, 3, 0, 0, NULL, 0, &o[1], 1), 0);
+	assert_int_equal(feed_sample(m, 100, 100, 4, 0, 0, NULL, 0, &b, 1), 0);
+	assert_int_equal(f.symbolize_calls, 0);
+	/* a new mapping: 100's stacks so far are named with the old ones */
+	assert_int_equal(feed_mmap(m, 100, APP + 0x200000, 0x100000, 0, "/lib/b.so", 5), 0);
+	assert_int_equal(f.symbolize_calls, 2);
+	assert_int_equal(feed_sample(m, 200, 200, 6, 0, 0, NULL, 0, &o[2], 1), 0);
+	assert_int_equal(feed_sample(m, 100, 100, 7, 0, 0, NULL, 0, &c, 1), 0);
+	feed_exit(m, 100);
+	assert_int_equal(f.calls_at_gone, 3);
+	assert_true(self_of(m, "fn_6") == 1);
+	assert_true(self_of(m, "fn_7") == 1);
+	assert_true(self_of(m, "fn_8") == 1);
+	assert_true(self_of(m, "fn_9") == 1);	/* 200's, named late */
+	kp_model__free(m);
+}
+
+/* A sample that comes after its process's exit is named with the gone
+ * identity's mappings; the resolver, which takes the process up again to
+ * name it, hears process_gone again after (else it keeps it for ever: a
+ * live kptop under churn kept thousands). Not once the pid has a newer
+ * identity (an exec: the same pid and start time; a reuse). */
+static void test_late_sample_gone_again(void **state)
+{
+	struct fake f = { 0 };
+	struct kp_model *m = new_model(&f, 1, 0);
+	uint64_t a = U(6), b = U(7), c = U(8);
+	struct kp_record r = { .type = KP_REC_EXEC };
+
+	(void)state;
+	assert_int_equal(feed_process(m, 100, 1, "app"), 0);
+	assert_int_equal(feed_mmap(m, 100, APP, 0x100000, 0, "/bin/app", 1), 0);
+	assert_int_equal(feed_sample(m, 100, 100, 2, 0, 0, NULL, 0, &a, 1), 0);
+	feed_exit(m, 100);
+	assert_int_equal(f.gone_calls, 1);
+	assert_int_equal(feed_sample(m, 100, 100, 3, 0, 0, NULL, 0, &b, 1), 0);
+	assert_true(self_of(m, "fn_7") == 1);
+	assert_int_equal(f.gone_calls, 2);
+	assert_int_equal(f.gone_pid, 100);
+	/* an exec: the old identity is gone, the new one is not */
+	assert_int_equal(feed_process(m, 200, 1, "sh"), 0);
+	assert_int_equal(feed_mmap(m, 200, APP, 0x100000, 0, "/bin/app", 1), 0);
+	r.exec.pid = r.exec.tid = 200;
+	r.exec.comm = "app";
+	assert_int_equal(kp_model__feed(m, &r), 0);
+	assert_int_equal(f.gone_calls, 3);
+	assert_int_equal(feed_mmap(m, 200, APP, 0x100000, 0, "/bin/app", 2), 0);
+	assert_int_equal(feed_sample(m, 200, 200, 4, 0, 0, NULL, 0, &c, 1), 0);
+	assert_true(self_of(m, "fn_8") == 1);
+	assert_int_equal(f.gone_calls, 3);
+	/* a late sample of a gone 300, named after its pid was reused: the
+	 * resolver's process 300 is the new one now, left alone */
+	assert_int_equal(feed_process(m, 300, 1, "app"), 0);
+	assert_int_equal(feed_mmap(m, 300, APP, 0x100000, 0, "/bin/app", 1), 0);
+	feed_exit(m, 300);
+	assert_int_equal(f.gone_calls, 4);
+	assert_int_equal(feed_sample(m, 300, 300, 5, 0, 0, NULL, 0, &a, 1), 0);
+	assert_int_equal(feed_process(m, 300, 9, "other"), 0);
+	assert_true(self_of(m, "fn_6") == 2);
+	assert_int_equal(f.gone_calls, 4);
+	kp_model__free(m);
+}
+
 /* Keys held for late names: one hold per module, released once named or
  * when the model is freed unread; anonymous code is named at once; a
  * key made late and met again in another process's stack is named once. */
@@ -333,6 +413,8 @@ int main(void)
 		cmocka_unit_test(test_named_late),
 		cmocka_unit_test(test_old_mappings),
 		cmocka_unit_test(test_named_before_gone),
+		cmocka_unit_test(test_named_from_first),
+		cmocka_unit_test(test_late_sample_gone_again),
 		cmocka_unit_test(test_held_modules),
 		cmocka_unit_test(test_bounded),
 		cmocka_unit_test(test_same_answers),

@@ -501,6 +501,28 @@ static void test_cpu_window(void **state)
 	assert_true(pct > 0.99 && pct < 1.01);
 }
 
+/* Refreshes come a little more than 2 s apart (the delay starts after
+ * each refresh's work): the figure is still over 10 s, not over the
+ * four intervals (8.08 s) within them. 1% of a CPU, then 5% for four
+ * 2.02 s intervals: /proc over the last 10 s says 4.23%. */
+static void test_cpu_window_exact(void **state)
+{
+	struct kp_cpu_window w = { 0 };
+	double cpu = 0, pct = -1;
+	uint64_t ns = 0;
+
+	(void)state;
+	(void)kp_cpu_window__push(&w, ns, cpu);
+	for (int i = 1; i <= 24; i++) {
+		ns += 2020000000ull;
+		cpu += i <= 20 ? 0.0202 : 0.101;
+		pct = kp_cpu_window__push(&w, ns, cpu);
+		if (i == 20)
+			assert_true(pct > 0.999 && pct < 1.001);
+	}
+	assert_true(pct > 4.22 && pct < 4.24);
+}
+
 static void *spin(void *arg)
 {
 	struct timespec a, b;
@@ -648,6 +670,7 @@ int main(void)
 		cmocka_unit_test(test_rows_made_on_demand),
 		cmocka_unit_test(test_cpu_over_its_time),
 		cmocka_unit_test(test_cpu_window),
+		cmocka_unit_test(test_cpu_window_exact),
 		cmocka_unit_test(test_cpu_every_thread),
 		cmocka_unit_test(test_help_and_quit),
 		cmocka_unit_test(test_run_fatal_error),

@@ -18,6 +18,7 @@
 #define SB_DATA_PAGES 64	/* per CPU ring, power of 2 */
 #define SB_ID_LEN 24		/* sample_id trailer: TID, TIME, CPU */
 #define SB_TASKS 4096		/* comm and uid of recent tasks (direct-mapped) */
+#define SB_EXEC_AHEAD 256	/* records searched after an exec for its file */
 
 struct sb_ring {
 	int fd;
@@ -52,6 +53,7 @@ struct kp_sideband {
 	size_t stage_cap;
 	struct sb_ent *ents;
 	size_t nr_ents, ents_cap;
+	size_t at;		/* the ent on_record is given, in a drain */
 };
 
 static int open_event(int cpu, int level)
@@ -259,6 +261,40 @@ static void on_fork(struct kp_sideband *sb, struct kp_emit *e,
 	kp_emit(e, &r);
 }
 
+struct sb_mmap2 {
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	union {
+		struct { uint32_t maj, min; uint64_t ino, ino_generation; };
+		struct { uint8_t build_id_size, r1; uint16_t r2; uint8_t build_id[20]; };
+	};
+	uint32_t prot, flags;
+};
+
+/* The file of the first executable mapping process pid makes after the
+ * exec at sb->at, from the records of this drain, or NULL: the new
+ * program's own text (execve maps it before the dynamic loader and the
+ * vdso), as its MMAP record names it. Under churn most programs are
+ * gone by the time a readlink of /proc/PID/exe would run, and that
+ * readlink was a tenth of kptop's own CPU. */
+static const char *exec_file(const struct kp_sideband *sb, uint32_t pid)
+{
+	size_t end = sb->at + 1 + SB_EXEC_AHEAD;
+
+	for (size_t k = sb->at + 1; k < sb->nr_ents && k < end; k++) {
+		const struct perf_event_header *h = (const void *)(sb->stage + sb->ents[k].off);
+		const char *path = rec_str(h, sizeof(*h) + sizeof(struct sb_mmap2));
+		struct sb_mmap2 b;
+
+		if (h->type != PERF_RECORD_MMAP2 || !path)
+			continue;
+		memcpy(&b, h + 1, sizeof(b));
+		if (b.pid == pid && (b.prot & PROT_EXEC))
+			return path[0] == '/' ? path : NULL;
+	}
+	return NULL;
+}
+
 static void on_comm(struct kp_sideband *sb, struct kp_emit *e,
 		    const struct perf_event_header *h)
 {
@@ -273,9 +309,15 @@ static void on_comm(struct kp_sideband *sb, struct kp_emit *e,
 	memcpy(ids, h + 1, sizeof(ids));
 	know(sb, ids[1], comm, NULL);
 	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
-		snprintf(path, sizeof(path), "/proc/%u/exe", ids[0]);
-		n = readlink(path, sb->exe, KP_PATH_MAX - 1);
-		sb->exe[n < 0 ? 0 : n] = '\0';
+		const char *file = exec_file(sb, ids[0]);
+
+		if (file) {
+			snprintf(sb->exe, KP_PATH_MAX, "%s", file);
+		} else {
+			snprintf(path, sizeof(path), "/proc/%u/exe", ids[0]);
+			n = readlink(path, sb->exe, KP_PATH_MAX - 1);
+			sb->exe[n < 0 ? 0 : n] = '\0';
+		}
 		r.type = KP_REC_EXEC;
 		r.exec = (struct kp_rec_exec){ .time_ns = rec_time(h),
 			.pid = ids[0], .tid = ids[1], .comm = comm, .exe = sb->exe };
@@ -286,16 +328,6 @@ static void on_comm(struct kp_sideband *sb, struct kp_emit *e,
 	}
 	kp_emit(e, &r);
 }
-
-struct sb_mmap2 {
-	uint32_t pid, tid;
-	uint64_t addr, len, pgoff;
-	union {
-		struct { uint32_t maj, min; uint64_t ino, ino_generation; };
-		struct { uint8_t build_id_size, r1; uint16_t r2; uint8_t build_id[20]; };
-	};
-	uint32_t prot, flags;
-};
 
 static void on_mmap2(struct kp_emit *e, const struct perf_event_header *h)
 {
@@ -443,8 +475,10 @@ int kp_sideband__drain(struct kp_sideband *sb, struct kp_emit *e, uint64_t *lost
 		fill = stage_ring(sb, i, fill);
 	if (sb->nr_ents)	/* ents is NULL until the first event */
 		qsort(sb->ents, sb->nr_ents, sizeof(*sb->ents), by_time);
-	for (size_t k = 0; k < sb->nr_ents; k++)
+	for (size_t k = 0; k < sb->nr_ents; k++) {
+		sb->at = k;
 		on_record(sb, e, (const void *)(sb->stage + sb->ents[k].off),
 			  &lost[sb->ents[k].ring]);
+	}
 	return (int)(sb->nr_ents < INT_MAX ? sb->nr_ents : INT_MAX);
 }

@@ -10,7 +10,9 @@
  * kp_emit (FORK -> PROCESS or THREAD, COMM+exec -> EXEC, COMM -> THREAD,
  * EXIT -> EXIT, executable MMAP2 -> MMAP, CGROUP -> CGROUP) and adds the
  * kernel's PERF_RECORD_LOST counts to lost[cpu index], and returns how
- * many events it read.
+ * many events it read. An EXEC's exe is the file of the process's first
+ * executable MMAP2 after it in the same drain; /proc/PID/exe only when
+ * that is not there.
  * Errors: NULL + errno (message in err) / a count or -errno. Not
  * thread-safe.
  */

@@ -125,6 +125,8 @@ size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
 	}
 	for (i = nu; i-- > 0;)
 		out[n++] = kp_intern__user_pc(m, proc, u[i], i > 0, late);
+	if (nu)
+		kp_proc__named_late(m, proc);
 	return n;
 }
 

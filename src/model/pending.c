@@ -43,7 +43,8 @@ int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
 	if (nu)
 		memcpy(m->pd.ppcs + m->pd.nr_ppcs + nk, u, nu * sizeof(*u));
 	m->pd.nr_ppcs += (size_t)nk + nu;
-	m->pr.procs[proc].npend++;
+	if (!m->pr.procs[proc].npend++)
+		m->pr.procs[proc].pend_from = (uint32_t)(m->pd.nr_pend - 1);
 	return 0;
 }
 
@@ -99,7 +100,10 @@ void kp_pend__name_user(struct kp_model *m, uint32_t proc)
 
 	if (!m->pr.procs[proc].npend)
 		return;
-	for (i = 0; i < m->pd.nr_pend && m->pr.procs[proc].npend; i++) {
+	/* from its first waiting stack: the scan of every process's waiting
+	 * stacks at each exit was most of a batch run's CPU under churn */
+	for (i = m->pr.procs[proc].pend_from;
+	     i < m->pd.nr_pend && m->pr.procs[proc].npend; i++) {
 		struct kp_pend *p = &m->pd.pend[i];
 
 		if (!p->user_named && kp_stk_proc(m, kp_stk(m, p->stk)) == proc)

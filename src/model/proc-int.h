@@ -25,6 +25,7 @@ struct kp_proc {
 	uint32_t *map_mod;		/* module of each mapping */
 	size_t nr_maps, cap_maps;
 	uint32_t npend;			/* its stacks waiting in m->pd.pend */
+	uint32_t pend_from;		/* npend: the first one's index */
 };
 
 #define KP_LABEL_LEN (KP_COMM_LEN + 16)
@@ -67,6 +68,11 @@ int kp_proc__reindex(struct kp_model *m);
 uint64_t kp_proc__row_id(const struct kp_model *m, uint32_t proc);
 uint32_t kp_proc__for_pid(struct kp_model *m, uint32_t pid, const char *comm,
 			  int *created);
+/* proc's user pcs were just named: if it is gone (a sample that came after
+ * its exit), the resolver, which took the process up again to name them,
+ * hears process_gone again, else it would keep it for ever; not when the
+ * pid has a newer identity (an exec: the same pid and start time). */
+void kp_proc__named_late(struct kp_model *m, uint32_t proc);
 uint32_t kp_proc__thread(const struct kp_model *m, uint32_t proc, uint32_t tid);
 /* The thread (proc, tid), named comm if new; KP_NONE on -ENOMEM. */
 uint32_t kp_proc__seen_thread(struct kp_model *m, uint32_t proc, uint32_t tid,

@@ -130,6 +130,15 @@ static void proc_gone(struct kp_model *m, uint32_t idx)
 		m->res.ops->process_gone(m->res.ctx, p->pid, p->start_ns);
 }
 
+void kp_proc__named_late(struct kp_model *m, uint32_t proc)
+{
+	const struct kp_proc *p = &m->pr.procs[proc];
+
+	if (p->gone && !p->merged && current(m, p->pid) == proc &&
+	    m->res.ops && m->res.ops->process_gone)
+		m->res.ops->process_gone(m->res.ctx, p->pid, p->start_ns);
+}
+
 static uint32_t comm_hash(const char *comm)
 {
 	return (uint32_t)kp_mix64((uintptr_t)comm);

@@ -13,12 +13,15 @@
 #define SETTLE_NS 50000000ull	/* a process's first 50 ms are not judged */
 #define SHORT_TO_MARK 4		/* stacks stopping short before a mark ... */
 				/* ... and more of them than reaching stacks */
+#define STALE_NS 1000000000ull	/* unsampled this long: its slot is freed ... */
+#define STALE_MARKED_NS 60000000000ull	/* ... this long, if marked */
 
 struct pid_state {
 	uint32_t pid;		/* 0: free */
 	uint16_t ok;		/* stacks seen reaching the entry */
 	uint16_t short_;	/* stacks seen stopping short of it */
 	uint64_t first_ns;	/* time of its first sample */
+	uint64_t last_ns;	/* time of its last sample */
 	uint8_t marked;
 };
 
@@ -28,6 +31,9 @@ struct kp_autodwarf {
 	struct kp_unwinder *u;		/* for the leaf fix; may be NULL */
 	uint64_t marked, leaf_fixed;
 	uint32_t self;			/* kptop's own pid: never marked */
+	uint32_t used;			/* slots taken */
+	uint64_t now_ns;		/* the latest sample time */
+	uint64_t next_sweep_ns;		/* no sweep before (sample time) */
 	struct pid_state pids[SLOTS];
 };
 
@@ -40,6 +46,7 @@ static struct pid_state *state_of(struct kp_autodwarf *a, uint32_t pid)
 			return &a->pids[h];
 		if (a->pids[h].pid == 0) {
 			a->pids[h].pid = pid;
+			a->used++;
 			return &a->pids[h];
 		}
 	}
@@ -65,6 +72,7 @@ static void drop_state(struct kp_autodwarf *a, struct pid_state *st)
 {
 	uint32_t hole = (uint32_t)(st - a->pids), j = hole;
 
+	a->used--;
 	for (;;) {
 		uint32_t home;
 
@@ -80,6 +88,33 @@ static void drop_state(struct kp_autodwarf *a, struct pid_state *st)
 		}
 		a->pids[hole] = a->pids[j];
 		hole = j;
+	}
+}
+
+/* Free the slots of the processes not sampled for a while: a sample that
+ * comes after its process's exit (queued behind the exit, or of a process
+ * whose exit came before its first record) gets a slot that no exit frees.
+ * Under churn those filled the table in seconds, and then every sample and
+ * every exit probed all SLOTS slots (a quarter of kptop's own CPU). A
+ * process still alive is judged afresh when it is sampled again; a marked
+ * one is unmarked first (after a longer idle time: its next samples are
+ * frame-pointer stacks until it is marked again). At most once a STALE_NS,
+ * and only with the table half full. */
+static void sweep(struct kp_autodwarf *a)
+{
+	if (a->used < SLOTS / 2 || a->now_ns < a->next_sweep_ns)
+		return;
+	a->next_sweep_ns = a->now_ns + STALE_NS;
+	for (uint32_t i = 0; i < SLOTS; i++) {
+		struct pid_state *st = &a->pids[i];
+
+		/* dropping moves a later entry into slot i: look again */
+		while (st->pid && st->last_ns + (st->marked ? STALE_MARKED_NS : STALE_NS) <
+				  a->now_ns) {
+			if (st->marked && a->c && kp_collector__mark_dwarf(a->c, st->pid, 0))
+				break;
+			drop_state(a, st);
+		}
 	}
 }
 
@@ -181,8 +216,15 @@ static void check_mark(struct kp_autodwarf *a, const struct kp_rec_sample *s,
 	if (!a->c || !s->pid || s->pid == a->self || !s->uframes ||
 	    s->nr_uframes == 0 || !a->inner.ops->symbolize)
 		return;
+	if (s->time_ns > a->now_ns)
+		a->now_ns = s->time_ns;
+	sweep(a);
 	st = state_of(a, s->pid);
-	if (!st || st->marked || st->ok >= OK_AFTER)
+	if (!st)
+		return;
+	if (s->time_ns > st->last_ns)
+		st->last_ns = s->time_ns;
+	if (st->marked || st->ok >= OK_AFTER)
 		return;
 	/* Right after exec the stacks are the dynamic loader's, or walk
 	 * through mappings not yet known: they say nothing of the program. */

@@ -22,7 +22,9 @@ uint64_t kp_tui__now_ns(void)
 
 double kp_cpu_window__push(struct kp_cpu_window *w, uint64_t now_ns, double cpu_s)
 {
-	unsigned i, old;
+	unsigned i, j, k;
+	uint64_t t0;
+	double c0;
 
 	w->ns[w->head] = now_ns;
 	w->cpu[w->head] = cpu_s;
@@ -31,18 +33,25 @@ double kp_cpu_window__push(struct kp_cpu_window *w, uint64_t now_ns, double cpu_
 		w->n++;
 	if (w->n < 2)
 		return -1;
-	/* the oldest reading within the window, else the one before this */
-	old = (w->head + KP_CPU_READINGS_MAX - 2) % KP_CPU_READINGS_MAX;
-	for (i = 2; i < w->n; i++) {
-		unsigned j = (w->head + KP_CPU_READINGS_MAX - 1 - i) % KP_CPU_READINGS_MAX;
-
-		if (now_ns - w->ns[j] > KP_CPU_WINDOW_NS)
+	/* k: a reading younger than the window; j: the one before it */
+	k = (w->head + KP_CPU_READINGS_MAX - 1) % KP_CPU_READINGS_MAX;
+	for (i = 1; i < w->n; i++) {
+		j = (w->head + KP_CPU_READINGS_MAX - 1 - i) % KP_CPU_READINGS_MAX;
+		if (now_ns <= w->ns[j] || now_ns - w->ns[j] >= KP_CPU_WINDOW_NS)
 			break;
-		old = j;
+		k = j;
 	}
-	if (now_ns <= w->ns[old])
-		return -1;
-	return 100.0 * (cpu_s - w->cpu[old]) / ((double)(now_ns - w->ns[old]) / 1e9);
+	if (i == w->n)		/* younger than the window: since the first */
+		return now_ns > w->ns[k] ?
+		       100.0 * (cpu_s - w->cpu[k]) / ((double)(now_ns - w->ns[k]) / 1e9) : -1;
+	if (i == 1 || now_ns <= w->ns[j])	/* a long pause: the last interval */
+		return now_ns > w->ns[j] ?
+		       100.0 * (cpu_s - w->cpu[j]) / ((double)(now_ns - w->ns[j]) / 1e9) : -1;
+	/* the CPU time at the window's start, between readings j and k */
+	t0 = now_ns - KP_CPU_WINDOW_NS;
+	c0 = w->cpu[j] + (w->cpu[k] - w->cpu[j]) * (double)(t0 - w->ns[j]) /
+			 (double)(w->ns[k] - w->ns[j]);
+	return 100.0 * (cpu_s - c0) / ((double)KP_CPU_WINDOW_NS / 1e9);
 }
 
 /* The whole process: every thread, live or ended (RUSAGE_SELF). */

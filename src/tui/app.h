@@ -99,14 +99,16 @@ struct kp_tui {
 };
 
 /* kptop's CPU in the header: the whole process's (every thread, as top
- * and /proc/PID/stat count it) over the last KP_CPU_WINDOW_NS, from the
- * readings of the last refreshes; a reading from one 2 s refresh to the
- * next swung from half to twice the mean. */
+ * and /proc/PID/stat count it) over the last KP_CPU_WINDOW_NS exactly,
+ * ending at this refresh, from the readings of the last refreshes (the
+ * CPU time at the window's start taken between the two readings around
+ * it); a reading from one 2 s refresh to the next swung from half to
+ * twice the mean, and /proc's 10 ms ticks cannot check a 2 s figure. */
 #define KP_CPU_WINDOW_NS (10ull * 1000000000ull)
 
 /* Push a reading (monotonic ns, process CPU seconds); the percent of one
- * CPU since the oldest reading kept within the window (at least the one
- * before), or -1 before there are two. */
+ * CPU over the window, or since the first reading while younger, or over
+ * the last interval when that is longer; -1 before there are two. */
 double kp_cpu_window__push(struct kp_cpu_window *w, uint64_t now_ns, double cpu_s);
 
 /* Build the tui on a terminal (crt options: NULL = stdin/stdout). */
