@@ -234,6 +234,88 @@ static void test_budget(void **state)
 	churn_free(c);
 }
 
+/* Process k of a churn whose every process runs a cold path of its own
+ * (three middle frames: 64,000 paths) to one of 8 leaf functions, 2
+ * samples, next to the hot paths: most of the trie is cold paths. */
+static void deep_process(struct churn *c, uint32_t k, uint64_t *leaf_self)
+{
+	uint32_t pid = 1000 + k % 30000;
+	uint64_t pcs[5] = { U(0x500 + k % 8), U(0x400 + (k / 8) % 40),
+			    U(0x300 + (k / 320) % 40), U(0x200 + (k / 12800) % 40),
+			    U(0x10) };
+	struct kp_record r = { .type = KP_REC_SAMPLE };
+
+	assert_int_equal(feed_process(c->m, pid, 10 + k, "sh"), 0);
+	assert_int_equal(feed_mmap(c->m, pid, APP, 0x1000000, 0, "/bin/sh", 2), 0);
+	r.sample.pid = r.sample.tid = pid;
+	r.sample.time_ns = (uint64_t)k * NS / 1000;
+	strcpy(r.sample.comm, "sh");
+	r.sample.uframes = pcs;
+	r.sample.nr_uframes = 5;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(kp_model__feed(c->m, &r), 0);
+		c->samples++;
+	}
+	leaf_self[k % 8] += 2;
+	exit_proc(c->m, pid);
+	for (int i = 0; i < 2; i++)
+		stack3(c, 100, "app", r.sample.time_ns, 1, 2, 3);
+}
+
+static const struct kp_row *flat_row_named(const struct kp_view *v, const char *name)
+{
+	for (size_t r = 0; r < v->nr_rows; r++)
+		if (!strcmp(v->rows[r].name, name))
+			return &v->rows[r];
+	return NULL;
+}
+
+/* Under a budget that folds, a cold path keeps its leaf function (root
+ * -> [other] -> leaf): every function's Self stays exact and [other]'s
+ * own Self stays small. */
+static void test_fold_keeps_leaves(void **state)
+{
+	const size_t budget = 3u << 20;
+	struct churn *c = churn_new_opts(0, budget);
+	struct kp_view_opts o = { .kind = KP_VIEW_FLAT, .sort = KP_SORT_SELF };
+	struct kp_model_summary s;
+	struct kp_view *v = NULL;
+	uint64_t leaf_self[8] = { 0 };
+	const struct kp_row *r;
+	size_t most = 0;
+	char name[16];
+
+	(void)state;
+	for (uint32_t k = 0; k < 64000; k++) {
+		deep_process(c, k, leaf_self);
+		if (k % 500 == 499) {
+			view_kind(c->m, k % 1000 == 999 ? KP_VIEW_TOPDOWN : KP_VIEW_FLAT);
+			if (model_bytes(c->m) > most)
+				most = model_bytes(c->m);
+		}
+	}
+	kp_model__summary(c->m, &s);
+	assert_int_equal(kp_model__view(c->m, &o, &v), 0);
+	r = flat_row_named(v, "[other]");
+	print_message("budget %zu: at most %zu bytes; %llu nodes; path cut for %llu of "
+		      "%llu samples, [other] self %.0f\n", budget, most,
+		      (unsigned long long)s.nodes, (unsigned long long)s.folded_samples,
+		      (unsigned long long)s.samples, r ? r->self : 0.0);
+	assert_true(most <= budget + budget / 8);
+	assert_int_equal(s.samples, c->samples);
+	assert_true(s.folded_samples > 0);	/* the budget did fold */
+	assert_true(v->total == (double)c->samples);
+	assert_true(!r || r->self * 50 < v->total);	/* [other]'s Self under 2% */
+	for (int i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "fn_%x", 0x500 + i);
+		r = flat_row_named(v, name);
+		assert_non_null(r);
+		assert_true(r->self == (double)leaf_self[i]);
+	}
+	kp_view__free(v);
+	churn_free(c);
+}
+
 static void test_merged_counts(void **state)
 {
 	struct churn *c = churn_new(0);
@@ -304,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_other_stays_small),
 		cmocka_unit_test(test_merged_counts),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_fold_keeps_leaves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

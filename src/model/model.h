@@ -51,8 +51,8 @@
  *                 later (pending.c), when a reader needs the trie.
  *  settle         count the batched samples and hang every pending stack:
  *                 what every reader does first (kp_feed__settle).
- *  fold           the node limit: cut the coldest paths into one
- *                 "[other]" node of their nearest kept ancestor.
+ *  fold           the node limit: cut the coldest paths; a cut stack
+ *                 becomes root -> "[other]" -> its leaf (fold.c).
  *  merge          an exited process's tree goes into its command's tree.
  *  dup / redup    a node whose function is already on its path (a
  *                 recursion): counted once in a function's total; redup
@@ -180,9 +180,10 @@ struct kp_model;
  * time (the resolver hears process_gone for the old one first); PROCESS
  * with another start time starts one too (pid reuse); a PROCESS for a
  * placeholder (made by a SAMPLE/MMAP/THREAD of an unknown pid) adopts it.
- * The node limit: when the trie passes max_nodes, the coldest nodes (by
- * current + baseline count) are cut until a quarter is free, and their
- * stacks are counted under an "[other]" child of the nearest kept node. */
+ * The node limit: when the trie passes max_nodes, the coldest paths (by
+ * current + baseline count per node freed) are cut until a quarter is
+ * free; their stacks are counted under an "[other]" child of their
+ * process's root, each under its leaf function there (fold.c). */
 struct kp_model *kp_model__new(const struct kp_model_opts *opts);
 void kp_model__free(struct kp_model *m);
 
@@ -363,7 +364,8 @@ struct kp_model_summary {
 	uint64_t lost[KP_LOST_STAGE_MAX + 1];	/* from LOST records, by stage */
 	uint64_t processes, threads, mappings;
 	uint64_t nodes, frames, other_nodes;	/* memory bounds */
-	uint64_t folded_samples;	/* samples counted under [other] */
+	uint64_t folded_samples;	/* samples counted under [other] (their
+					 * path cut, their leaf mostly kept) */
 	uint64_t merged_procs;		/* exited processes merged by command */
 	uint64_t model_bytes;		/* the model's heap (kp_model__mem) */
 	uint64_t unwound_dwarf, unwound_fp;	/* how user stacks were unwound */

@@ -41,6 +41,9 @@ uint32_t kp_tree__root(struct kp_model *m, uint32_t proc);
 uint32_t kp_tree__child(struct kp_model *m, uint32_t parent, uint32_t frame);
 uint32_t kp_tree__child_dup(struct kp_model *m, uint32_t parent, uint32_t frame,
 			    int dup);
+/* The child of parent with frame, or KP_NONE (none is made). */
+uint32_t kp_tree__find_child(const struct kp_model *m, uint32_t parent, uint32_t frame);
+/* fold.c: the node limit, the coldest paths folded into [other] */
 int kp_tree__fold(struct kp_model *m);
 /* Drop the nodes i < old_nr with cut[i] set, keeping the order; renumber
  * parents, stack leaves and process roots into nidx (size nr_nodes). */
