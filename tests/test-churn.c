@@ -272,7 +272,7 @@ static const struct kp_row *flat_row_named(const struct kp_view *v, const char *
 
 /* Under a budget that folds, a cold path keeps its leaf function (root
  * -> [other] -> leaf): every function's Self stays exact and [other]'s
- * own Self stays small. */
+ * own Self stays small; the merged command counts its processes. */
 static void test_fold_keeps_leaves(void **state)
 {
 	const size_t budget = 3u << 20;
@@ -312,6 +312,9 @@ static void test_fold_keeps_leaves(void **state)
 		assert_non_null(r);
 		assert_true(r->self == (double)leaf_self[i]);
 	}
+	r = flat_row_named(v, "fn_10");	/* every sh process's first frame */
+	assert_non_null(r);
+	assert_true(r->nr_procs >= s.merged_procs);
 	kp_view__free(v);
 	churn_free(c);
 }

@@ -284,7 +284,8 @@ struct kp_row {
 	const char *source;	/* "file:line" or NULL */
 	const char *comm;	/* process/thread views and merged flat view */
 	uint32_t pid, tid;
-	uint32_t nr_procs;	/* flat view: processes the function runs in;
+	uint32_t nr_procs;	/* flat view: processes the function runs in
+				 * (a merged command's, one by one);
 				 * process, thread and tree rows of a merged
 				 * command: the processes merged (else 0) */
 	int inlined, kernel;

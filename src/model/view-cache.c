@@ -27,6 +27,7 @@
 #include "model/view-cache.h"
 #include "model/model-util.h"
 #include "model/intern.h"
+#include "model/proc-int.h"
 #include "model/trie.h"
 #include "model/stk.h"
 #include "model/time-int.h"
@@ -239,24 +240,33 @@ static int live(const struct kp_model *m, uint32_t n)
 	return kp_node_live(m->vc.n, m->bl.has_base ? m->vc.btotal : NULL, n);
 }
 
-static void pair_up(struct kp_vcache *c, uint32_t pair)
+/* The processes a process row stands for: a merged command counts the
+ * processes merged into it (a merge starts the counts over). */
+static uint32_t proc_weight(const struct kp_model *m, uint32_t proc)
 {
-	struct kp_vpair *p = &c->pairs[pair];
-	struct kp_vfn *f = &c->f[p->fn];
+	const struct kp_proc *p = &m->pr.procs[proc];
+
+	return p->merged && p->nmerged > 1 ? p->nmerged : 1;
+}
+
+static void pair_up(struct kp_model *m, uint32_t pair)
+{
+	struct kp_vpair *p = &m->vc.pairs[pair];
+	struct kp_vfn *f = &m->vc.f[p->fn];
 
 	if (p->live++ == 0) {
-		f->nprocs++;
+		f->nprocs += proc_weight(m, p->proc);
 		f->psum += p->proc;
 	}
 }
 
-static void pair_down(struct kp_vcache *c, uint32_t pair)
+static void pair_down(struct kp_model *m, uint32_t pair)
 {
-	struct kp_vpair *p = &c->pairs[pair];
-	struct kp_vfn *f = &c->f[p->fn];
+	struct kp_vpair *p = &m->vc.pairs[pair];
+	struct kp_vfn *f = &m->vc.f[p->fn];
 
 	if (--p->live == 0) {
-		f->nprocs--;
+		f->nprocs -= proc_weight(m, p->proc);
 		f->psum -= p->proc;
 	}
 }
@@ -281,7 +291,7 @@ static void fold_node(struct kp_model *m, const struct kp_prep *p, uint32_t i)
 	f->samp += v->samp;
 	if (m->bl.has_base)
 		f->btotal += c->btotal[i];
-	pair_up(c, v->pair);
+	pair_up(m, v->pair);
 }
 
 /* Every passing stack adds to its effective leaf; one backward pass over
@@ -381,9 +391,9 @@ static void walk(struct kp_model *m, const struct kp_prep *p, uint32_t e,
 		else if (was)
 			f->samp -= v->samp - ds;
 		if (now && !was)
-			pair_up(c, v->pair);
+			pair_up(m, v->pair);
 		else if (was && !now)
-			pair_down(c, v->pair);
+			pair_down(m, v->pair);
 	}
 }
 

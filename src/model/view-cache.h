@@ -28,7 +28,8 @@ struct kp_vfn {			/* per function: the flat view's row */
 	double self, total, bself, btotal;
 	uint64_t samp;
 	uint64_t psum;		/* sum of the processes it runs in ... */
-	uint32_t nprocs;	/* ... and their number */
+	uint32_t nprocs;	/* ... and their number (a merged
+				 * command's processes one by one) */
 	uint32_t head;		/* its first node (list by fn_next) */
 };
 
