@@ -382,8 +382,13 @@ int kp_merge__tidy(struct kp_model *m, int err)
 	 * 100k-node trie: a merge every 2.5 s, not every 0.8 s) */
 	if (m->pr.nr_gone >= m->td.merge_at && m->pr.nr_gone >= m->tr.nr_nodes / 32)
 		e = kp_merge__gone(m);
-	if (!e && m->td.max_bytes && (++m->td.flushes & 15) == 0)
+	/* every 16th tidy, or once the trie grew by an eighth (a batch run
+	 * tidies only once per 8 MB of pending stacks) */
+	if (!e && m->td.max_bytes && ((++m->td.flushes & 15) == 0 ||
+				      m->tr.nr_nodes > m->td.checked_nodes + m->td.checked_nodes / 8)) {
+		m->td.checked_nodes = m->tr.nr_nodes;
 		e = budget(m);
+	}
 	if (!e && m->tr.nr_nodes > m->tr.fold_at) {
 		/* merging is the better way to a smaller trie; then fold if
 		 * a quarter of the limit is still not free */

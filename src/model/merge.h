@@ -12,6 +12,7 @@ struct kp_tidy {
 	size_t merge_at;		/* merge when nr_gone reaches it */
 	size_t max_bytes;		/* kp_model_opts.max_bytes, 0: none */
 	uint64_t flushes;		/* counted batches, to check memory now and then */
+	size_t checked_nodes;		/* trie nodes at the last check */
 };
 
 /* merge.c: the call trees, stacks and threads of exited processes are
