@@ -30,4 +30,22 @@ join "$T/go" "$T/kp" | awk '{ d = $2 - $3; if (d < 0) d = -d;
 	printf "%s: pprof %.2f%% text %.2f%%\n", $1, $2, $3; if (d > 0.1) bad = 1 }
 	END { exit bad }' || fail "pprof and text reports disagree"
 check_shares pprof "$T/go"
+
+# -n 3: without a pattern in -o it is refused, naming what to write; with
+# one, three files go tool pprof reads, each through the safe writer.
+"$KPTOP" --batch -d 0.5 -n 3 -p "$SPID" --format pprof -o "$T/all.pb.gz" 2>"$T/err" &&
+	fail "-n 3 pprof -o FILE: accepted"
+grep -q 'pattern with %n' "$T/err" || fail "-n 3 pprof -o FILE: unclear error: $(cat "$T/err")"
+"$KPTOP" --batch -d 0.5 -n 3 -p "$SPID" --format pprof -o "$T/cpu-%n-%H%M%S.pb.gz" \
+	2>"$T/err" || fail "-n 3 pprof: exit $?: $(cat "$T/err")"
+set -- "$T"/cpu-*.pb.gz
+[ $# = 3 ] || fail "-n 3 pprof: $# files: $*"
+for n in 1 2 3; do
+	f=$(ls "$T"/cpu-$n-[0-9]*.pb.gz) || fail "-n 3 pprof: no file of report $n"
+	[ "$(stat -c %a "$f")" = 600 ] || fail "$f: mode $(stat -c %a "$f")"
+	"$go" tool pprof -top "$f" >"$T/top$n" 2>"$T/top.err" ||
+		fail "go tool pprof $f: $(cat "$T/top.err")"
+	grep -q 'hot_a' "$T/top$n" || fail "$f: no hot_a: $(head -12 "$T/top$n")"
+done
+ls "$T" | grep -q 'tmp' && fail "-n 3 pprof: a temporary file left: $(ls "$T")"
 echo ok

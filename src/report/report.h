@@ -59,6 +59,17 @@ struct kp_report_info {
 	uint64_t jit_maps, jit_refused, jit_bad_lines;
 };
 
+/* -o with fields: a batch run writes each report to its own file, named
+ * by the pattern with %n the report number (1-based), %Y %m %d %H %M %S
+ * the local time the report's sampling started, %% a '%'.
+ * kp_report_path_fields: 1 when pattern has a field (*has_n: it has %n),
+ * 0 when none, KP_EUSAGE with a message for an unknown field.
+ * kp_report_path: the name of report index into buf; -ENAMETOOLONG when
+ * it does not fit. Both pure (localtime_r only). */
+int kp_report_path_fields(const char *pattern, int *has_n, struct kp_err *err);
+int kp_report_path(const char *pattern, unsigned index, uint64_t time_real_ns,
+		   char *buf, size_t len, struct kp_err *err);
+
 int kp_report__write(FILE *out, enum kp_format f, struct kp_model *m,
 		     const struct kp_report_info *info, struct kp_err *err);
 
