@@ -290,6 +290,10 @@ static void test_json(void **state)
 	assert_non_null(strstr(t, "\"jit_maps\": {\"read\": 1, \"refused\": 2, "
 			       "\"bad_lines\": 5}"));
 	assert_non_null(strstr(t, "\"freq_hz\": 1000"));
+	assert_non_null(strstr(t, "\"schema_version\": 2,"));
+	/* 64-bit: exact as a string, not a double that rounds it. */
+	assert_non_null(strstr(t, "\"time_real_ns\": \"1700000000000000000\","));
+	assert_non_null(strstr(t, "\"time_real_s\": 1700000000.000000,"));
 	free(t);
 }
 
