@@ -28,6 +28,7 @@
 #include "pump/pump.h"
 #include "pump/resolve.h"
 #include "report/report.h"
+#include "symbols/buildid.h"
 #include "symbols/symbols.h"
 #include "tui/tui.h"
 #include "unwind/unwind.h"
@@ -285,6 +286,13 @@ static int load_input(struct run *r)
 
 /* ---- batch ---- */
 
+/* The pprof report's look-up of a mapping's build ID on disk. */
+static int main_build_id(void *ctx, const char *path, uint8_t *id, uint8_t *len)
+{
+	(void)ctx;
+	return kp_buildid__file(path, id, len);
+}
+
 static void fill_info(struct run *r, struct kp_report_info *info,
 		      uint64_t t_end, unsigned idx)
 {
@@ -301,12 +309,16 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->index = idx;
 	info->count = r->o.count;
 	info->ncpus = pi.ncpus;
+	info->event = "cpu-clock (software, per CPU)";
 	if (!r->c) {
 		info->source = r->o.input;
 		info->freq_hz = pi.freq_hz;
 		info->time_real_ns = pi.start_real_ns;
 		return;
 	}
+	info->build_id = main_build_id;	/* live: the files are the ones mapped */
+	if (kp_buildid__kernel(info->kernel_build_id, &info->kernel_build_id_len))
+		info->kernel_build_id_len = 0;
 	info->freq_hz = r->o.freq_hz;
 	info->time_real_ns = r->t0_real;
 	info->duration_s = (double)(t_end - r->t0) / 1e9;

@@ -57,6 +57,12 @@ struct kp_report_info {
 	/* JIT maps (perf-PID.map) of this run: processes given one, maps
 	 * refused (untrusted, too big, over the budget), lines skipped. */
 	uint64_t jit_maps, jit_refused, jit_bad_lines;
+	/* pprof: the build ID of a mapping that came without one (NULL: not
+	 * looked up), 0 when id[0..*len) is filled; and the kernel's. */
+	int (*build_id)(void *ctx, const char *path, uint8_t *id, uint8_t *len);
+	void *build_id_ctx;
+	uint8_t kernel_build_id[KP_BUILD_ID_MAX], kernel_build_id_len;
+	const char *event;		/* what was sampled, NULL unknown */
 };
 
 /* -o with fields: a batch run writes each report to its own file, named
