@@ -40,7 +40,7 @@ check_shares pprof "$T/go"
 	fail "go tool pprof -raw: $(cat "$T/raw.err")"
 grep -q '^Comment: event: cpu-clock' "$T/raw" || fail "pprof: no event comment: $(grep Comment "$T/raw")"
 grep -q '^Comment: drops: .*queue-full 0' "$T/raw" || fail "pprof: no drops comment"
-grep -q '^Comment: collector: taken [1-9]' "$T/raw" || fail "pprof: no collector comment"
+grep -q "^Comment: kptop .* Hz per CPU" "$T/raw" || fail "pprof: no version comment"
 sed -n '/^Mappings/,$p' "$T/raw" >"$T/maps"
 sed -n 2p "$T/maps" | grep -Eq "^1: .*/split-fp [0-9a-f]{40} " ||
 	fail "pprof: the workload is not the first mapping with a build ID: $(head -4 "$T/maps")"

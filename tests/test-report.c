@@ -473,15 +473,14 @@ static void test_pprof(void **state)
 	assert_true(has_string(&pr, "/bin/app"));
 	assert_true(has_string(&pr, "deadbeef"));
 	assert_true(pr.build_id_seen);
-	/* kptop's, the event, collector, drops, and the JIT maps' */
-	assert_int_equal(pr.nr_comments, 5);
-	for (int i = 0; i < 5; i++)
+	/* kptop's, the event, the drops, and the JIT maps' */
+	assert_int_equal(pr.nr_comments, 4);
+	for (int i = 0; i < 4; i++)
 		assert_true(pr.comments[i] < 64);
 	/* (strings are kept to 31 bytes here) */
 	assert_string_equal(pr.str[pr.comments[1]], "event: unknown");
-	assert_string_equal(pr.str[pr.comments[2]], "collector: taken 14, delivered ");
-	assert_string_equal(pr.str[pr.comments[3]], "drops: bpf-full 0, cpu-buf 0, s");
-	assert_string_equal(pr.str[pr.comments[4]], "jit maps: read 1, refused 2, ba");
+	assert_string_equal(pr.str[pr.comments[2]], "drops: bpf-full 0, cpu-buf 0, s");
+	assert_string_equal(pr.str[pr.comments[3]], "jit maps: read 1, refused 2, ba");
 	assert_true(has_string(&pr, "tid") && has_string(&pr, "thread"));
 	assert_int_equal(pr.mappings, 2);	/* app (same range in both), kernel */
 	assert_int_equal(pr.multi_line_locs, 1);	/* inl inside b */

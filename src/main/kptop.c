@@ -310,15 +310,17 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->count = r->o.count;
 	info->ncpus = pi.ncpus;
 	info->event = "cpu-clock (software, per CPU)";
+	/* Build IDs the records lacked, from the files on this machine (as a
+	 * replay names frames from them too). */
+	info->build_id = main_build_id;
+	if (kp_buildid__kernel(info->kernel_build_id, &info->kernel_build_id_len))
+		info->kernel_build_id_len = 0;
 	if (!r->c) {
 		info->source = r->o.input;
 		info->freq_hz = pi.freq_hz;
 		info->time_real_ns = pi.start_real_ns;
 		return;
 	}
-	info->build_id = main_build_id;	/* live: the files are the ones mapped */
-	if (kp_buildid__kernel(info->kernel_build_id, &info->kernel_build_id_len))
-		info->kernel_build_id_len = 0;
 	info->freq_hz = r->o.freq_hz;
 	info->time_real_ns = r->t0_real;
 	info->duration_s = (double)(t_end - r->t0) / 1e9;

@@ -364,8 +364,9 @@ static void value_type(struct pp *pp, struct kp_pb *out, unsigned field,
 }
 
 /* The profile's comments (go tool pprof prints them as "Comment:"): the
- * version, the event, the collector's counters and the drops by stage,
- * the JIT maps when some were refused. Up to 5 string ids into c. */
+ * version, the event, the drops by stage, the JIT maps when some were
+ * refused. Not the collector's taken/delivered: a replay of the saved
+ * stream gives the same profile. Up to 4 string ids into c. */
 static size_t comments(struct pp *pp, const struct kp_report_facts *f,
 		       const struct kp_report_info *info, uint64_t *c)
 {
@@ -378,11 +379,6 @@ static size_t comments(struct pp *pp, const struct kp_report_facts *f,
 	snprintf(buf, sizeof(buf), "event: %s", info && info->event ? info->event
 								  : "unknown");
 	c[n++] = str(pp, buf);
-	if (info && info->have_collector) {
-		snprintf(buf, sizeof(buf), "collector: taken %" PRIu64 ", delivered %"
-			 PRIu64, info->taken, info->delivered);
-		c[n++] = str(pp, buf);
-	}
 	len = (size_t)snprintf(buf, sizeof(buf), "drops:");
 	for (unsigned s = 1; s <= KP_LOST_STAGE_MAX && len < sizeof(buf); s++)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %s %" PRIu64,
@@ -399,7 +395,7 @@ static void assemble(struct pp *pp, struct kp_pb *out,
 		     const struct kp_report_facts *f,
 		     const struct kp_report_info *info)
 {
-	uint64_t c[5];
+	uint64_t c[4];
 	size_t nc = comments(pp, f, info, c);
 	value_type(pp, out, P_SAMPLE_TYPE, "samples", "count");
 	value_type(pp, out, P_SAMPLE_TYPE, "cpu", "nanoseconds");
