@@ -51,4 +51,22 @@ grep -q '"taken": [1-9]' "$T/json" || fail "json: no collector counters"
 grep -q '^kptop .* report 1/2 ' "$T/two" && grep -q '^kptop .* report 2/2 ' "$T/two" ||
 	fail "-n 2: not two reports: $(grep '^kptop' "$T/two")"
 [ "$(grep -c '^ *Self% *Total%' "$T/two")" = 2 ] || fail "-n 2: not two tables"
+# text: one stream, a blank line before the header of report 2.
+awk '/^kptop .* report 2\/2 / { exit prev != "" } { prev = $0 }' "$T/two" ||
+	fail "-n 2: no blank line between the text reports"
+# json: -n 2 is JSON Lines, one compact object per report, each read whole
+# with its schema_version and its 64-bit start time as a string.
+"$KPTOP" --batch -d 0.5 -n 2 -p "$SPID" --format json >"$T/two.json" 2>"$T/err" ||
+	fail "-n 2 json: exit $?: $(cat "$T/err")"
+[ "$(wc -l <"$T/two.json")" = 2 ] || fail "-n 2 json: not two lines"
+python3 -c '
+import json, sys
+for n, line in enumerate(open(sys.argv[1]), 1):
+    o = json.loads(line)
+    assert o["schema_version"] == 2 and o["report"] == n and o["reports"] == 2, o
+    assert int(o["time_real_ns"]) > 0 and abs(int(o["time_real_ns"]) / 1e9 - o["time_real_s"]) < 1e-3
+    assert o["samples"] > 0 and o["functions"], "no samples"
+' "$T/two.json" 2>"$T/py" || fail "-n 2 json: not JSON Lines: $(tail -1 "$T/py")"
+python3 -m json.tool "$T/json" >/dev/null || fail "json: not one object"
+grep -q '"schema_version": 2,' "$T/json" || fail "json: no schema_version"
 echo ok

@@ -290,6 +290,10 @@ static void test_json(void **state)
 	assert_non_null(strstr(t, "\"jit_maps\": {\"read\": 1, \"refused\": 2, "
 			       "\"bad_lines\": 5}"));
 	assert_non_null(strstr(t, "\"freq_hz\": 1000"));
+	assert_non_null(strstr(t, "\"schema_version\": 2,"));
+	/* 64-bit: exact as a string, not a double that rounds it. */
+	assert_non_null(strstr(t, "\"time_real_ns\": \"1700000000000000000\","));
+	assert_non_null(strstr(t, "\"time_real_s\": 1700000000.000000,"));
 	free(t);
 }
 
@@ -358,8 +362,9 @@ struct prof {
 	uint64_t count, nanos, period, duration, time;
 	char str[64][32];
 	int build_id_seen;
-	uint64_t comments[4];
+	uint64_t comments[8];
 	int nr_comments;
+	uint64_t first_map_file;	/* string id of mapping[0]'s filename */
 };
 
 static void read_sample(struct pb *s, struct prof *pr)
@@ -407,10 +412,13 @@ static void read_profile(const uint8_t *buf, size_t len, struct prof *pr)
 		switch (num) {
 		case 2: read_sample(&sub, pr); break;
 		case 3:
-			pr->mappings++;
 			m = sub;
-			while (field(&m, &n2, &v2, &sub))
+			while (field(&m, &n2, &v2, &sub)) {
 				pr->build_id_seen |= n2 == 6 && v2 != 0;
+				if (n2 == 5 && pr->mappings == 0)
+					pr->first_map_file = v2;
+			}
+			pr->mappings++;
 			break;
 		case 4: read_location(&sub, pr); break;
 		case 5: pr->functions++; break;
@@ -424,7 +432,7 @@ static void read_profile(const uint8_t *buf, size_t len, struct prof *pr)
 		case 9: pr->time = v; break;
 		case 12: pr->period = v; break;
 		case 13:
-			if (pr->nr_comments < 4)
+			if (pr->nr_comments < 8)
 				pr->comments[pr->nr_comments++] = v;
 			break;
 		}
@@ -465,15 +473,78 @@ static void test_pprof(void **state)
 	assert_true(has_string(&pr, "/bin/app"));
 	assert_true(has_string(&pr, "deadbeef"));
 	assert_true(pr.build_id_seen);
-	assert_int_equal(pr.nr_comments, 2);	/* kptop's, and the JIT maps' */
-	assert_true(pr.comments[1] < 64);
+	/* kptop's, the event, the drops, and the JIT maps' */
+	assert_int_equal(pr.nr_comments, 4);
+	for (int i = 0; i < 4; i++)
+		assert_true(pr.comments[i] < 64);
 	/* (strings are kept to 31 bytes here) */
-	assert_string_equal(pr.str[pr.comments[1]], "jit maps: read 1, refused 2, ba");
+	assert_string_equal(pr.str[pr.comments[1]], "event: unknown");
+	assert_string_equal(pr.str[pr.comments[2]], "drops: bpf-full 0, cpu-buf 0, s");
+	assert_string_equal(pr.str[pr.comments[3]], "jit maps: read 1, refused 2, ba");
+	assert_true(has_string(&pr, "tid") && has_string(&pr, "thread"));
 	assert_int_equal(pr.mappings, 2);	/* app (same range in both), kernel */
 	assert_int_equal(pr.multi_line_locs, 1);	/* inl inside b */
 	assert_int_equal(pr.functions, 8);	/* 7 user names + k_leaf */
 	free(raw);
 	free(t);
+}
+
+/* The pprof look-up of a build ID on disk, faked: 010203 for /bin/app. */
+static int fake_build_id(void *ctx, const char *path, uint8_t *id, uint8_t *len)
+{
+	(void)ctx;
+	if (strcmp(path, "/bin/app"))
+		return -ENOENT;
+	id[0] = 1, id[1] = 2, id[2] = 3;
+	*len = 3;
+	return 0;
+}
+
+/* A process known without build IDs whose first sample is in the
+ * kernel: its executable is still mapping[0], with the looked-up build
+ * ID, and the kernel's mapping has the kernel's. */
+static void test_pprof_main_first(void **state)
+{
+	static const uint64_t su[] = { APP(4), APP(1) };
+	struct kp_model_opts o = { .resolver = { &fake_ops, NULL } };
+	struct kp_model *m = kp_model__new(&o);
+	struct kp_record r = { .type = KP_REC_META };
+	struct kp_report_info in = { .index = 1, .count = 1,
+		.build_id = fake_build_id, .kernel_build_id = { 0xaa, 0xbb },
+		.kernel_build_id_len = 2, .event = "cpu-clock" };
+	struct kp_err err = { 0 };
+	struct prof pr = { 0 };
+	char *buf = NULL;
+	size_t sz = 0, plen;
+	uint8_t *raw;
+	FILE *out = open_memstream(&buf, &sz);
+
+	(void)state;
+	assert_non_null(m);
+	r.meta = (struct kp_rec_meta){ .version = "t", .freq_hz = 1000, .ncpus = 1 };
+	feed(m, &r);
+	r = (struct kp_record){ .type = KP_REC_PROCESS };
+	r.process = (struct kp_rec_process){ .pid = 300, .gpid = 300,
+		.start_ns = 1, .comm = "app", .exe = "/bin/app" };
+	feed(m, &r);
+	r = (struct kp_record){ .type = KP_REC_MMAP };
+	r.mmap = (struct kp_rec_mmap){ .pid = 300, .tid = 300, .addr = 0x400000,
+		.len = 0x10000, .prot = 5, .path = "/bin/app" };
+	feed(m, &r);
+	feed_samples(m, 300, "app", 1, su, 0, 1);	/* kernel only, first */
+	feed_samples(m, 300, "app", 3, su, 2, 0);
+	assert_int_equal(kp_report__write(out, KP_FORMAT_PPROF, m, &in, &err), 0);
+	fclose(out);
+	plen = gunzip(buf, sz, &raw);
+	read_profile(raw, plen, &pr);
+	assert_int_equal(pr.mappings, 2);
+	assert_true(pr.first_map_file < 64);
+	assert_string_equal(pr.str[pr.first_map_file], "/bin/app");
+	assert_true(has_string(&pr, "010203") && has_string(&pr, "aabb"));
+	assert_true(has_string(&pr, "event: cpu-clock"));
+	free(raw);
+	free(buf);
+	kp_model__free(m);
 }
 
 static void test_write_error(void **state)
@@ -527,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_pprof),
+		cmocka_unit_test(test_pprof_main_first),
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_format_names),

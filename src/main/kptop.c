@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <malloc.h>
 #include <math.h>
 #include <poll.h>
@@ -27,6 +28,7 @@
 #include "pump/pump.h"
 #include "pump/resolve.h"
 #include "report/report.h"
+#include "symbols/buildid.h"
 #include "symbols/symbols.h"
 #include "tui/tui.h"
 #include "unwind/unwind.h"
@@ -54,6 +56,7 @@ struct run {
 	struct kp_pump *p;
 	FILE *out;
 	struct kp_safefile *outf;	/* -o FILE: out until renamed into place */
+	int per_file;		/* -o PATTERN: one file per report */
 	uint64_t t0, t0_real;	/* start of the period of the next report */
 	int damaged;		/* the input file is damaged: exit 4 after the report */
 	struct kp_err err;
@@ -143,10 +146,18 @@ static int check_rights(struct kp_err *err)
  * the report takes the name when kptop ends. */
 static int open_output(struct run *r)
 {
+	char path[PATH_MAX];
+	int has_n;
+
 	if (!r->o.output || !strcmp(r->o.output, "-")) {
 		r->out = stdout;
 		return 0;
 	}
+	r->per_file = kp_report_path_fields(r->o.output, &has_n, &r->err) > 0;
+	if (r->per_file)	/* each report's file is made when it is written */
+		return kp_report_path(r->o.output, 1, clock_ns(CLOCK_REALTIME),
+				      path, sizeof(path), &r->err) ||
+		       kp_safefile__check(path, &r->err);
 	r->outf = kp_safefile__open(r->o.output, &r->err);
 	if (!r->outf)
 		return r->err.code ? r->err.code : -errno;
@@ -291,6 +302,13 @@ static int load_input(struct run *r)
 
 /* ---- batch ---- */
 
+/* The pprof report's look-up of a mapping's build ID on disk. */
+static int main_build_id(void *ctx, const char *path, uint8_t *id, uint8_t *len)
+{
+	(void)ctx;
+	return kp_buildid__file(path, id, len);
+}
+
 static void fill_info(struct run *r, struct kp_report_info *info,
 		      uint64_t t_end, unsigned idx)
 {
@@ -307,6 +325,12 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->index = idx;
 	info->count = r->o.count;
 	info->ncpus = pi.ncpus;
+	info->event = "cpu-clock (software, per CPU)";
+	/* Build IDs the records lacked, from the files on this machine (as a
+	 * replay names frames from them too). */
+	info->build_id = main_build_id;
+	if (kp_buildid__kernel(info->kernel_build_id, &info->kernel_build_id_len))
+		info->kernel_build_id_len = 0;
 	if (!r->c) {
 		info->source = r->o.input;
 		info->freq_hz = pi.freq_hz;
@@ -326,6 +350,38 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->lost_sideband = st.lost_sideband;
 	info->stack_err_kernel = st.stack_err_kernel;
 	info->stack_err_user = st.stack_err_user;
+}
+
+/* The report, to the output or (-o PATTERN) to its own file put in
+ * place at once. */
+static int write_report(struct run *r, const struct kp_report_info *info)
+{
+	char path[PATH_MAX];
+	struct kp_safefile *f;
+	int rc;
+
+	if (!r->per_file) {
+		/* One stream: text and tree reports apart by a blank line;
+		 * folded lines and JSON Lines need none. */
+		if (info->index > 1 && (r->o.format == KP_FORMAT_TEXT ||
+					r->o.format == KP_FORMAT_TREE))
+			fputc('\n', r->out);
+		return kp_report__write(r->out, r->o.format, r->m, info, &r->err);
+	}
+	rc = kp_report_path(r->o.output, info->index, info->time_real_ns, path,
+			    sizeof(path), &r->err);
+	if (rc)
+		return rc;
+	f = kp_safefile__open(path, &r->err);
+	if (!f)
+		return r->err.code ? r->err.code : -EIO;
+	rc = kp_report__write(kp_safefile__stream(f), r->o.format, r->m, info,
+			      &r->err);
+	if (rc) {
+		kp_safefile__abort(f);
+		return rc;
+	}
+	return kp_safefile__commit(f, &r->err);
 }
 
 /* Everything queued goes into the model (and the save file). */
@@ -396,7 +452,7 @@ static int one_report(struct run *r, unsigned idx)
 		return rc;
 	kp_model__refresh(r->m, clock_ns(CLOCK_MONOTONIC));
 	fill_info(r, &info, t_end, idx);
-	rc = kp_report__write(r->out, r->o.format, r->m, &info, &r->err);
+	rc = write_report(r, &info);
 	/* The saved stream ends with what the last report was made of: the
 	 * side-band keeps coming after the sampling stops, and a replay of
 	 * the file must be that report, not the state at exit. */
@@ -434,7 +490,7 @@ static int run_batch(struct run *r)
 	if (!r->c) {	/* -i: one report of the whole file */
 		fill_info(r, &info, 0, 1);
 		info.count = 1;
-		rc = kp_report__write(r->out, r->o.format, r->m, &info, &r->err);
+		rc = write_report(r, &info);
 		jit_note(r);
 		return rc ? KP_EXIT_RUNTIME : KP_EXIT_OK;
 	}

@@ -56,7 +56,9 @@ void kp_options_usage(FILE *f, const char *prog)
 "  -d, --delay SECS       live: refresh interval (default 2); batch:\n"
 "                         seconds per report (default: until SIGINT/SIGTERM)\n"
 "  -n, --iterations N     batch: number of reports (default 1)\n"
-"  -o, --output FILE      batch: write the report to FILE (default or -: stdout)\n"
+"  -o, --output FILE      batch: write the report to FILE (default or -: stdout);\n"
+"                         with %%n (report number), %%Y%%m%%d-%%H%%M%%S: one file\n"
+"                         per report (needed by -n N --format pprof)\n"
 "      --format FMT       batch: text (default), tree, folded, pprof, json\n"
 "  -w, --save FILE        also write the record stream to FILE\n"
 "  -i, --input FILE       read a saved stream instead of sampling\n"
@@ -315,6 +317,25 @@ static void set_defaults(struct kp_options *o)
 	o->window_s = KP_DEFAULT_WINDOW_S;
 }
 
+/* -o PATTERN (one file per report) and -n: see kp_report_path. */
+static int check_output(const struct kp_options *o, struct kp_err *err)
+{
+	int has_n = 0;
+	int fields = kp_report_path_fields(o->output, &has_n, err);
+
+	if (fields < 0)
+		return fields;
+	if (fields && !has_n && o->count > 1 && !o->input)
+		return kp_err_set(err, KP_EUSAGE, "invalid value '%s' for -o: with "
+				  "-n %u the pattern needs %%n (the report number), "
+				  "such as %s-%%n", o->output, o->count, o->output);
+	if (!fields && o->count > 1 && !o->input && o->format == KP_FORMAT_PPROF)
+		return kp_err_set(err, KP_EUSAGE, "-n %u --format pprof writes one "
+				  "file per report: give -o a pattern with %%n, such "
+				  "as -o cpu-%%n.pb.gz", o->count);
+	return 0;
+}
+
 static int check_combination(struct kp_options *o, struct kp_err *err)
 {
 	if (o->user_only && o->kernel_only)
@@ -325,7 +346,7 @@ static int check_combination(struct kp_options *o, struct kp_err *err)
 				  "-i and -w cannot be combined: the input is a stream already");
 	if (!o->batch && o->output)
 		return kp_err_set(err, KP_EUSAGE, "-o needs --batch");
-	return 0;
+	return check_output(o, err);
 }
 
 static int one_option(struct kp_options *o, int c, char **argv,

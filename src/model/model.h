@@ -334,6 +334,9 @@ struct kp_stack_visit {
 	const char *comm;
 	uint32_t pid, tid;
 	uint64_t cgroup_id;
+	const char *thread;	/* the thread's name, "" unknown */
+	const char *cgroup;	/* the cgroup's path, NULL until named */
+	const char *exe;	/* the process's executable, "" unknown */
 	const struct kp_frame_ref *const *frames;	/* root first */
 	size_t depth;
 	double count;		/* current count (after time mode) */

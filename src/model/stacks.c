@@ -109,6 +109,9 @@ int kp_model__foreach_stack(struct kp_model *m,
 		v.pid = m->pr.procs[kp_stk_proc(m, s)].pid;
 		v.tid = kp_stk_tid(m, s);
 		v.cgroup_id = kp_stk_cgroup(m, s);
+		v.thread = m->pr.threads[s->thr].name ? m->pr.threads[s->thr].name : "";
+		v.cgroup = m->pr.cgroups[s->cgroup].name;
+		v.exe = m->pr.procs[kp_stk_proc(m, s)].exe ? m->pr.procs[kp_stk_proc(m, s)].exe : "";
 		v.frames = path;
 		v.count = s->cur;
 		v.samples = s->samples;

@@ -1,5 +1,9 @@
 /* json.c — the counters and the flat function table as one JSON object,
- * for scripts. */
+ * for scripts: indented when the run makes one report, one compact
+ * object per line (JSON Lines) when it makes several. The schema is in
+ * man/kptop.1 (OUTPUT FORMATS); KP_JSON_SCHEMA_VERSION counts its
+ * incompatible changes. 64-bit times are given as decimal strings too,
+ * since a double (jq, JavaScript) rounds them past 2^53. */
 #include "report/report.h"
 
 #include <inttypes.h>
@@ -7,51 +11,67 @@
 #include "report/report-int.h"
 #include "stream/lost.h"
 
-static void counters(FILE *out, const struct kp_report_facts *f,
+#define KP_JSON_SCHEMA_VERSION 2
+
+/* Layout: nl after each member (newline and indent, or nothing). */
+struct js {
+	FILE *out;
+	const char *nl, *nl2;	/* top-level member, function row */
+};
+
+static void counters(const struct js *j, const struct kp_report_facts *f,
 		     const struct kp_report_info *info)
 {
-	fprintf(out, "  \"version\": ");
+	FILE *out = j->out;
+	uint64_t t = info ? info->time_real_ns : 0;
+
+	fprintf(out, "%s\"schema_version\": %d,%s\"version\": ", j->nl,
+		KP_JSON_SCHEMA_VERSION, j->nl);
 	kp_json_string(out, PACKAGE_VERSION);
-	fprintf(out, ",\n  \"source\": ");
+	fprintf(out, ",%s\"source\": ", j->nl);
 	kp_json_string(out, info && info->source ? info->source : "live");
-	fprintf(out, ",\n  \"time_real_ns\": %" PRIu64 ",\n",
-		info ? info->time_real_ns : 0);
-	fprintf(out, "  \"duration_s\": %.6f,\n  \"freq_hz\": %" PRIu32
-		",\n  \"ncpus\": %" PRIu32 ",\n", f->duration_s, f->freq_hz, f->ncpus);
-	fprintf(out, "  \"samples\": %" PRIu64 ",\n  \"total\": %.3f,\n"
-		"  \"idle\": %.3f,\n", f->sum.samples, f->sum.total, f->sum.idle);
-	fprintf(out, "  \"processes\": %" PRIu64 ",\n  \"threads\": %" PRIu64
-		",\n  \"mappings\": %" PRIu64 ",\n", f->sum.processes,
-		f->sum.threads, f->sum.mappings);
-	fprintf(out, "  \"merged_processes\": %" PRIu64 ",\n  \"folded_samples\": %"
-		PRIu64 ",\n", f->sum.merged_procs, f->sum.folded_samples);
-	fprintf(out, "  \"collector\": ");
+	fprintf(out, ",%s\"report\": %u,%s\"reports\": %u,", j->nl,
+		info && info->index ? info->index : 1, j->nl,
+		info && info->count ? info->count : 1);
+	fprintf(out, "%s\"time_real_ns\": \"%" PRIu64 "\",%s\"time_real_s\": %.6f,",
+		j->nl, t, j->nl, (double)t / 1e9);
+	fprintf(out, "%s\"duration_s\": %.6f,%s\"freq_hz\": %" PRIu32 ",%s\"ncpus\": %"
+		PRIu32 ",", j->nl, f->duration_s, j->nl, f->freq_hz, j->nl, f->ncpus);
+	fprintf(out, "%s\"samples\": %" PRIu64 ",%s\"total\": %.3f,%s\"idle\": %.3f,",
+		j->nl, f->sum.samples, j->nl, f->sum.total, j->nl, f->sum.idle);
+	fprintf(out, "%s\"processes\": %" PRIu64 ",%s\"threads\": %" PRIu64
+		",%s\"mappings\": %" PRIu64 ",", j->nl, f->sum.processes, j->nl,
+		f->sum.threads, j->nl, f->sum.mappings);
+	fprintf(out, "%s\"merged_processes\": %" PRIu64 ",%s\"folded_samples\": %"
+		PRIu64 ",%s\"collector\": ", j->nl, f->sum.merged_procs, j->nl,
+		f->sum.folded_samples, j->nl);
 	if (info && info->have_collector)
 		fprintf(out, "{\"taken\": %" PRIu64 ", \"delivered\": %" PRIu64
 			", \"stack_err_kernel\": %" PRIu64 ", \"stack_err_user\": %"
-			PRIu64 "},\n", info->taken, info->delivered,
+			PRIu64 "},", info->taken, info->delivered,
 			info->stack_err_kernel, info->stack_err_user);
 	else
-		fputs("null,\n", out);
-	fputs("  \"drops\": {", out);
+		fputs("null,", out);
+	fprintf(out, "%s\"drops\": {", j->nl);
 	for (unsigned s = 1; s <= KP_LOST_STAGE_MAX; s++)
 		fprintf(out, "%s\"%s\": %" PRIu64, s > 1 ? ", " : "",
 			kp_lost_stage_name(s), f->lost[s]);
-	fputs("},\n", out);
-	fprintf(out, "  \"jit_maps\": {\"read\": %" PRIu64 ", \"refused\": %" PRIu64
-		", \"bad_lines\": %" PRIu64 "},\n", info ? info->jit_maps : 0,
+	fprintf(out, "},%s\"jit_maps\": {\"read\": %" PRIu64 ", \"refused\": %" PRIu64
+		", \"bad_lines\": %" PRIu64 "},", j->nl, info ? info->jit_maps : 0,
 		info ? info->jit_refused : 0, info ? info->jit_bad_lines : 0);
 }
 
-static void row(FILE *out, const struct kp_row *r, double total, int last)
+static void row(const struct js *j, const struct kp_row *r, double total, int last)
 {
-	fputs("    {\"function\": ", out);
+	FILE *out = j->out;
+
+	fprintf(out, "%s{\"function\": ", j->nl2);
 	kp_json_string(out, r->name ? r->name : "?");
 	fputs(", \"module\": ", out);
 	kp_json_string(out, r->module ? r->module : "");
 	fprintf(out, ", \"kernel\": %s, \"self\": %.3f, \"total\": %.3f, "
 		"\"samples\": %" PRIu64 ", \"self_pct\": %.3f, \"total_pct\": %.3f, "
-		"\"processes\": %" PRIu32 "}%s\n", r->kernel ? "true" : "false",
+		"\"processes\": %" PRIu32 "}%s", r->kernel ? "true" : "false",
 		r->self, r->total, r->samples, kp_pct(r->self, total),
 		kp_pct(r->total, total), r->nr_procs, last ? "" : ",");
 }
@@ -59,6 +79,8 @@ static void row(FILE *out, const struct kp_row *r, double total, int last)
 int kp_report_json(FILE *out, struct kp_model *m,
 		   const struct kp_report_info *info, struct kp_err *err)
 {
+	int lines = info && info->count > 1;
+	struct js j = { out, lines ? "" : "\n  ", lines ? "" : "\n    " };
 	struct kp_report_facts f;
 	struct kp_view *v = NULL;
 	int rc;
@@ -67,12 +89,12 @@ int kp_report_json(FILE *out, struct kp_model *m,
 	rc = kp_report_view(m, KP_VIEW_FLAT, KP_SORT_SELF, &v, err);
 	if (rc)
 		return rc;
-	fputs("{\n", out);
-	counters(out, &f, info);
-	fprintf(out, "  \"view_total\": %.3f,\n  \"functions\": [\n", v->total);
+	fputc('{', out);
+	counters(&j, &f, info);
+	fprintf(out, "%s\"view_total\": %.3f,%s\"functions\": [", j.nl, v->total, j.nl);
 	for (size_t i = 0; i < v->nr_rows; i++)
-		row(out, &v->rows[i], v->total, i + 1 == v->nr_rows);
-	fputs("  ]\n}\n", out);
+		row(&j, &v->rows[i], v->total, i + 1 == v->nr_rows);
+	fprintf(out, "%s]%s}\n", v->nr_rows ? j.nl : "", lines ? "" : "\n");
 	kp_view__free(v);
 	return 0;
 }

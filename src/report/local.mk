@@ -3,7 +3,8 @@ noinst_LIBRARIES += libkpreport.a
 libkpreport_a_SOURCES = src/report/report.h src/report/format.c
 libkpreport_a_SOURCES += src/report/report-int.h src/report/report.c \
 	src/report/text.c src/report/tree.c src/report/folded.c \
-	src/report/json.c src/report/pb.h src/report/pb.c src/report/pprof.c
+	src/report/json.c src/report/pb.h src/report/pb.c src/report/pprof.c \
+	src/report/outpath.c
 libkpreport_a_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
 
 if HAVE_CMOCKA

@@ -267,3 +267,9 @@ const void *kp_intern__key(const struct kp_intern *t, size_t i, size_t *len)
 	*len = t->items[i].len;
 	return t->items[i].key;
 }
+
+void kp_intern__set(struct kp_intern *t, size_t i, uint64_t val)
+{
+	if (i < t->nr)
+		t->items[i].val = val;
+}

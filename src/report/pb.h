@@ -46,5 +46,7 @@ int kp_intern__get(struct kp_intern *t, const void *key, size_t len,
 size_t kp_intern__count(const struct kp_intern *t);
 /* The i-th inserted key (0-based); *len gets its length. */
 const void *kp_intern__key(const struct kp_intern *t, size_t i, size_t *len);
+/* Change the value of the i-th inserted key. */
+void kp_intern__set(struct kp_intern *t, size_t i, uint64_t val);
 
 #endif /* KP_REPORT_PB_H */

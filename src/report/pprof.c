@@ -17,6 +17,7 @@
 
 #include "report/pb.h"
 #include "report/report-int.h"
+#include "stream/lost.h"
 
 /* profile.proto field numbers. */
 enum {
@@ -36,13 +37,25 @@ enum {
 
 #define KERNEL_MAP_START 0xffff000000000000ULL
 
+/* One Mapping message in pp->mappings, for the order they are written. */
+struct pp_map {
+	size_t off, len;
+	uint64_t file;		/* its filename's string id */
+};
+
 struct pp {
 	struct kp_intern *strs, *funcs, *maps, *locs;
+	struct kp_intern *bids;	/* path -> string id of its looked-up build ID */
 	struct kp_pb samples, mappings, locations, functions;
 	struct kp_pb tmp, sub, scratch;
+	const struct kp_report_info *info;
 	uint64_t period_ns;
 	uint64_t *locids, *key;
 	size_t cap;
+	struct pp_map *mapv;	/* the mappings, in order of ids */
+	size_t nr_mapv, cap_mapv;
+	uint64_t *exe_samples;	/* by string id of an executable */
+	size_t cap_exe;
 	int rc;
 };
 
@@ -89,15 +102,63 @@ static uint64_t func_id(struct pp *pp, const struct kp_frame_ref *fr)
 	return id;
 }
 
-static uint64_t build_id_str(struct pp *pp, const struct kp_frame_ref *fr)
+static uint64_t hex_str(struct pp *pp, const uint8_t *id, unsigned len)
 {
 	char hex[2 * KP_BUILD_ID_MAX + 1];
-	unsigned n = fr->build_id_len <= KP_BUILD_ID_MAX ? fr->build_id_len : 0;
+	unsigned n = id && len <= KP_BUILD_ID_MAX ? len : 0;
 
-	for (unsigned i = 0; i < n && fr->build_id; i++)
-		snprintf(hex + 2 * i, 3, "%02x", fr->build_id[i]);
-	hex[fr->build_id ? 2 * n : 0] = '\0';
+	for (unsigned i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	hex[2 * n] = '\0';
 	return str(pp, hex);
+}
+
+/* The mapping's build ID: its record's, else the caller's look-up of
+ * the file (once per path). */
+static uint64_t build_id_str(struct pp *pp, const struct kp_frame_ref *fr)
+{
+	uint8_t id[KP_BUILD_ID_MAX], len = 0;
+	uint64_t sid = 0;
+	int rc;
+
+	if (fr->build_id && fr->build_id_len)
+		return hex_str(pp, fr->build_id, fr->build_id_len);
+	if (!pp->info || !pp->info->build_id || !fr->path || fr->path[0] != '/')
+		return 0;
+	rc = kp_intern__get(pp->bids, fr->path, strlen(fr->path), &sid);
+	if (rc < 0)
+		pp->rc = rc;
+	if (rc != 1)
+		return sid;	/* known (0: none) */
+	if (pp->info->build_id(pp->info->build_id_ctx, fr->path, id, &len) == 0)
+		sid = hex_str(pp, id, len);
+	kp_intern__set(pp->bids, kp_intern__count(pp->bids) - 1, sid);
+	return sid;
+}
+
+static void kernel_build_id(struct pp *pp, uint64_t *sid)
+{
+	const struct kp_report_info *i = pp->info;
+
+	*sid = i && i->kernel_build_id_len ?
+	       hex_str(pp, i->kernel_build_id, i->kernel_build_id_len) : 0;
+}
+
+/* Remember where mapping message of id lies in pp->mappings. */
+static void note_map(struct pp *pp, size_t off, uint64_t file)
+{
+	if (pp->nr_mapv == pp->cap_mapv) {
+		size_t cap = pp->cap_mapv ? 2 * pp->cap_mapv : 16;
+		struct pp_map *v = realloc(pp->mapv, cap * sizeof(*v));
+
+		if (!v) {
+			pp->rc = -ENOMEM;
+			return;
+		}
+		pp->mapv = v;
+		pp->cap_mapv = cap;
+	}
+	pp->mapv[pp->nr_mapv++] = (struct pp_map){ off, pp->mappings.len - off, file };
 }
 
 static uint64_t map_id(struct pp *pp, const struct kp_frame_ref *fr)
@@ -109,12 +170,17 @@ static uint64_t map_id(struct pp *pp, const struct kp_frame_ref *fr)
 	if (!fr->kernel && !fr->path)
 		return 0;	/* no mapping known */
 	key[0] = str(pp, fr->kernel ? "[kernel.kallsyms]" : fr->path);
-	key[1] = fr->kernel ? 0 : build_id_str(pp, fr);
+	if (fr->kernel)
+		kernel_build_id(pp, &key[1]);
+	else
+		key[1] = build_id_str(pp, fr);
 	key[2] = fr->kernel ? KERNEL_MAP_START : fr->map_start;
 	key[3] = fr->kernel ? UINT64_MAX : fr->map_limit;
 	key[4] = fr->kernel ? 0 : fr->map_pgoff;
 	id = intern_id(pp, pp->maps, key, sizeof(key), &is_new);
 	if (is_new) {
+		size_t off = pp->mappings.len;
+
 		kp_pb_reset(&pp->tmp);
 		kp_pb_uint(&pp->tmp, M_ID, id);
 		kp_pb_uint(&pp->tmp, M_START, key[2]);
@@ -127,6 +193,7 @@ static uint64_t map_id(struct pp *pp, const struct kp_frame_ref *fr)
 		kp_pb_uint(&pp->tmp, M_HAS_LINE_NUMBERS, 1);
 		kp_pb_uint(&pp->tmp, M_HAS_INLINE_FRAMES, 1);
 		kp_pb_msg(&pp->mappings, P_MAPPING, &pp->tmp);
+		note_map(pp, off, key[0]);
 	}
 	return id;
 }
@@ -201,6 +268,55 @@ static void add_label(struct pp *pp, const char *key, const char *s, uint64_t nu
 	kp_pb_msg(&pp->tmp, S_LABEL, &pp->sub);
 }
 
+/* Samples by executable: the one with most is the main binary. */
+static void count_exe(struct pp *pp, const char *exe, uint64_t n)
+{
+	uint64_t id;
+
+	if (!exe || exe[0] != '/')
+		return;
+	id = str(pp, exe);
+	if (id >= pp->cap_exe) {
+		size_t cap = 2 * id + 16;
+		uint64_t *a = realloc(pp->exe_samples, cap * sizeof(*a));
+
+		if (!a) {
+			pp->rc = -ENOMEM;
+			return;
+		}
+		memset(a + pp->cap_exe, 0, (cap - pp->cap_exe) * sizeof(*a));
+		pp->exe_samples = a;
+		pp->cap_exe = cap;
+	}
+	pp->exe_samples[id] += n;
+}
+
+/* The mappings, the main binary's first: pprof takes mapping[0] for the
+ * program profiled (its "File:" header). */
+static void write_mappings(struct pp *pp, struct kp_pb *out)
+{
+	uint64_t best = 0, main_file = 0;
+	size_t first = pp->nr_mapv;
+
+	for (size_t i = 0; i < pp->cap_exe; i++)
+		if (pp->exe_samples[i] > best) {
+			best = pp->exe_samples[i];
+			main_file = i;
+		}
+	for (size_t i = 0; i < pp->nr_mapv && main_file; i++)
+		if (pp->mapv[i].file == main_file) {
+			first = i;
+			break;
+		}
+	if (first < pp->nr_mapv)
+		kp_pb_raw(out, pp->mappings.buf + pp->mapv[first].off,
+			  pp->mapv[first].len);
+	for (size_t i = 0; i < pp->nr_mapv; i++)
+		if (i != first)
+			kp_pb_raw(out, pp->mappings.buf + pp->mapv[i].off,
+				  pp->mapv[i].len);
+}
+
 static int one_sample(void *ctx, const struct kp_stack_visit *v)
 {
 	struct pp *pp = ctx;
@@ -228,7 +344,13 @@ static int one_sample(void *ctx, const struct kp_stack_visit *v)
 	kp_pb_packed(&pp->tmp, S_VALUE, values, 2, &pp->scratch);
 	add_label(pp, "comm", v->comm && *v->comm ? v->comm : "[unknown]", 0);
 	add_label(pp, "pid", NULL, v->pid);
+	add_label(pp, "tid", NULL, v->tid);
+	if (v->thread && *v->thread)
+		add_label(pp, "thread", v->thread, 0);
+	if (v->cgroup && *v->cgroup)
+		add_label(pp, "cgroup", v->cgroup, 0);
 	kp_pb_msg(&pp->samples, P_SAMPLE, &pp->tmp);
+	count_exe(pp, v->exe, (uint64_t)n);
 	return pp->rc;
 }
 
@@ -241,24 +363,45 @@ static void value_type(struct pp *pp, struct kp_pb *out, unsigned field,
 	kp_pb_msg(out, field, &pp->tmp);
 }
 
+/* The profile's comments (go tool pprof prints them as "Comment:"): the
+ * version, the event, the drops by stage, the JIT maps when some were
+ * refused. Not the collector's taken/delivered: a replay of the saved
+ * stream gives the same profile. Up to 4 string ids into c. */
+static size_t comments(struct pp *pp, const struct kp_report_facts *f,
+		       const struct kp_report_info *info, uint64_t *c)
+{
+	char buf[256];
+	size_t n = 0, len = 0;
+
+	snprintf(buf, sizeof(buf), "kptop %s, %" PRIu32 " Hz per CPU, %" PRIu32
+		 " CPUs", PACKAGE_VERSION, f->freq_hz, f->ncpus);
+	c[n++] = str(pp, buf);
+	snprintf(buf, sizeof(buf), "event: %s", info && info->event ? info->event
+								  : "unknown");
+	c[n++] = str(pp, buf);
+	len = (size_t)snprintf(buf, sizeof(buf), "drops:");
+	for (unsigned s = 1; s <= KP_LOST_STAGE_MAX && len < sizeof(buf); s++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %s %" PRIu64,
+					s > 1 ? "," : "", kp_lost_stage_name(s),
+					f->lost[s]);
+	c[n++] = str(pp, buf);
+	if (kp_report_jit_note(info, buf, sizeof(buf)))
+		c[n++] = str(pp, buf);
+	return n;
+}
+
 /* Assemble the Profile message into out. */
 static void assemble(struct pp *pp, struct kp_pb *out,
 		     const struct kp_report_facts *f,
 		     const struct kp_report_info *info)
 {
-	char comment[128], jit[128];
-	uint64_t c, cj = 0;
-
-	snprintf(comment, sizeof(comment), "kptop %s, %" PRIu32 " Hz per CPU, %"
-		 PRIu32 " CPUs", PACKAGE_VERSION, f->freq_hz, f->ncpus);
-	c = str(pp, comment);
-	if (kp_report_jit_note(info, jit, sizeof(jit)))
-		cj = str(pp, jit);
+	uint64_t c[4];
+	size_t nc = comments(pp, f, info, c);
 	value_type(pp, out, P_SAMPLE_TYPE, "samples", "count");
 	value_type(pp, out, P_SAMPLE_TYPE, "cpu", "nanoseconds");
 	value_type(pp, out, P_PERIOD_TYPE, "cpu", "nanoseconds");
 	kp_pb_raw(out, pp->samples.buf, pp->samples.len);
-	kp_pb_raw(out, pp->mappings.buf, pp->mappings.len);
+	write_mappings(pp, out);
 	kp_pb_raw(out, pp->locations.buf, pp->locations.len);
 	kp_pb_raw(out, pp->functions.buf, pp->functions.len);
 	for (size_t i = 0; i < kp_intern__count(pp->strs); i++) {
@@ -270,9 +413,8 @@ static void assemble(struct pp *pp, struct kp_pb *out,
 	kp_pb_uint(out, P_TIME_NANOS, info ? info->time_real_ns : 0);
 	kp_pb_uint(out, P_DURATION_NANOS, (uint64_t)llround(f->duration_s * 1e9));
 	kp_pb_uint(out, P_PERIOD, pp->period_ns);
-	kp_pb_uint(out, P_COMMENT, c);
-	if (cj)
-		kp_pb_uint(out, P_COMMENT, cj);
+	for (size_t i = 0; i < nc; i++)
+		kp_pb_uint(out, P_COMMENT, c[i]);
 	if (pp->samples.oom || pp->mappings.oom || pp->locations.oom ||
 	    pp->functions.oom || pp->tmp.oom || pp->sub.oom || pp->scratch.oom)
 		out->oom = 1;
@@ -284,6 +426,9 @@ static void pp_fini(struct pp *pp)
 	kp_intern__free(pp->funcs);
 	kp_intern__free(pp->maps);
 	kp_intern__free(pp->locs);
+	kp_intern__free(pp->bids);
+	free(pp->mapv);
+	free(pp->exe_samples);
 	kp_pb_fini(&pp->samples);
 	kp_pb_fini(&pp->mappings);
 	kp_pb_fini(&pp->locations);
@@ -309,8 +454,10 @@ int kp_report_pprof(FILE *out, struct kp_model *m,
 	pp.funcs = kp_intern__new();
 	pp.maps = kp_intern__new();
 	pp.locs = kp_intern__new();
+	pp.bids = kp_intern__new();
+	pp.info = info;
 	rc = -ENOMEM;
-	if (!pp.strs || !pp.funcs || !pp.maps || !pp.locs)
+	if (!pp.strs || !pp.funcs || !pp.maps || !pp.locs || !pp.bids)
 		goto out;
 	str(&pp, "");		/* string_table[0] must be "" */
 	rc = kp_model__foreach_stack(m, one_sample, &pp);

@@ -57,7 +57,24 @@ struct kp_report_info {
 	/* JIT maps (perf-PID.map) of this run: processes given one, maps
 	 * refused (untrusted, too big, over the budget), lines skipped. */
 	uint64_t jit_maps, jit_refused, jit_bad_lines;
+	/* pprof: the build ID of a mapping that came without one (NULL: not
+	 * looked up), 0 when id[0..*len) is filled; and the kernel's. */
+	int (*build_id)(void *ctx, const char *path, uint8_t *id, uint8_t *len);
+	void *build_id_ctx;
+	uint8_t kernel_build_id[KP_BUILD_ID_MAX], kernel_build_id_len;
+	const char *event;		/* what was sampled, NULL unknown */
 };
+
+/* -o with fields: a batch run writes each report to its own file, named
+ * by the pattern with %n the report number (1-based), %Y %m %d %H %M %S
+ * the local time the report's sampling started, %% a '%'.
+ * kp_report_path_fields: 1 when pattern has a field (*has_n: it has %n),
+ * 0 when none, KP_EUSAGE with a message for an unknown field.
+ * kp_report_path: the name of report index into buf; -ENAMETOOLONG when
+ * it does not fit. Both pure (localtime_r only). */
+int kp_report_path_fields(const char *pattern, int *has_n, struct kp_err *err);
+int kp_report_path(const char *pattern, unsigned index, uint64_t time_real_ns,
+		   char *buf, size_t len, struct kp_err *err);
 
 int kp_report__write(FILE *out, enum kp_format f, struct kp_model *m,
 		     const struct kp_report_info *info, struct kp_err *err);

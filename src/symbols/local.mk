@@ -15,6 +15,7 @@ libkpsymbols_a_SOURCES = \
 	src/symbols/jitmap.h src/symbols/jitmap.c src/symbols/jitcache.c \
 	src/symbols/jitworker.h src/symbols/jitworker.c \
 	src/symbols/procfs.h src/symbols/procfs.c
+libkpsymbols_a_SOURCES += src/symbols/buildid.h src/symbols/buildid.c
 libkpsymbols_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBLZMA_CFLAGS) $(ZLIB_CFLAGS)
 ## Link line for anything that uses libkpsymbols.a.
 KP_SYMBOLS_LIBS = libkpsymbols.a libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS) \
@@ -52,6 +53,11 @@ TESTS += tests/test-symbols
 tests_test_symbols_SOURCES = tests/test-symbols.c
 tests_test_symbols_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 tests_test_symbols_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS) -ldl
+check_PROGRAMS += tests/test-buildid
+TESTS += tests/test-buildid
+tests_test_buildid_SOURCES = tests/test-buildid.c
+tests_test_buildid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS)
+tests_test_buildid_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS)
 endif
 
 ## Root tests: a deleted/replaced binary, a workload in a private mount
