@@ -541,6 +541,8 @@ static int prepare(struct run *r, int argc, char **argv)
 	}
 	if (check_freq(&r->o, &r->err) || check_targets(&r->o, &r->err))
 		return fail(r, KP_EXIT_USAGE);
+	if (!r->o.batch && kp_tui__check_term(NULL, &r->err))
+		return fail(r, KP_EXIT_USAGE);	/* before BPF: the terminal untouched */
 	if (!r->o.input && check_rights(&r->err))
 		return fail(r, KP_EXIT_RIGHTS);
 	return KP_GO_ON;
