@@ -74,6 +74,7 @@ struct kp_tui {
 	int rows_all;			/* make every row (a search) */
 	int table_rows;			/* rows the table shows (last draw) */
 	int empty_reads;		/* stdin readable but no key: at EOF? */
+	uint64_t start_ms;		/* the loop's start (monotonic): early frames */
 
 	enum kp_screen screen;
 	int help_top;
