@@ -234,6 +234,8 @@ static const struct kp_action actions[] = {
 	{ { 'm' }, "m", "time mode: cumulative, decaying, window", act_mode },
 	{ { ' ', KP_CTRL('r') }, "Space", "refresh now", act_refresh },
 	{ { KP_CTRL('l') }, "Ctrl-L", "repaint the screen", act_refresh },
+	{ { 0 }, "click", "select a row; a title: sort by it; a view name: switch", act_refresh },
+	{ { 0 }, "dbl-click", "as Enter on the row; wheel: move 3 rows (--no-mouse: off)", act_refresh },
 };
 
 #define NR_ACTIONS (sizeof(actions) / sizeof(actions[0]))

@@ -91,6 +91,8 @@ struct kp_tui *kp_tui__new(const struct kp_tui_config *cfg,
 	t->line = kp_line__new(t->crt);
 	if (!t->line)
 		goto out_free;
+	if (!cfg->no_mouse)
+		kp_crt__mouse(t->crt, 1);
 	return t;
 
 out_free:
@@ -223,6 +225,7 @@ void kp_tui__draw(struct kp_tui *t)
 		kp_help__draw(t);
 	} else {
 		y = kp_header__draw(t, 0);
+		t->table_y = y;
 		kp_table__draw(t, y, rows - 1 - y);
 		if (t->screen == KP_SCREEN_PROMPT)
 			kp_prompt__draw(t, rows - 1);
@@ -241,6 +244,12 @@ enum kp_act kp_tui__key(struct kp_tui *t, int key)
 	if (key == KP_CTRL('l')) {
 		kp_crt__repaint(t->crt);
 		return KP_ACT_REDRAW;
+	}
+	if (key == KP_KEY(KEY_MOUSE)) {
+		struct kp_mouse m;
+
+		kp_crt__mouse_event(t->crt, &m);
+		return kp_mouse__act(t, &m);
 	}
 	switch (t->screen) {
 	case KP_SCREEN_HELP:

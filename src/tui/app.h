@@ -73,6 +73,9 @@ struct kp_tui {
 	uint64_t sel_id;		/* kept across refreshes; 0: not made yet */
 	int rows_all;			/* make every row (a search) */
 	int table_rows;			/* rows the table shows (last draw) */
+	int table_y;			/* screen row of the table's heading (last
+					 * draw); the view tabs are the row above */
+	int tab_end[KP_VIEW_KIND_MAX];	/* screen column after each view's tab */
 	int empty_reads;		/* stdin readable but no key: at EOF? */
 	uint64_t start_ms;		/* the loop's start (monotonic): early frames */
 
@@ -142,6 +145,11 @@ void kp_status__draw(struct kp_tui *t, int y);
 void kp_table__draw(struct kp_tui *t, int y, int h);
 enum kp_act kp_table__key(struct kp_tui *t, int key);
 void kp_table__select(struct kp_tui *t, size_t i);
+/* The sort the heading's column at screen column x stands for (as the
+ * last draw laid it out), or -1 for a column that sorts nothing. */
+int kp_table__sort_at(const struct kp_tui *t, int x);
+/* A click, double-click or wheel turn on the screen (mouse.c). */
+enum kp_act kp_mouse__act(struct kp_tui *t, const struct kp_mouse *m);
 /* The view's max_rows: 0 (all) but for the flat view, where the rows up
  * to twice the selection or the screen's end (at least 2048) are made. */
 size_t kp_table__rows_wanted(const struct kp_tui *t);

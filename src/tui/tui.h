@@ -37,6 +37,7 @@ struct kp_tui_config {
 	unsigned window_s;		/* window length for the window mode */
 	const char *save_default;	/* default file name offered by `w` */
 	int show_idle;			/* --idle: start with idle samples shown */
+	int no_mouse;			/* --no-mouse: leave the mouse to the terminal */
 	struct kp_symbols *symbols;	/* for the header's JIT map counters; may be NULL */
 };
 
