@@ -439,7 +439,7 @@ static int run_live(struct run *r)
 		.freq_hz = r->o.freq_hz, .window_s = r->o.window_s,
 		.save_default = NULL,	/* the view offers kptop-DATE-TIME.kps */
 		.show_idle = r->o.idle, .symbols = r->syms,
-		.no_mouse = r->o.no_mouse,
+		.no_mouse = r->o.no_mouse, .delay_set = r->o.delay_set,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

@@ -135,6 +135,11 @@ void kp_tui__message(struct kp_tui *t, int warn, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The selected row, or NULL in an empty view. */
 const struct kp_row *kp_tui__selected(const struct kp_tui *t);
+/* The settings of the view as kptoprc keeps them (rc.h), and back;
+ * apply warns in the status line when the file is bad. */
+struct kp_rc;
+void kp_tui__settings(const struct kp_tui *t, struct kp_rc *rc);
+void kp_tui__load_settings(struct kp_tui *t);
 /* Apply t->filter to the model (after any change to it). */
 int kp_tui__set_filter(struct kp_tui *t);
 uint64_t kp_tui__now_ns(void);

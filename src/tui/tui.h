@@ -38,6 +38,7 @@ struct kp_tui_config {
 	const char *save_default;	/* default file name offered by `w` */
 	int show_idle;			/* --idle: start with idle samples shown */
 	int no_mouse;			/* --no-mouse: leave the mouse to the terminal */
+	int delay_set;			/* -d given: it wins over the settings file */
 	struct kp_symbols *symbols;	/* for the header's JIT map counters; may be NULL */
 };
 
