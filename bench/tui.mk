@@ -11,3 +11,6 @@ bench_tui_bench_LDADD = libkptui.a libkpmodel.a libkpstream.a libkputil.a $(NCUR
 EXTRA_DIST += bench/tui-idle.sh
 CLEANFILES += bench/tui-bench
 bench-build: bench/tui-bench
+## bench/tui-first-frame.sh: how soon the live view shows the hot
+## function after its start (min / median of 5 runs).
+EXTRA_DIST += bench/tui-first-frame.sh

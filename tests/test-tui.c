@@ -657,6 +657,8 @@ static void test_run_sigterm_restores(void **state)
 
 int main(void)
 {
+	/* no user's kptoprc in these tests (rc.h) */
+	setenv("XDG_CONFIG_HOME", "/nonexistent/kptop-test", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_line_widths),

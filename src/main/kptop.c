@@ -511,6 +511,7 @@ static int run_live(struct run *r)
 		.freq_hz = r->o.freq_hz, .window_s = r->o.window_s,
 		.save_default = NULL,	/* the view offers kptop-DATE-TIME.kps */
 		.show_idle = r->o.idle, .symbols = r->syms,
+		.no_mouse = r->o.no_mouse, .delay_set = r->o.delay_set,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -613,6 +614,8 @@ static int prepare(struct run *r, int argc, char **argv)
 	}
 	if (check_freq(&r->o, &r->err) || check_targets(&r->o, &r->err))
 		return fail(r, KP_EXIT_USAGE);
+	if (!r->o.batch && kp_tui__check_term(NULL, &r->err))
+		return fail(r, KP_EXIT_USAGE);	/* before BPF: the terminal untouched */
 	if (!r->o.input && check_rights(&r->err))
 		return fail(r, KP_EXIT_RIGHTS);
 	return KP_GO_ON;

@@ -11,7 +11,7 @@ enum {
 	OPT_BATCH = 256, OPT_FORMAT, OPT_FORCE, OPT_CGROUP, OPT_USER_ONLY,
 	OPT_KERNEL_ONLY, OPT_CPU_BUFFER, OPT_QUEUE_LIMIT, OPT_MAX_NODES,
 	OPT_SPOOL, OPT_UNWIND, OPT_STACK_BYTES, OPT_WINDOW, OPT_IDLE,
-	OPT_MAX_MEMORY,
+	OPT_MAX_MEMORY, OPT_NO_MOUSE,
 };
 
 static const struct option long_opts[] = {
@@ -37,6 +37,7 @@ static const struct option long_opts[] = {
 	{ "stack-bytes", required_argument, NULL, OPT_STACK_BYTES },
 	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "idle", no_argument, NULL, OPT_IDLE },
+	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -81,6 +82,7 @@ void kp_options_usage(FILE *f, const char *prog)
 "      --spool SECS       seconds of records kept for a save (default %u)\n"
 "      --window SECS      length of the window time mode (default %u)\n"
 "      --idle             show the idle task\n"
+"      --no-mouse         live: leave the mouse to the terminal (its selection)\n"
 "  -h, --help             this help\n"
 "  -V, --version          print the version\n"
 "\n"
@@ -297,6 +299,7 @@ static int parse_flag(struct kp_options *o, int c)
 	case OPT_USER_ONLY: o->user_only = 1; return 0;
 	case OPT_KERNEL_ONLY: o->kernel_only = 1; return 0;
 	case OPT_IDLE: o->idle = 1; return 0;
+	case OPT_NO_MOUSE: o->no_mouse = 1; return 0;
 	case 'h': o->help = 1; return 0;
 	case 'V': o->version = 1; return 0;
 	}

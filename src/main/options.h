@@ -65,6 +65,7 @@ struct kp_options {
 	uint32_t stack_bytes;	/* --stack-bytes */
 	unsigned window_s;	/* --window */
 	int idle;		/* --idle */
+	int no_mouse;		/* --no-mouse */
 	int help, version;
 };
 

@@ -10,6 +10,7 @@
 #include "collect/collect.h"
 #include "pump/pump.h"
 #include "tui/actions.h"
+#include "tui/rc.h"
 
 typedef enum kp_act (*kp_action_fn)(struct kp_tui *t, int key);
 
@@ -198,6 +199,25 @@ static enum kp_act act_filter(struct kp_tui *t, int key)
 	return KP_ACT_REDRAW;
 }
 
+static enum kp_act act_settings(struct kp_tui *t, int key)
+{
+	struct kp_err e = { 0 };
+	struct kp_rc rc;
+	char path[4096];
+	int r = kp_rc__path(path, sizeof(path));
+
+	if (r < 0) {
+		kp_tui__message(t, 1, "W: neither XDG_CONFIG_HOME nor HOME is set");
+		return KP_ACT_REDRAW;
+	}
+	kp_tui__settings(t, &rc);
+	if (kp_rc__write(path, &rc, &e) < 0)
+		kp_tui__message(t, 1, "%s", e.msg);
+	else
+		kp_tui__message(t, 0, "settings saved to %s", path);
+	return KP_ACT_REDRAW;
+}
+
 static const struct kp_action actions[] = {
 	{ { 'h', '?', KP_KEY(KEY_F(1)) }, "h ? F1", "this help", act_help },
 	{ { 'q', KP_KEY(KEY_F(10)) }, "q F10", "quit", act_quit },
@@ -230,10 +250,13 @@ static const struct kp_action actions[] = {
 	{ { 'f' }, "f", "flush the per-CPU buffers now", act_flush },
 	{ { 'w' }, "w", "save to a stream file (again: stop saving)", kp_act_save },
 	{ { 'z' }, "z", "zero the counts", act_zero },
+	{ { 'W' }, "W", "save the view, sorts, delay, mode, hidden frames (kptoprc)", act_settings },
 	{ { 'b' }, "b", "set / clear the baseline (rows show the change)", act_baseline },
 	{ { 'm' }, "m", "time mode: cumulative, decaying, window", act_mode },
 	{ { ' ', KP_CTRL('r') }, "Space", "refresh now", act_refresh },
 	{ { KP_CTRL('l') }, "Ctrl-L", "repaint the screen", act_refresh },
+	{ { 0 }, "click", "select a row; a title: sort by it; a view name: switch", act_refresh },
+	{ { 0 }, "dbl-click", "as Enter on the row; wheel: move 3 rows (--no-mouse: off)", act_refresh },
 };
 
 #define NR_ACTIONS (sizeof(actions) / sizeof(actions[0]))

@@ -10,6 +10,8 @@
 #include <sys/resource.h>
 #include <curses.h>
 
+#include "tui/rc.h"
+
 #define KP_MSG_NS (4ULL * 1000000000ULL)
 
 uint64_t kp_tui__now_ns(void)
@@ -100,6 +102,9 @@ struct kp_tui *kp_tui__new(const struct kp_tui_config *cfg,
 	t->line = kp_line__new(t->crt);
 	if (!t->line)
 		goto out_free;
+	if (!cfg->no_mouse)
+		kp_crt__mouse(t->crt, 1);
+	kp_tui__load_settings(t);
 	return t;
 
 out_free:
@@ -109,6 +114,41 @@ out_err:
 		kp_err_set(err, -ENOMEM, "out of memory");
 	errno = e;
 	return NULL;
+}
+
+void kp_tui__settings(const struct kp_tui *t, struct kp_rc *rc)
+{
+	rc->view = t->vopts.kind;
+	memcpy(rc->sorts, kp_model__has_baseline(t->cfg.model) ?
+	       t->sorts_before_baseline : t->sorts, sizeof(rc->sorts));
+	rc->delay_ms = t->cfg.delay_ms;
+	rc->mode = t->mode;
+	rc->hide_kernel = t->filter.hide_kernel;
+	rc->hide_user = t->filter.hide_user;
+}
+
+void kp_tui__load_settings(struct kp_tui *t)
+{
+	struct kp_err w = { 0 };
+	struct kp_rc rc;
+	char path[4096];
+
+	if (kp_rc__path(path, sizeof(path)) < 0)
+		return;
+	kp_tui__settings(t, &rc);
+	if (kp_rc__read(path, &rc, &w) < 0)
+		kp_tui__message(t, 1, "%s", w.msg);
+	t->vopts.kind = rc.view;
+	memcpy(t->sorts, rc.sorts, sizeof(t->sorts));
+	t->vopts.sort = t->sorts[t->vopts.kind];
+	t->expand_first = t->vopts.kind == KP_VIEW_TOPDOWN;
+	if (!t->cfg.delay_set && rc.delay_ms)
+		t->cfg.delay_ms = rc.delay_ms;
+	t->mode = rc.mode;
+	if (t->mode != KP_TIME_CUMULATIVE)
+		kp_model__set_time_mode(t->cfg.model, t->mode, t->cfg.window_s);
+	t->filter.hide_kernel = rc.hide_kernel;
+	t->filter.hide_user = rc.hide_user;
 }
 
 void kp_tui__free(struct kp_tui *t)
@@ -232,6 +272,7 @@ void kp_tui__draw(struct kp_tui *t)
 		kp_help__draw(t);
 	} else {
 		y = kp_header__draw(t, 0);
+		t->table_y = y;
 		kp_table__draw(t, y, rows - 1 - y);
 		if (t->screen == KP_SCREEN_PROMPT)
 			kp_prompt__draw(t, rows - 1);
@@ -250,6 +291,12 @@ enum kp_act kp_tui__key(struct kp_tui *t, int key)
 	if (key == KP_CTRL('l')) {
 		kp_crt__repaint(t->crt);
 		return KP_ACT_REDRAW;
+	}
+	if (key == KP_KEY(KEY_MOUSE)) {
+		struct kp_mouse m;
+
+		kp_crt__mouse_event(t->crt, &m);
+		return kp_mouse__act(t, &m);
 	}
 	switch (t->screen) {
 	case KP_SCREEN_HELP:

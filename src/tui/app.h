@@ -73,7 +73,11 @@ struct kp_tui {
 	uint64_t sel_id;		/* kept across refreshes; 0: not made yet */
 	int rows_all;			/* make every row (a search) */
 	int table_rows;			/* rows the table shows (last draw) */
+	int table_y;			/* screen row of the table's heading (last
+					 * draw); the view tabs are the row above */
+	int tab_end[KP_VIEW_KIND_MAX];	/* screen column after each view's tab */
 	int empty_reads;		/* stdin readable but no key: at EOF? */
+	uint64_t start_ms;		/* the loop's start (monotonic): early frames */
 
 	enum kp_screen screen;
 	int help_top;
@@ -133,6 +137,11 @@ void kp_tui__message(struct kp_tui *t, int warn, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The selected row, or NULL in an empty view. */
 const struct kp_row *kp_tui__selected(const struct kp_tui *t);
+/* The settings of the view as kptoprc keeps them (rc.h), and back;
+ * apply warns in the status line when the file is bad. */
+struct kp_rc;
+void kp_tui__settings(const struct kp_tui *t, struct kp_rc *rc);
+void kp_tui__load_settings(struct kp_tui *t);
 /* Apply t->filter to the model (after any change to it). */
 int kp_tui__set_filter(struct kp_tui *t);
 uint64_t kp_tui__now_ns(void);
@@ -143,6 +152,11 @@ void kp_status__draw(struct kp_tui *t, int y);
 void kp_table__draw(struct kp_tui *t, int y, int h);
 enum kp_act kp_table__key(struct kp_tui *t, int key);
 void kp_table__select(struct kp_tui *t, size_t i);
+/* The sort the heading's column at screen column x stands for (as the
+ * last draw laid it out), or -1 for a column that sorts nothing. */
+int kp_table__sort_at(const struct kp_tui *t, int x);
+/* A click, double-click or wheel turn on the screen (mouse.c). */
+enum kp_act kp_mouse__act(struct kp_tui *t, const struct kp_mouse *m);
 /* The view's max_rows: 0 (all) but for the flat view, where the rows up
  * to twice the selection or the screen's end (at least 2048) are made. */
 size_t kp_table__rows_wanted(const struct kp_tui *t);

@@ -199,6 +199,35 @@ int kp_crt__key(struct kp_crt *c, wint_t *ch)
 	return get_wch(ch);
 }
 
+#define KP_MOUSE_MASK (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | \
+		       BUTTON4_PRESSED | BUTTON5_PRESSED)
+
+int kp_crt__mouse(struct kp_crt *c, int on)
+{
+	(void)c;
+	return mousemask(on ? KP_MOUSE_MASK : 0, NULL) != 0;
+}
+
+void kp_crt__mouse_event(struct kp_crt *c, struct kp_mouse *m)
+{
+	MEVENT ev;
+
+	(void)c;
+	memset(m, 0, sizeof(*m));
+	if (getmouse(&ev) != OK)
+		return;
+	m->x = ev.x;
+	m->y = ev.y;
+	if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+		m->kind = KP_MOUSE_DOUBLE;
+	else if (ev.bstate & BUTTON1_CLICKED)
+		m->kind = KP_MOUSE_CLICK;
+	else if (ev.bstate & BUTTON4_PRESSED)
+		m->kind = KP_MOUSE_WHEEL_UP;
+	else if (ev.bstate & BUTTON5_PRESSED)
+		m->kind = KP_MOUSE_WHEEL_DOWN;
+}
+
 void kp_crt__suspend(struct kp_crt *c)
 {
 	curs_set(1);

@@ -68,6 +68,22 @@ int kp_crt__check_resize(struct kp_crt *c);
 /* Read one key without waiting: returns KEY_CODE_YES (*ch a KEY_*), OK
  * (*ch a character) or ERR (nothing pending). */
 int kp_crt__key(struct kp_crt *c, wint_t *ch);
+/* A mouse event, in screen cells from the top left (0, 0). */
+enum kp_mouse_kind {
+	KP_MOUSE_NONE = 0, KP_MOUSE_CLICK, KP_MOUSE_DOUBLE,
+	KP_MOUSE_WHEEL_UP, KP_MOUSE_WHEEL_DOWN,
+};
+struct kp_mouse {
+	enum kp_mouse_kind kind;
+	int x, y;
+};
+/* Ask the terminal for clicks, double-clicks of the first button and the
+ * wheel (curses mousemask), or for none (on 0): the terminal's own
+ * selection then works. Returns 1 if the terminal reports the mouse. */
+int kp_crt__mouse(struct kp_crt *c, int on);
+/* After a KEY_MOUSE key: the event (getmouse); kind NONE for any other
+ * button or state. */
+void kp_crt__mouse_event(struct kp_crt *c, struct kp_mouse *m);
 /* Ctrl-Z: restore the terminal, stop the process (SIGSTOP) and, once
  * continued, take the terminal again; the caller then redraws. */
 void kp_crt__suspend(struct kp_crt *c);

@@ -189,6 +189,7 @@ static void line_tabs(struct kp_tui *t, int y)
 				      t->callers_name);
 		else
 			kp_line__putf(l, r, "%d %s", k + 1, kp_view_name(k));
+		t->tab_end[k] = kp_line__col(l);	/* for a click (mouse.c) */
 	}
 	kp_line__flush(l, y);
 }

@@ -5,16 +5,17 @@ libkptui_a_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS)
 libkptui_a_SOURCES = \
 	src/tui/tui.h src/tui/loop.c \
 	src/tui/app.h src/tui/app.c \
-	src/tui/crt.h src/tui/crt.c \
+	src/tui/crt.h src/tui/crt.c src/tui/term.c \
 	src/tui/line.h src/tui/line.c \
 	src/tui/expand.h src/tui/expand.c \
 	src/tui/sig.h src/tui/sig.c \
 	src/tui/header.c src/tui/table.c src/tui/help.c src/tui/prompt.c \
-	src/tui/actions.h src/tui/actions.c src/tui/views.c
+	src/tui/actions.h src/tui/actions.c src/tui/views.c src/tui/mouse.c \
+	src/tui/rc.h src/tui/rc.c
 
 ## tmux tests of the live view (root + BPF; skip with 77 elsewhere).
-TESTS += tests/tui-live.sh tests/tui-exit.sh tests/readme-tour.sh
-EXTRA_DIST += tests/tui-live.sh tests/tui-exit.sh tests/tui-lib.sh tests/readme-tour.sh
+TESTS += tests/tui-live.sh tests/tui-exit.sh tests/tui-term.sh tests/tui-first.sh tests/tui-mouse.sh tests/tui-rc.sh tests/readme-tour.sh
+EXTRA_DIST += tests/tui-live.sh tests/tui-exit.sh tests/tui-term.sh tests/tui-first.sh tests/tui-mouse.sh tests/tui-rc.sh tests/tui-lib.sh tests/readme-tour.sh
 ## The w key refuses another user's links, FIFOs and files (root + BPF).
 TESTS += tests/tui-save-safe.sh
 EXTRA_DIST += tests/tui-save-safe.sh

@@ -20,6 +20,12 @@
 #include "tui/sig.h"
 
 #define KP_PUMP_MS 50
+/* The first frames come sooner than -d: a refresh every KP_EARLY_MS for
+ * the first KP_EARLY_SPAN_MS of sampling, so that the hot functions are
+ * on screen about half a second after the start (top and htop show data
+ * at once), not after a whole interval; then every -d. */
+#define KP_EARLY_MS 100
+#define KP_EARLY_SPAN_MS 500
 
 static uint64_t now_ms(void)
 {
@@ -72,6 +78,17 @@ static int read_keys(struct kp_tui *t)
 	 * (not a terminal any more). Quit rather than spin. */
 	t->empty_reads = n ? 0 : t->empty_reads + 1;
 	return t->empty_reads > 100 ? KP_ACT_QUIT : act;
+}
+
+/* When the refresh after one at now is due. */
+static uint64_t next_refresh_at(const struct kp_tui *t, uint64_t now)
+{
+	unsigned d = t->cfg.delay_ms;
+
+	if (t->cfg.collector && now < t->start_ms + KP_EARLY_SPAN_MS &&
+	    d > KP_EARLY_MS)
+		d = KP_EARLY_MS;
+	return now + d;
 }
 
 /* Returns 1 to quit. */
@@ -131,7 +148,7 @@ static int turn(struct kp_tui *t, struct kp_sig *sig, uint64_t *next_refresh,
 		pump(t);
 		kp_crt__check_resize(t->crt);
 		act = t->cfg.collector ? KP_ACT_REFRESH : KP_ACT_REDRAW;
-		*next_refresh = now_ms() + t->cfg.delay_ms;
+		*next_refresh = next_refresh_at(t, now_ms());
 	} else if (act == KP_ACT_NONE && p[1].revents) {
 		act = KP_ACT_REDRAW;	/* a resize */
 	}
@@ -149,9 +166,10 @@ static int loop(struct kp_tui *t, struct kp_sig *sig)
 	if (rc < 0)
 		return kp_err_set(&t->err, rc, "cannot set the filter: %s",
 				  kp_strerror(rc));
+	t->start_ms = now_ms();
 	pump(t);
 	rc = kp_tui__apply(t, KP_ACT_REFRESH);
-	next_refresh = now_ms() + t->cfg.delay_ms;
+	next_refresh = next_refresh_at(t, t->start_ms);
 	while (rc == 0)
 		rc = turn(t, sig, &next_refresh, &next_pump, &pump_due);
 	return rc < 0 ? rc : 0;

@@ -62,9 +62,10 @@ static void numbers(struct kp_tui *t, const struct kp_row *r, enum kp_role base)
 	kp_line__field(l, dr, buf, W_SAMPLES + 1, 1);
 }
 
-static int name_width(const struct kp_tui *t, int cols)
+/* The name column's width when the numbers end at column col. */
+static int name_width_at(const struct kp_tui *t, int cols, int col)
 {
-	int w = cols - kp_line__col(t->line) - 1;
+	int w = cols - col - 1;
 
 	switch (t->vopts.kind) {
 	case KP_VIEW_FLAT:
@@ -84,6 +85,11 @@ static int name_width(const struct kp_tui *t, int cols)
 		break;
 	}
 	return w < 8 ? 8 : w;
+}
+
+static int name_width(const struct kp_tui *t, int cols)
+{
+	return name_width_at(t, cols, kp_line__col(t->line));
 }
 
 static void tree_marker(struct kp_tui *t, const struct kp_row *r, enum kp_role role)
@@ -185,6 +191,25 @@ static void heading(struct kp_tui *t, int y, int cols)
 	if (t->vopts.kind == KP_VIEW_FLAT && cols >= 110)
 		kp_line__field(l, off, " Command/PID", W_COMM + 1, 0);
 	kp_line__flush(l, y);
+}
+
+int kp_table__sort_at(const struct kp_tui *t, int x)
+{
+	/* the numbers end at end; then " ", [PID ][TID ], the name */
+	int end = 2 * W_PCT + (baseline(t) ? W_DELTA : 0) + W_SAMPLES + 1;
+	int w = name_width_at(t, kp_crt__cols(t->crt), end), name_x = end + 1;
+
+	if (x < 0)
+		return -1;
+	if (x < W_PCT)
+		return KP_SORT_SELF;
+	if (x < 2 * W_PCT)
+		return KP_SORT_TOTAL;
+	if (x < end)	/* with a baseline the change; else the self samples */
+		return baseline(t) ? KP_SORT_DELTA : KP_SORT_SELF;
+	if (t->vopts.kind == KP_VIEW_PROCESS || t->vopts.kind == KP_VIEW_THREAD)
+		name_x += (W_PID + 1) * (t->vopts.kind == KP_VIEW_THREAD ? 2 : 1);
+	return x >= name_x && x < name_x + w ? KP_SORT_NAME : -1;
 }
 
 /* The flat view makes only the rows up to what is on screen, with room

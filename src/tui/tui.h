@@ -37,8 +37,17 @@ struct kp_tui_config {
 	unsigned window_s;		/* window length for the window mode */
 	const char *save_default;	/* default file name offered by `w` */
 	int show_idle;			/* --idle: start with idle samples shown */
+	int no_mouse;			/* --no-mouse: leave the mouse to the terminal */
+	int delay_set;			/* -d given: it wins over the settings file */
 	struct kp_symbols *symbols;	/* for the header's JIT map counters; may be NULL */
 };
+
+/* Whether the terminal named term (NULL: $TERM) can show the live view:
+ * known to terminfo, with cursor addressing (cup) and a way to clear the
+ * screen (clear). Reads terminfo only: nothing is written to the terminal.
+ * Returns 0, or KP_EUSAGE with one line in err that names --batch. Call it
+ * before anything is loaded (main does, before BPF). */
+int kp_tui__check_term(const char *term, struct kp_err *err);
 
 /* Run the live view. Returns 0 on a normal quit, or -errno with a message
  * in err (the terminal already restored). */
