@@ -963,6 +963,16 @@ static void test_fork_inherits_maps(void **state)
 	kp_view__free(v);
 	kp_model__summary(c->m, &sum);
 	assert_int_equal(sum.mappings, 3);	/* app's two, the child's copy of one */
+
+	/* its exec: the old image's mappings go at once, not at a merge */
+	struct kp_record r = { .type = KP_REC_EXEC };
+
+	r.exec.pid = r.exec.tid = 200;
+	r.exec.comm = "ls";
+	r.exec.exe = "/bin/ls";
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	kp_model__summary(c->m, &sum);
+	assert_int_equal(sum.mappings, 2);
 }
 
 static int hidden_visit(void *ctx, const struct kp_stack_visit *v)

@@ -130,6 +130,26 @@ static void proc_gone(struct kp_model *m, uint32_t idx)
 		m->res.ops->process_gone(m->res.ctx, p->pid, p->start_ns);
 }
 
+/* idx has been replaced under its pid (an exec, a reused pid): no sample
+ * can reach it any more, and proc_gone named its waiting stacks, so its
+ * mappings go now rather than at the merge; under churn a fork's copy
+ * of its parent's mappings and the exec's own would both wait there. */
+static void proc_replaced(struct kp_model *m, uint32_t idx)
+{
+	struct kp_proc *p = &m->pr.procs[idx];
+
+	proc_gone(m, idx);
+	p = &m->pr.procs[idx];
+	if (p->npend)
+		return;
+	m->sum.mappings -= p->nr_maps;
+	free(p->maps);
+	free(p->map_mod);
+	p->maps = NULL;
+	p->map_mod = NULL;
+	p->nr_maps = p->cap_maps = 0;
+}
+
 void kp_proc__named_late(struct kp_model *m, uint32_t proc)
 {
 	const struct kp_proc *p = &m->pr.procs[proc];
@@ -291,7 +311,7 @@ static int on_process(struct kp_model *m, const struct kp_rec_process *r)
 			rc = update_proc(m, p, r);
 			goto out;
 		}
-		proc_gone(m, idx);
+		proc_replaced(m, idx);
 	}
 	idx = new_proc(m, r->pid, r->start_ns, r->comm, r->exe);
 	if (idx == KP_NONE)
@@ -313,7 +333,7 @@ static int on_exec(struct kp_model *m, const struct kp_rec_exec *r)
 
 	if (idx != KP_NONE) {
 		start = m->pr.procs[idx].start_ns;
-		proc_gone(m, idx);
+		proc_replaced(m, idx);
 	}
 	idx = new_proc(m, r->pid, start, r->comm, r->exe);
 	return idx == KP_NONE ? -ENOMEM : 0;
