@@ -925,6 +925,56 @@ static void test_placeholder_adopted(void **state)
 	kp_view__free(v);
 }
 
+/* A child process pid, forked from app (100) or found by the snapshot. */
+static void child(struct kp_model *m, uint32_t pid, uint32_t flags)
+{
+	struct kp_record r = { .type = KP_REC_PROCESS };
+
+	r.process.pid = r.process.gpid = pid;
+	r.process.ppid = 100;
+	r.process.start_ns = S(2);
+	r.process.time_ns = S(2);
+	r.process.flags = flags;
+	r.process.comm = "app";
+	r.process.exe = "";
+	assert_int_equal(kp_model__feed(m, &r), 0);
+}
+
+/* A forked child has its parent's mappings (no MMAP record says so: the
+ * kernel copied them); one found by the snapshot has only its own. */
+static void test_fork_inherits_maps(void **state)
+{
+	struct ctx *c = *state;
+	const int s[] = { 1 };
+	struct kp_view *v;
+	struct kp_model_summary sum;
+
+	child(c->m, 200, 0);
+	child(c->m, 300, KP_PROC_SNAPSHOT);
+	ustack(c->m, 200, 200, S(3), 1, s);
+	ustack(c->m, 300, 300, S(3), 1, s);
+	/* a mapping the parent makes after the fork is not the child's */
+	assert_int_equal(feed_mmap(c->m, 100, APP + 0x1000000, 0x1000, 0, "/bin/late", 5), 0);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_int_equal(v->nr_rows, 2);
+	assert_non_null(row(v, "fn_1", 0));
+	assert_string_equal(row(v, "fn_1", 0)->module, "app");
+	assert_true(row(v, "fn_1", 0)->self == 1);
+	kp_view__free(v);
+	kp_model__summary(c->m, &sum);
+	assert_int_equal(sum.mappings, 3);	/* app's two, the child's copy of one */
+
+	/* its exec: the old image's mappings go at once, not at a merge */
+	struct kp_record r = { .type = KP_REC_EXEC };
+
+	r.exec.pid = r.exec.tid = 200;
+	r.exec.comm = "ls";
+	r.exec.exe = "/bin/ls";
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	kp_model__summary(c->m, &sum);
+	assert_int_equal(sum.mappings, 2);
+}
+
 static int hidden_visit(void *ctx, const struct kp_stack_visit *v)
 {
 	size_t i;
@@ -1427,6 +1477,7 @@ int main(void)
 		cmocka_unit_test(test_fold_window_remap), T(test_sort_name_max_rows),
 		T(test_mmap_overlap), cmocka_unit_test(test_mmap_random),
 		T(test_placeholder_adopted), T(test_foreach_filtered),
+		T(test_fork_inherits_maps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -130,6 +130,26 @@ static void proc_gone(struct kp_model *m, uint32_t idx)
 		m->res.ops->process_gone(m->res.ctx, p->pid, p->start_ns);
 }
 
+/* idx has been replaced under its pid (an exec, a reused pid): no sample
+ * can reach it any more, and proc_gone named its waiting stacks, so its
+ * mappings go now rather than at the merge; under churn a fork's copy
+ * of its parent's mappings and the exec's own would both wait there. */
+static void proc_replaced(struct kp_model *m, uint32_t idx)
+{
+	struct kp_proc *p = &m->pr.procs[idx];
+
+	proc_gone(m, idx);
+	p = &m->pr.procs[idx];
+	if (p->npend)
+		return;
+	m->sum.mappings -= p->nr_maps;
+	free(p->maps);
+	free(p->map_mod);
+	p->maps = NULL;
+	p->map_mod = NULL;
+	p->nr_maps = p->cap_maps = 0;
+}
+
 void kp_proc__named_late(struct kp_model *m, uint32_t proc)
 {
 	const struct kp_proc *p = &m->pr.procs[proc];
@@ -230,32 +250,79 @@ uint32_t kp_proc__for_pid(struct kp_model *m, uint32_t pid, const char *comm,
 	return idx;
 }
 
+static int maps_room(struct kp_proc *p, size_t n);
+
+/* A forked child starts with its parent's mappings, as the kernel copies
+ * them (fork, vfork, clone without an exec): its samples before any exec
+ * (a shell's child, a prefork server's worker) are named with them. No
+ * MMAP record says so: the side-band sends none for inherited mappings. */
+static int inherit_maps(struct kp_model *m, uint32_t idx, uint32_t ppid)
+{
+	uint32_t pidx = current(m, ppid);
+	const struct kp_proc *pp;
+	struct kp_proc *p = &m->pr.procs[idx];
+	size_t i, n;
+
+	if (pidx == KP_NONE || pidx == idx || p->nr_maps)
+		return 0;
+	pp = &m->pr.procs[pidx];
+	n = pp->nr_maps;
+	if (!n || pp->merged)
+		return 0;
+	if (maps_room(p, n))
+		return -ENOMEM;
+	memcpy(p->maps, pp->maps, n * sizeof(*p->maps));
+	memcpy(p->map_mod, pp->map_mod, n * sizeof(*p->map_mod));
+	for (i = 0; i < n; i++) {
+		p->maps[i].pid = p->pid;
+		p->maps[i].proc_start_ns = p->start_ns;
+	}
+	p->nr_maps = n;
+	m->sum.mappings += n;
+	return 0;
+}
+
+/* The same identity again (or a placeholder that samples or mappings
+ * made before it): it takes the record's names, keeps its mappings. */
+static int update_proc(struct kp_model *m, struct kp_proc *p,
+		       const struct kp_rec_process *r)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_maps; i++)
+		p->maps[i].proc_start_ns = r->start_ns;
+	p->start_ns = r->start_ns;
+	p->placeholder = 0;
+	p->comm = kp_strpool__intern(&m->strs, r->comm ? r->comm : "");
+	p->exe = kp_strpool__intern(&m->strs, r->exe ? r->exe : "");
+	p->kthread = !!(r->flags & KP_PROC_KTHREAD);
+	return p->comm && p->exe ? 0 : -ENOMEM;
+}
+
 static int on_process(struct kp_model *m, const struct kp_rec_process *r)
 {
 	uint32_t idx = current(m, r->pid);
-	struct kp_proc *p;
+	int rc;
 
 	if (idx != KP_NONE) {
-		p = &m->pr.procs[idx];
-		if (p->placeholder || p->start_ns == r->start_ns) {
-			size_t i;
+		struct kp_proc *p = &m->pr.procs[idx];
 
-			for (i = 0; i < p->nr_maps; i++)
-				p->maps[i].proc_start_ns = r->start_ns;
-			p->start_ns = r->start_ns;
-			p->placeholder = 0;
-			p->comm = kp_strpool__intern(&m->strs, r->comm ? r->comm : "");
-			p->exe = kp_strpool__intern(&m->strs, r->exe ? r->exe : "");
-			p->kthread = !!(r->flags & KP_PROC_KTHREAD);
-			return p->comm && p->exe ? 0 : -ENOMEM;
+		if (p->placeholder || p->start_ns == r->start_ns) {
+			rc = update_proc(m, p, r);
+			goto out;
 		}
-		proc_gone(m, idx);
+		proc_replaced(m, idx);
 	}
 	idx = new_proc(m, r->pid, r->start_ns, r->comm, r->exe);
 	if (idx == KP_NONE)
 		return -ENOMEM;
 	m->pr.procs[idx].kthread = !!(r->flags & KP_PROC_KTHREAD);
-	return 0;
+	rc = 0;
+out:
+	/* a fork (not the snapshot at start, whose mappings come as MMAPs) */
+	if (!rc && !(r->flags & KP_PROC_SNAPSHOT) && r->ppid && r->ppid != r->pid)
+		rc = inherit_maps(m, idx, r->ppid);
+	return rc;
 }
 
 /* exec: same pid and start time, new identity (new comm, no mappings). */
@@ -266,7 +333,7 @@ static int on_exec(struct kp_model *m, const struct kp_rec_exec *r)
 
 	if (idx != KP_NONE) {
 		start = m->pr.procs[idx].start_ns;
-		proc_gone(m, idx);
+		proc_replaced(m, idx);
 	}
 	idx = new_proc(m, r->pid, start, r->comm, r->exe);
 	return idx == KP_NONE ? -ENOMEM : 0;

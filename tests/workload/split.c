@@ -16,6 +16,8 @@
  *   --rounds N run exactly N rounds instead (one round is ~1.5 ms here)
  *   --linger   after the work, print the result line and sleep until
  *              killed, so a profiler can still read /proc/PID/maps
+ *   --fork     do the work in a forked child that never execs (as a
+ *              prefork server's worker); the parent waits for it
  * Prints "split pid=P rounds=R wall=S cpu=S sum=X" when the work is done.
  */
 #include <signal.h>
@@ -25,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #define NOINL __attribute__((noinline, noclone, used))
 /* A compiler barrier after each call: no tail calls, no merged frames. */
@@ -161,15 +164,29 @@ NOINL uint64_t run_rounds(uint64_t v, long *rounds, double seconds)
 
 static int usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [SECONDS | --rounds N] [--linger] [--quiet]\n", prog);
+	fprintf(stderr, "usage: %s [SECONDS | --rounds N] [--linger] [--quiet] [--fork]\n", prog);
 	return 2;
+}
+
+/* --fork: 0 in the child, which goes on; in the parent the child's exit
+ * status once it is done (1 if fork failed). */
+static int run_child(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0)
+		return 0;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return 1;
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 2 : 1;
 }
 
 int main(int argc, char **argv)
 {
 	double seconds = 3.0, w0, c0;
 	long rounds = 0;
-	int linger = 0, quiet = 0;
+	int linger = 0, quiet = 0, forked = 0;
 	uint64_t v;
 
 	for (int i = 1; i < argc; i++) {
@@ -177,12 +194,20 @@ int main(int argc, char **argv)
 			linger = 1;
 		else if (!strcmp(argv[i], "--quiet"))
 			quiet = 1;
+		else if (!strcmp(argv[i], "--fork"))
+			forked = 1;
 		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
 			rounds = atol(argv[++i]);
 		else if (argv[i][0] != '-' && atof(argv[i]) > 0)
 			seconds = atof(argv[i]);
 		else
 			return usage(argv[0]);
+	}
+	if (forked) {
+		int r = run_child();
+
+		if (r)	/* the parent, after the child */
+			return r == 2 ? 0 : 1;
 	}
 	w0 = now(CLOCK_MONOTONIC);
 	c0 = now(CLOCK_PROCESS_CPUTIME_ID);
