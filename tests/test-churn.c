@@ -411,12 +411,61 @@ static void test_merged_counts(void **state)
 	churn_free(c);
 }
 
+/* Exited processes whose stacks end at a pc in no mapping (each
+ * process's own address: ASLR; a caller in no mapping is [unknown]
+ * already): in the merged tree of their command the leaf is the one
+ * [unknown] frame too, so they share one node, and [unknown]'s Total
+ * counts a stack once where it is in it twice. */
+static void test_unknown_merged(void **state)
+{
+	struct churn *c = churn_new(0);
+	struct kp_view_opts o = { .kind = KP_VIEW_FLAT, .sort = KP_SORT_TOTAL };
+	struct kp_model_summary s;
+	struct kp_view *v = NULL;
+	const struct kp_row *r;
+	const uint32_t n = 3000;
+
+	(void)state;
+	for (uint32_t k = 0; k < n; k++) {
+		uint64_t base = 0x7f0000000000ull + (uint64_t)k * 0x100000;
+		/* innermost first: [unknown], fn_20, [unknown], [unknown], fn_10 */
+		uint64_t pcs[5] = { base + 0x40, U(0x20), base + 0x30, base + 0x20, U(0x10) };
+		struct kp_record rec = { .type = KP_REC_SAMPLE };
+
+		assert_int_equal(feed_process(c->m, 1000 + k, 10 + k, "sh"), 0);
+		assert_int_equal(feed_mmap(c->m, 1000 + k, APP, 0x1000000, 0, "/bin/sh", 2), 0);
+		rec.sample.pid = rec.sample.tid = 1000 + k;
+		rec.sample.time_ns = (uint64_t)k * NS / 1000;
+		snprintf(rec.sample.comm, sizeof(rec.sample.comm), "sh");
+		rec.sample.uframes = pcs;
+		rec.sample.nr_uframes = 5;
+		assert_int_equal(kp_model__feed(c->m, &rec), 0);
+		exit_proc(c->m, 1000 + k);
+	}
+	kp_model__summary(c->m, &s);
+	assert_true(s.merged_procs >= n - 1024);
+	/* the merged tree: root, fn_10, [unknown], fn_20, [unknown]; the rest
+	 * are the processes not merged yet (5 nodes each) and app's root */
+	assert_true(s.nodes <= 1 + 5 + 5 * (n - s.merged_procs) + 1);
+	assert_int_equal(kp_model__view(c->m, &o, &v), 0);
+	r = flat_row_named(v, "[unknown]");
+	assert_non_null(r);
+	assert_true(r->self == (double)s.merged_procs);
+	/* callers in no mapping are [unknown] from the start: in every stack,
+	 * twice, and counted once */
+	assert_true(r->total == (double)n);
+	assert_true(v->total == (double)n);
+	kp_view__free(v);
+	churn_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_memory_levels_off),
 		cmocka_unit_test(test_other_stays_small),
 		cmocka_unit_test(test_merged_counts),
+		cmocka_unit_test(test_unknown_merged),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_fold_keeps_leaves),
 		cmocka_unit_test(test_budget_batch),

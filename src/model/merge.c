@@ -11,7 +11,10 @@
  * and idleness merge into one stack), and its nodes, threads, mappings
  * and process record are dropped; procs, threads and nodes are then
  * renumbered, keeping their order (parents before children). Counts are
- * kept exactly: every total, function and module row is what it was.
+ * kept exactly: every total, function and module row is what it was, but
+ * for pcs in no mapping: "[unknown]+0xADDR" is an address of one process
+ * only (ASLR places each one anew), so in a merged tree all of them are
+ * the one "[unknown]" frame, and a run of them one node.
  *
  * The memory budget (kp_model_opts.max_bytes): past it the exited
  * processes are merged at once and the node limit is lowered to three
@@ -23,6 +26,7 @@
  */
 #include "model/merge.h"
 #include "model/model-util.h"
+#include "model/intern.h"
 #include "model/proc-int.h"
 #include "model/trie.h"
 #include "model/stk.h"
@@ -103,6 +107,36 @@ static int pick(struct kp_model *m, struct merge *g)
 	return 0;
 }
 
+/* The frame a node of an exited process hangs by in its merged tree: a
+ * pc in no mapping becomes the one [unknown] frame; KP_NONE on -ENOMEM. */
+static uint32_t merged_frame(struct kp_model *m, uint32_t frame)
+{
+	uint32_t k = m->in.frames[frame].pck;
+
+	if (k == KP_NONE || m->in.pcks[k].module != KP_MOD_UNKNOWN ||
+	    m->in.pcks[k].off == KP_JUNK_OFF)
+		return frame;
+	k = kp_intern__junk(m);
+	return k == KP_NONE ? KP_NONE : m->in.pcks[k].first;
+}
+
+/* Node i (not a root) of an exited process under node np of its merged
+ * tree: the node it becomes there, found or made; KP_NONE on -ENOMEM. */
+static uint32_t rehang_one(struct kp_model *m, uint32_t i, uint32_t np)
+{
+	uint32_t fr = merged_frame(m, m->tr.nodes[i].frame);
+	int dup = !!(m->tr.nflags[i] & KP_NODE_DUP);
+
+	if (fr == KP_NONE)
+		return KP_NONE;
+	if (fr != m->tr.nodes[i].frame) {	/* [unknown] now */
+		if (m->tr.nodes[np].frame == fr)
+			return np;		/* one node for a run of them */
+		dup = kp_tree__has_ancestor_fn(m, np, m->in.frames[fr].fn);
+	}
+	return kp_tree__child_dup(m, np, fr, dup);
+}
+
 /* Each node of an exited process, parents first, to the same path under
  * its merged process's root (found or made there). */
 static int rehang(struct kp_model *m, struct merge *g)
@@ -121,8 +155,7 @@ static int rehang(struct kp_model *m, struct merge *g)
 		else if (parent == KP_NONE)
 			g->nmap[i] = m->pr.procs[t].root;
 		else
-			g->nmap[i] = kp_tree__child_dup(m, g->nmap[parent], m->tr.nodes[i].frame,
-							!!(m->tr.nflags[i] & KP_NODE_DUP));
+			g->nmap[i] = rehang_one(m, (uint32_t)i, g->nmap[parent]);
 		if (g->nmap[i] == KP_NONE)
 			return -ENOMEM;
 	}

@@ -65,7 +65,7 @@ uint32_t kp_tree__root(struct kp_model *m, uint32_t proc)
 	return add_node(m, KP_NONE, KP_FRAME_ROOT, proc, 0);
 }
 
-static int has_ancestor_fn(const struct kp_model *m, uint32_t n, uint32_t fn)
+int kp_tree__has_ancestor_fn(const struct kp_model *m, uint32_t n, uint32_t fn)
 {
 	for (; n != KP_NONE; n = m->tr.nodes[n].parent)
 		if (kp_node_fn(m, n) == fn)
@@ -111,7 +111,7 @@ uint32_t kp_tree__child_dup(struct kp_model *m, uint32_t parent, uint32_t frame,
 	}
 	if (frame == KP_FRAME_OTHER)
 		flags = KP_NODE_OTHER;
-	else if (dup < 0 ? has_ancestor_fn(m, parent, m->in.frames[frame].fn) : dup)
+	else if (dup < 0 ? kp_tree__has_ancestor_fn(m, parent, m->in.frames[frame].fn) : dup)
 		flags = KP_NODE_DUP;
 	idx = add_node(m, parent, frame, m->tr.nodes[parent].proc, flags);
 	if (idx == KP_NONE)
@@ -147,7 +147,7 @@ void kp_tree__redup(struct kp_model *m)
 	for (n = 0; n < m->tr.nr_nodes; n++) {
 		m->tr.nflags[n] &= (uint8_t)~KP_NODE_DUP;
 		if (m->tr.nodes[n].parent != KP_NONE && !(m->tr.nflags[n] & KP_NODE_OTHER) &&
-		    has_ancestor_fn(m, m->tr.nodes[n].parent, kp_node_fn(m, (uint32_t)n)))
+		    kp_tree__has_ancestor_fn(m, m->tr.nodes[n].parent, kp_node_fn(m, (uint32_t)n)))
 			m->tr.nflags[n] |= KP_NODE_DUP;
 	}
 }

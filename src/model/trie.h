@@ -44,6 +44,8 @@ uint32_t kp_tree__child_dup(struct kp_model *m, uint32_t parent, uint32_t frame,
 /* The child of parent with frame, or KP_NONE (none is made). */
 uint32_t kp_tree__find_child(const struct kp_model *m, uint32_t parent, uint32_t frame);
 /* fold.c: the node limit, the coldest paths folded into [other] */
+/* Is fn the function of node n or of one of its ancestors? */
+int kp_tree__has_ancestor_fn(const struct kp_model *m, uint32_t n, uint32_t fn);
 int kp_tree__fold(struct kp_model *m);
 /* Drop the nodes i < old_nr with cut[i] set, keeping the order; renumber
  * parents, stack leaves and process roots into nidx (size nr_nodes). */
