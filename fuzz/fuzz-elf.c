@@ -2,11 +2,14 @@
  * image opened with elf_memory (kp_module__open_mem): program headers,
  * notes, .gnu_debuglink, .symtab/.dynsym/PLT, MiniDebugInfo (xz, capped)
  * and DWARF, then lookups at the start, middle and end of every PT_LOAD.
- * No files are read: no debug dirs, no path. */
+ * The same bytes are also read as a run of ELF notes (kp_buildid__notes,
+ * what /sys/kernel/notes holds). No files are read: no debug dirs, no
+ * path. */
 #include "fuzz.h"
 
 #include <string.h>
 
+#include "symbols/buildid.h"
 #include "symbols/module.h"
 
 #define FUZZ_MINIDEBUG_CAP (4u << 20)
@@ -42,7 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct kp_module_stats st = { 0 };
 	struct kp_module *m;
+	uint8_t id[KP_BUILDID_MAX], len = 0;
 
+	if (!kp_buildid__notes(data, size, id, &len) && (!len || len > KP_BUILDID_MAX))
+		__builtin_trap();	/* found: a length in bounds */
 	elf_version(EV_CURRENT);
 	m = kp_module__open_mem(data, size, &o, &st);
 	if (!m)
