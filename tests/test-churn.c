@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -459,6 +460,55 @@ static void test_unknown_merged(void **state)
 	churn_free(c);
 }
 
+/* Exited processes whose leaf pcs are all different (every instruction
+ * of a hot loop) but in the same functions and lines: in their merged
+ * tree each function and line is one node, whatever the pc, so the
+ * tree's size is that of the command's paths, not of its samples. */
+static void test_merged_by_line(void **state)
+{
+	struct churn *c = churn_new(0);
+	struct kp_view_opts o = { .kind = KP_VIEW_FLAT, .sort = KP_SORT_TOTAL };
+	struct kp_model_summary s;
+	struct kp_view *v = NULL;
+	const uint32_t n = 3000;
+
+	(void)state;
+	for (uint32_t k = 0; k < n; k++) {
+		/* innermost first: fn_20 (or inl_inner in fn_77) at a pc of its
+		 * own, fn_10 */
+		uint64_t leaf = k & 1 ? APP + 0x2000 + k % 0x100 : APP + 0x7700 + k % 0x100;
+		uint64_t pcs[2] = { leaf, U(0x10) };
+		struct kp_record rec = { .type = KP_REC_SAMPLE };
+
+		assert_int_equal(feed_process(c->m, 1000 + k, 10 + k, "sh"), 0);
+		assert_int_equal(feed_mmap(c->m, 1000 + k, APP, 0x1000000, 0, "/bin/sh", 2), 0);
+		rec.sample.pid = rec.sample.tid = 1000 + k;
+		rec.sample.time_ns = (uint64_t)k * NS / 1000;
+		snprintf(rec.sample.comm, sizeof(rec.sample.comm), "sh");
+		rec.sample.uframes = pcs;
+		rec.sample.nr_uframes = 2;
+		assert_int_equal(kp_model__feed(c->m, &rec), 0);
+		exit_proc(c->m, 1000 + k);
+	}
+	kp_model__summary(c->m, &s);
+	assert_true(s.merged_procs >= n - 1024);
+	/* the merged tree: root, fn_10, fn_20, fn_77, inl_inner (by pc: 385
+	 * nodes); the rest are the processes not merged yet (the last ones:
+	 * 3 or 4 nodes each) and app's root */
+	size_t rest = 1;
+	for (uint32_t k = (uint32_t)s.merged_procs; k < n; k++)
+		rest += k & 1 ? 3 : 4;
+	print_message("merged %" PRIu64 ", nodes %" PRIu64 ", not merged %zu\n",
+		      (uint64_t)s.merged_procs, (uint64_t)s.nodes, rest);
+	assert_true(s.nodes == 5 + rest);
+	assert_int_equal(kp_model__view(c->m, &o, &v), 0);
+	assert_true(flat_row_named(v, "fn_20")->self == (double)(n / 2));
+	assert_true(flat_row_named(v, "inl_inner")->self == (double)(n / 2));
+	assert_true(flat_row_named(v, "fn_10")->total == (double)n);
+	kp_view__free(v);
+	churn_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -466,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_other_stays_small),
 		cmocka_unit_test(test_merged_counts),
 		cmocka_unit_test(test_unknown_merged),
+		cmocka_unit_test(test_merged_by_line),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_fold_keeps_leaves),
 		cmocka_unit_test(test_budget_batch),

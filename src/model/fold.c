@@ -17,8 +17,8 @@
  * functions view's Self%) stays exact and the callers view shows
  * [other] as its caller; what the path lost is every frame between its
  * root and its leaf, and its ancestors' totals. Equal folded
- * paths share their nodes (one [other] per root, one leaf node per frame
- * under it), which is what makes a fold free nodes when every cold path
+ * paths share their nodes (one [other] per root, one leaf node per
+ * function and source line under it: kp_intern__line_frame), which is what makes a fold free nodes when every cold path
  * ends somewhere else. A leaf is kept for the functions with at least
  * KP_FOLD_KEEP of the self count (or where its node exists already): a
  * leaf node for a function seen once would free nothing. The others'
@@ -294,6 +294,9 @@ static uint32_t dest_of(struct kp_model *m, const uint8_t *cut, const uint8_t *k
 
 	if (fr == KP_FRAME_OTHER || other[i] == p)
 		return other[i];
+	fr = kp_intern__line_frame(m, fr);	/* its line's node, not its pc's */
+	if (fr == KP_NONE)
+		return KP_NONE;
 	d = only_found ? kp_tree__find_child(m, other[i], fr) : kp_tree__child(m, other[i], fr);
 	if (d == KP_NONE && only_found)
 		return other[i];

@@ -73,6 +73,7 @@ void kp_intern__fini(struct kp_model *m)
 	kp_htab__fini(&m->in.mod_tab);
 	kp_htab__fini(&m->in.fn_tab);
 	kp_htab__fini(&m->in.pck_tab);
+	kp_htab__fini(&m->in.line_tab);
 }
 
 void kp_intern__bytes(const struct kp_intern *in, struct kp_mem *a)
@@ -84,6 +85,7 @@ void kp_intern__bytes(const struct kp_intern *in, struct kp_mem *a)
 	KP_MEM_TAB(a, "pc key table", &in->pck_tab);
 	KP_MEM_ARR(a, "functions", in->fns, in->nr_fns, in->cap_fns);
 	KP_MEM_TAB(a, "function table", &in->fn_tab);
+	KP_MEM_TAB(a, "line frame table", &in->line_tab);
 	b = in->cap_mods * sizeof(*in->mods) + kp_htab__bytes(&in->mod_tab) +
 	    in->cap_symtabs * sizeof(*in->symtabs);
 	u = in->nr_mods * sizeof(*in->mods) + kp_htab__used(&in->mod_tab) +
@@ -459,4 +461,25 @@ const char *kp_intern__source(struct kp_model *m, uint32_t frame)
 		return NULL;
 	return kp_strpool__printf(&m->strs, "%s:%" PRIu32, kp_frame_file(m, f),
 				  (uint32_t)f->line);
+}
+
+static int same_line(const struct kp_frame *a, const struct kp_frame *b)
+{
+	return a->fn == b->fn && a->file == b->file && a->line == b->line &&
+	       a->inlined == b->inlined;
+}
+
+uint32_t kp_intern__line_frame(struct kp_model *m, uint32_t frame)
+{
+	const struct kp_frame *f = &m->in.frames[frame];
+	uint32_t h, v = 0;
+	uint64_t *found;
+
+	if (f->pck == KP_NONE)
+		return frame;
+	h = (uint32_t)kp_hash2(kp_hash2(f->fn, f->file), (uint64_t)f->line << 1 | f->inlined);
+	KP_HTAB_FIND(&m->in.line_tab, h, v, same_line(&m->in.frames[v], f), found);
+	if (found)
+		return v;
+	return kp_htab__insert(&m->in.line_tab, h, frame) ? KP_NONE : frame;
 }

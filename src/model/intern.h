@@ -91,6 +91,7 @@ struct kp_intern {
 	size_t nr_late, cap_late;
 	uint32_t *held;			/* modules with a resolver hold */
 	size_t nr_held, cap_held;
+	struct kp_htab line_tab;	/* (fn, file, line, inlined) -> frame */
 	struct kp_frame_ref *refs;	/* for foreach_stack, made on demand */
 	size_t nr_refs, cap_refs;
 };
@@ -121,5 +122,10 @@ int kp_intern__symtab_matches(const struct kp_model_symtab *st,
 			      const struct kp_model_module *mod);
 const char *kp_intern__symtab_name(const struct kp_model_symtab *st, uint64_t off);
 const char *kp_intern__source(struct kp_model *m, uint32_t frame);
+/* The frame that stands for frame's function, source line and
+ * inlinedness where pcs are not told apart (merged trees, leaves under
+ * [other]): the first one asked for; frame itself for the root and
+ * [other] frames; KP_NONE on -ENOMEM. */
+uint32_t kp_intern__line_frame(struct kp_model *m, uint32_t frame);
 
 #endif /* KP_MODEL_INTERN_H */

@@ -14,7 +14,13 @@
  * kept exactly: every total, function and module row is what it was, but
  * for pcs in no mapping: "[unknown]+0xADDR" is an address of one process
  * only (ASLR places each one anew), so in a merged tree all of them are
- * the one "[unknown]" frame, and a run of them one node.
+ * the one "[unknown]" frame, and a run of them one node. A merged tree
+ * tells frames apart by function and source line (and inlinedness), not
+ * by pc: the pcs of one line (every instruction a sample can land on,
+ * most of a tree's leaves) are one node, whose pc is the first of them
+ * seen (pprof's location address); where there is no line, one node per
+ * function. That is what keeps a merged tree's size at its command's
+ * distinct paths, not its samples'.
  *
  * The memory budget (kp_model_opts.max_bytes): past it the exited
  * processes are merged at once and the node limit is lowered to three
@@ -107,15 +113,16 @@ static int pick(struct kp_model *m, struct merge *g)
 	return 0;
 }
 
-/* The frame a node of an exited process hangs by in its merged tree: a
- * pc in no mapping becomes the one [unknown] frame; KP_NONE on -ENOMEM. */
+/* The frame a node of an exited process hangs by in its merged tree:
+ * its function and line's (kp_intern__line_frame), or for a pc in no
+ * mapping the one [unknown] frame; KP_NONE on -ENOMEM. */
 static uint32_t merged_frame(struct kp_model *m, uint32_t frame)
 {
 	uint32_t k = m->in.frames[frame].pck;
 
 	if (k == KP_NONE || m->in.pcks[k].module != KP_MOD_UNKNOWN ||
 	    m->in.pcks[k].off == KP_JUNK_OFF)
-		return frame;
+		return kp_intern__line_frame(m, frame);
 	k = kp_intern__junk(m);
 	return k == KP_NONE ? KP_NONE : m->in.pcks[k].first;
 }
@@ -129,7 +136,7 @@ static uint32_t rehang_one(struct kp_model *m, uint32_t i, uint32_t np)
 
 	if (fr == KP_NONE)
 		return KP_NONE;
-	if (fr != m->tr.nodes[i].frame) {	/* [unknown] now */
+	if (m->in.frames[fr].fn != m->in.frames[m->tr.nodes[i].frame].fn) {	/* [unknown] now */
 		if (m->tr.nodes[np].frame == fr)
 			return np;		/* one node for a run of them */
 		dup = kp_tree__has_ancestor_fn(m, np, m->in.frames[fr].fn);
