@@ -634,11 +634,52 @@ static void test_resave_loaded(void **state)
 	assert_int_equal(count(KP_REC_SYMTAB, 0), 4);	/* 2 copied, 2 from the model */
 }
 
+/* A save started after a process forked two children and exited: the
+ * child that did not exec still has the parent's mapping in the file
+ * (the prologue writes every PROCESS before any MMAP, and the parent
+ * is gone), under its own pid; the one that exec'd has none. */
+static void test_save_forked_child(void **state)
+{
+	struct kp_model m;
+	struct kp_err warn = { 0 }, err = { 0 };
+	struct kp_pump *p = kp_pump__new((struct kp_collector *)&m, &m, 0, &err);
+	struct kp_record r = { .type = KP_REC_PROCESS };
+	struct kp_record x = { .type = KP_REC_EXEC };
+
+	(void)state;
+	assert_non_null(p);
+	push_meta();
+	r.process = (struct kp_rec_process){ .pid = 10, .start_ns = 1,
+		.flags = KP_PROC_SNAPSHOT, .comm = "app", .exe = "/usr/bin/app" };
+	push(&r);
+	push_mmap(10);
+	r.process = (struct kp_rec_process){ .pid = 12, .ppid = 10, .start_ns = 3,
+		.comm = "app", .exe = "/usr/bin/app" };
+	push(&r);
+	r.process.pid = 13;
+	push(&r);
+	x.exec = (struct kp_rec_exec){ .pid = 13, .tid = 13, .comm = "sh", .exe = "/bin/sh" };
+	push(&x);
+	push_exit(10);
+	assert_int_equal(kp_pump__run(p, 0, &err), 7);
+	assert_int_equal(kp_pump__save_start(p, path, &err), 0);
+	assert_int_equal(kp_pump__save_stop(p, &err), 0);
+	kp_pump__free(p);
+	assert_int_equal(load(&warn, &err), 0);
+	assert_string_equal(warn.msg, "");
+	assert_int_equal(count(KP_REC_PROCESS, 10), 0);
+	assert_int_equal(count(KP_REC_PROCESS, 12), 1);
+	assert_int_equal(count(KP_REC_MMAP, 10), 0);
+	assert_int_equal(count(KP_REC_MMAP, 12), 1);
+	assert_int_equal(count(KP_REC_MMAP, 13), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_live_feeds_model, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_with_spool, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_forked_child, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_without_spool, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_file_keeps_prefix, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage_at_first_record, setup, teardown),

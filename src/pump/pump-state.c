@@ -1,4 +1,5 @@
 #include "pump/pump-state.h"
+#include "stream/stream.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -18,7 +19,9 @@ struct map {
 	size_t nb, n;
 };
 
-enum { M_CGROUP, M_PROC, M_EXEC, M_THREAD, M_MMAP, M_META, M_NR };
+/* M_INHERIT: per forked child, the mappings it had from its parent
+ * (the parent's MMAP records, as they were encoded: under its pid). */
+enum { M_CGROUP, M_PROC, M_EXEC, M_THREAD, M_INHERIT, M_MMAP, M_META, M_NR };
 
 struct kp_ctlstate {
 	struct map m[M_NR];
@@ -178,24 +181,56 @@ static uint64_t tkey(uint32_t pid, uint32_t tid)
 	return (uint64_t)pid << 32 | tid;
 }
 
+/* A forked child has its parent's mappings, and no MMAP record of its
+ * own says so (kptop-stream(5): a reader copies them at the PROCESS
+ * record). A save's prologue writes every PROCESS before any MMAP, and
+ * the parent may be gone by then: keep a copy of the parent's, to be
+ * written under the child's pid (write_inherited). */
+static int inherit(struct kp_ctlstate *s, uint32_t pid, uint32_t ppid)
+{
+	static const int from[] = { M_INHERIT, M_MMAP };
+	struct map *to = &s->m[M_INHERIT];
+
+	del(to, pid);
+	for (size_t k = 0; k < sizeof(from) / sizeof(from[0]); k++) {
+		struct map *m = &s->m[from[k]];
+		struct ent *e = m->nb ? *slot(m, ppid) : NULL;
+		int rc = e && e->len ? put(to, pid, e->data, e->len, 1) : 0;
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void forget_maps(struct kp_ctlstate *s, uint32_t pid)
+{
+	del(&s->m[M_MMAP], pid);
+	del(&s->m[M_INHERIT], pid);
+}
+
 /* A PROCESS record for a new identity (pid reused) forgets the old one's
- * exec, threads and mappings; the same identity seen again keeps them. */
+ * exec, threads and mappings; the same identity seen again keeps them.
+ * A new forked one (not from the snapshot) inherits its parent's. */
 static int fold_process(struct kp_ctlstate *s, const struct kp_rec_process *p,
 			const uint8_t *bytes, size_t len)
 {
 	struct map *m = &s->m[M_PROC];
 	struct ent *e = m->nb ? *slot(m, p->pid) : NULL;
-	int rc;
+	int is_new = !e || e->tag != p->start_ns, rc;
 
-	if (e && e->tag != p->start_ns) {
+	if (e && is_new) {
 		del(&s->m[M_EXEC], p->pid);
-		del(&s->m[M_MMAP], p->pid);
+		forget_maps(s, p->pid);
 		del_threads(&s->m[M_THREAD], p->pid);
 	}
 	rc = put(m, p->pid, bytes, len, 0);
 	if (rc)
 		return rc;
 	(*slot(m, p->pid))->tag = p->start_ns;
+	if (is_new && !(p->flags & (KP_PROC_SNAPSHOT | KP_PROC_KTHREAD)) &&
+	    p->ppid && p->ppid != p->pid)
+		return inherit(s, p->pid, p->ppid);
 	return 0;
 }
 
@@ -212,7 +247,7 @@ int kp_ctlstate__fold(struct kp_ctlstate *s, const struct kp_record *r,
 	case KP_REC_EXEC:
 		/* The old mappings went with the old image; the new ones
 		 * follow the EXEC as MMAP records. */
-		del(&s->m[M_MMAP], r->exec.pid);
+		forget_maps(s, r->exec.pid);
 		return put(&s->m[M_EXEC], r->exec.pid, bytes, len, 0);
 	case KP_REC_THREAD:
 		return put(&s->m[M_THREAD], tkey(r->thread.pid, r->thread.tid),
@@ -226,28 +261,84 @@ int kp_ctlstate__fold(struct kp_ctlstate *s, const struct kp_record *r,
 		}
 		del(&s->m[M_PROC], r->exit.pid);
 		del(&s->m[M_EXEC], r->exit.pid);
-		del(&s->m[M_MMAP], r->exit.pid);
+		forget_maps(s, r->exit.pid);
 		del_threads(&s->m[M_THREAD], r->exit.pid);
 		return 0;
 	}
 	return 0;
 }
 
+/* Entry e of M_INHERIT: its MMAP records again, under the child's pid. */
+static int write_inherited(struct kp_decoder *d, const struct ent *e, FILE *f,
+			   uint64_t *bytes, uint8_t **buf, size_t *cap)
+{
+	struct kp_record r;
+	struct kp_err err;
+	size_t off = 0, used;
+
+	while (off < e->len) {
+		int rc = kp_decoder__next(d, e->data + off, e->len - off, off, &used, &r, &err);
+		ssize_t n;
+
+		if (rc <= 0)
+			return rc ? rc : -EIO;	/* our own bytes: never cut */
+		off += used;
+		if (r.type != KP_REC_MMAP)
+			continue;
+		r.mmap.pid = r.mmap.tid = (uint32_t)e->key;
+		n = (ssize_t)kp_record_encoded_size(&r);
+		if ((size_t)n > *cap) {
+			uint8_t *nb = realloc(*buf, (size_t)n);
+
+			if (!nb)
+				return -ENOMEM;
+			*buf = nb;
+			*cap = (size_t)n;
+		}
+		n = kp_record_encode(&r, *buf, *cap);
+		if (n < 0)
+			return (int)n;
+		if (fwrite(*buf, 1, (size_t)n, f) != (size_t)n)
+			return -EIO;
+		*bytes += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int write_map(const struct map *m, int which, FILE *f, uint64_t *bytes)
+{
+	struct kp_decoder *d = which == M_INHERIT ? kp_decoder__new() : NULL;
+	uint8_t *buf = NULL;
+	size_t cap = 0;
+	int rc = which == M_INHERIT && !d ? -ENOMEM : 0;
+
+	for (size_t i = 0; i < m->nb && !rc; i++) {
+		for (const struct ent *e = m->b[i]; e && !rc; e = e->next) {
+			if (d)
+				rc = write_inherited(d, e, f, bytes, &buf, &cap);
+			else if (e->len && fwrite(e->data, 1, e->len, f) != e->len)
+				rc = -EIO;
+			else
+				*bytes += e->len;
+		}
+	}
+	free(buf);
+	kp_decoder__free(d);
+	return rc;
+}
+
+/* Inherited mappings before a process's own: a later MMAP over an
+ * inherited range replaces it, as it did live. */
 int kp_ctlstate__write(const struct kp_ctlstate *s, FILE *f, uint64_t *bytes)
 {
 	static const int order[] = { M_META, M_CGROUP, M_PROC, M_EXEC,
-				     M_THREAD, M_MMAP };
+				     M_THREAD, M_INHERIT, M_MMAP };
 
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
-		const struct map *m = &s->m[order[k]];
+		int rc = write_map(&s->m[order[k]], order[k], f, bytes);
 
-		for (size_t i = 0; i < m->nb; i++) {
-			for (const struct ent *e = m->b[i]; e; e = e->next) {
-				if (e->len && fwrite(e->data, 1, e->len, f) != e->len)
-					return -EIO;
-				*bytes += e->len;
-			}
-		}
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
