@@ -93,6 +93,44 @@ static void test_named_late(void **state)
 	kp_model__free(m);
 }
 
+/* The waiting stacks' room (what the memory budget counts) is given back
+ * once a big batch of them is hung; a small one keeps its room. */
+static size_t waiting_room(const struct kp_model *m)
+{
+	struct kp_model_mem mem[64];
+	size_t n = kp_model__mem(m, mem, 64), i;
+
+	for (i = 0; i < n && i < 64; i++)
+		if (!strcmp(mem[i].name, "waiting stacks"))
+			return mem[i].bytes;
+	fail_msg("no \"waiting stacks\" in kp_model__mem");
+	return 0;
+}
+
+static void test_room_given_back(void **state)
+{
+	struct fake f = { 0 };
+	struct kp_model *m = new_model(&f, 1, 0);
+	struct kp_model_summary sum;
+	uint64_t u[8];
+	int i, j;
+
+	assert_int_equal(feed_process(m, 100, 1, "app"), 0);
+	assert_int_equal(feed_mmap(m, 100, APP, 0x100000, 0, "/bin/app", 1), 0);
+	for (i = 0; i < 20000; i++) {	/* 20,000 new stacks of 8 pcs */
+		for (j = 0; j < 8; j++)	/* every (leaf, caller) distinct */
+			u[j] = U(j == 0 ? i % 4000 : j == 1 ? 4001 + i / 4000 : 4010 + j);
+		assert_int_equal(feed_sample(m, 100, 100, (uint64_t)i, 0, 0, NULL, 0,
+					     u, 8), 0);
+	}
+	assert_true(waiting_room(m) > (1u << 20));
+	kp_model__summary(m, &sum);
+	assert_int_equal(sum.samples, 20000);
+	assert_int_equal(waiting_bytes(m), 0);
+	assert_true(waiting_room(m) <= (256u << 10));
+	kp_model__free(m);
+}
+
 /* A stack sampled before its mapping was replaced is named with the old
  * mapping (fake names come from the file offset: pgoff differs). */
 static void test_old_mappings(void **state)
@@ -411,6 +449,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_named_late),
+		cmocka_unit_test(test_room_given_back),
 		cmocka_unit_test(test_old_mappings),
 		cmocka_unit_test(test_named_before_gone),
 		cmocka_unit_test(test_named_from_first),

@@ -91,6 +91,12 @@ int kp_pend__resolve(struct kp_model *m)
 		err = err ? err : e;
 	}
 	m->pd.nr_pend = m->pd.nr_ppcs = 0;
+	/* a big batch (a saved stream read at once, a batch run's 8 MB)
+	 * gives its room back: the memory budget counts it, and a live
+	 * refresh's few new stacks need a fraction of it */
+	if (m->pd.cap_pend * sizeof(*m->pd.pend) + m->pd.cap_ppcs * sizeof(*m->pd.ppcs) >
+	    KP_PEND_KEEP_BYTES)
+		kp_pend__fini(m);
 	return err;
 }
 

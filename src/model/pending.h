@@ -21,6 +21,7 @@ struct kp_pend {
 	uint8_t user_named;
 };
 #define KP_PEND_MAX_BYTES (8u << 20)	/* then every waiting stack is hung */
+#define KP_PEND_KEEP_BYTES (256u << 10)	/* kept once all are hung */
 
 /* New stacks not hung yet (pending.c). */
 struct kp_pending {
