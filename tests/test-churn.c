@@ -327,7 +327,8 @@ static void test_fold_keeps_leaves(void **state)
 }
 
 /* A batch run (deferred stacks, no view until the end) tidies rarely:
- * the budget still folds the trie once its stacks are hung. */
+ * the budget still brings the model under it once its stacks are hung,
+ * with as many folds as that takes. */
 static void test_budget_batch(void **state)
 {
 	const size_t budget = 3u << 20;
@@ -342,10 +343,10 @@ static void test_budget_batch(void **state)
 		      budget, (unsigned long long)s.model_bytes, (unsigned long long)s.nodes,
 		      (unsigned long long)s.folded_samples, (unsigned long long)s.samples);
 	assert_int_equal(s.samples, c->samples);
-	/* the budget folded the trie (the waiting stacks' own buffer, up
-	 * to 8 MB, is more than this budget: not checked here) */
+	/* the budget folded the trie, as often as it took (the waiting
+	 * stacks' buffer was given back once they were hung) */
 	assert_true(s.folded_samples > 0);
-	assert_true(s.nodes < 20000);
+	assert_true(s.model_bytes <= budget + budget / 8);	/* as test_budget */
 	churn_free(c);
 }
 

@@ -3,7 +3,7 @@
  *
  * When a new stack takes the trie over max_nodes (or the memory budget
  * lowered it, merge.c), nodes are cut, with everything below them, until
- * a quarter of the limit is free. A cut costs the samples through it
+ * 1/KP_FOLD_FREE of the limit is free. A cut costs the samples through it
  * (current + baseline counts) per node it frees, and the cheapest go
  * first, over the whole trie, every process and merged command alike: a
  * long cold chain before a cold leaf, cold stacks before hot ones, which
@@ -447,7 +447,7 @@ out:
 
 int kp_tree__fold(struct kp_model *m)
 {
-	size_t target = m->tr.max_nodes - m->tr.max_nodes / 4, before;
+	size_t target = m->tr.max_nodes - m->tr.max_nodes / KP_FOLD_FREE, before;
 	int err = 0, pass;
 
 	if (m->tr.nr_nodes <= target)
@@ -463,6 +463,6 @@ int kp_tree__fold(struct kp_model *m)
 	}
 	/* if little could be cut (roots, [other]), wait before trying again */
 	m->tr.fold_at = m->tr.nr_nodes <= target ? m->tr.max_nodes
-					   : m->tr.nr_nodes + m->tr.max_nodes / 4;
+					   : m->tr.nr_nodes + m->tr.max_nodes / KP_FOLD_FREE;
 	return err;
 }

@@ -23,8 +23,9 @@
  * distinct paths, not its samples'.
  *
  * The memory budget (kp_model_opts.max_bytes): past it the exited
- * processes are merged at once and the node limit is lowered to three
- * quarters of the trie, so the coldest paths fold into [other].
+ * processes are merged at once and the node limit is lowered in
+ * proportion, a little under the budget, so the coldest paths fold into
+ * [other] (a sixteenth of the limit at a time: KP_FOLD_FREE).
  *
  * Who calls it: feed.c, once every waiting stack is hung and the sample
  * batch is empty (kp_merge__tidy). Errors: -ENOMEM leaves the model as
@@ -376,7 +377,7 @@ static int fold(struct kp_model *m)
 {
 	int err;
 
-	if (m->tr.nr_nodes <= m->tr.max_nodes - m->tr.max_nodes / 4)
+	if (m->tr.nr_nodes <= m->tr.max_nodes - m->tr.max_nodes / KP_FOLD_FREE)
 		return 0;	/* kp_tree__fold's target */
 	kp_vcache__invalidate(m, KP_VC_NODES);
 	err = kp_tree__fold(m);
@@ -386,14 +387,18 @@ static int fold(struct kp_model *m)
 
 /* Over the budget: merge every exited process; if that is not enough,
  * lower the node limit in proportion (the trie, its stacks and its view
- * counts are most of a model), never below KP_BUDGET_MIN_NODES: a
- * budget folds the coldest paths, never the whole profile. */
+ * counts are most of a model) and fold, again while the model is over
+ * (its other parts do not shrink with the trie: a batch run, which
+ * tidies rarely, may need more than one fold), never below
+ * KP_BUDGET_MIN_NODES: a budget folds the coldest paths, never the whole
+ * profile. */
 #define KP_BUDGET_MIN_NODES 4096
+#define KP_BUDGET_ROUNDS 4
 
 static int budget(struct kp_model *m)
 {
-	size_t bytes = kp_model__bytes(m), want;
-	int err = 0;
+	size_t bytes = kp_model__bytes(m), want, before;
+	int err = 0, round;
 
 	if (bytes <= m->td.max_bytes)
 		return 0;
@@ -401,16 +406,22 @@ static int budget(struct kp_model *m)
 		err = kp_merge__gone(m);
 		bytes = kp_model__bytes(m);
 	}
-	if (err || bytes <= m->td.max_bytes || m->tr.nr_nodes <= KP_BUDGET_MIN_NODES)
-		return err;
-	want = (size_t)((double)m->tr.nr_nodes * m->td.max_bytes / bytes * 0.9);
-	if (want < KP_BUDGET_MIN_NODES)
-		want = KP_BUDGET_MIN_NODES;
-	if (want < m->tr.max_nodes)
-		m->tr.max_nodes = want;
-	if (m->tr.fold_at > m->tr.max_nodes)
-		m->tr.fold_at = m->tr.max_nodes;	/* fold now, whatever a fold said */
-	return 0;
+	for (round = 0; !err && round < KP_BUDGET_ROUNDS && bytes > m->td.max_bytes &&
+			m->tr.nr_nodes > KP_BUDGET_MIN_NODES; round++) {
+		want = (size_t)((double)m->tr.nr_nodes * m->td.max_bytes / bytes * 0.97);
+		if (want < KP_BUDGET_MIN_NODES)
+			want = KP_BUDGET_MIN_NODES;
+		if (want < m->tr.max_nodes)
+			m->tr.max_nodes = want;
+		if (m->tr.fold_at > m->tr.max_nodes)
+			m->tr.fold_at = m->tr.max_nodes;	/* fold now, whatever a fold said */
+		before = m->tr.nr_nodes;
+		err = fold(m);
+		if (m->tr.nr_nodes >= before)
+			break;		/* nothing left to cut (roots, [other]) */
+		bytes = kp_model__bytes(m);
+	}
+	return err;
 }
 
 int kp_merge__tidy(struct kp_model *m, int err)
@@ -422,16 +433,17 @@ int kp_merge__tidy(struct kp_model *m, int err)
 	 * 100k-node trie: a merge every 2.5 s, not every 0.8 s) */
 	if (m->pr.nr_gone >= m->td.merge_at && m->pr.nr_gone >= m->tr.nr_nodes / 32)
 		e = kp_merge__gone(m);
-	/* every 16th tidy, or once the trie grew by an eighth (a batch run
-	 * tidies only once per 8 MB of pending stacks) */
+	/* every 16th tidy, or once the trie grew by a sixteenth (a batch
+	 * run tidies only once per 8 MB of pending stacks) */
 	if (!e && m->td.max_bytes && ((++m->td.flushes & 15) == 0 ||
-				      m->tr.nr_nodes > m->td.checked_nodes + m->td.checked_nodes / 8)) {
+				      m->tr.nr_nodes > m->td.checked_nodes +
+						       m->td.checked_nodes / KP_FOLD_FREE)) {
 		m->td.checked_nodes = m->tr.nr_nodes;
 		e = budget(m);
 	}
 	if (!e && m->tr.nr_nodes > m->tr.fold_at) {
 		/* merging is the better way to a smaller trie; then fold if
-		 * a quarter of the limit is still not free */
+		 * 1/KP_FOLD_FREE of the limit is still not free */
 		if (m->pr.nr_gone)
 			e = kp_merge__gone(m);
 		e = e ? e : fold(m);

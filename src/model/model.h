@@ -181,8 +181,8 @@ struct kp_model;
  * with another start time starts one too (pid reuse); a PROCESS for a
  * placeholder (made by a SAMPLE/MMAP/THREAD of an unknown pid) adopts it.
  * The node limit: when the trie passes max_nodes, the coldest paths (by
- * current + baseline count per node freed) are cut until a quarter is
- * free; their stacks are counted under an "[other]" child of their
+ * current + baseline count per node freed) are cut until a sixteenth
+ * is free; their stacks are counted under an "[other]" child of their
  * process's root, each under its leaf function there (fold.c). */
 struct kp_model *kp_model__new(const struct kp_model_opts *opts);
 void kp_model__free(struct kp_model *m);

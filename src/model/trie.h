@@ -26,6 +26,12 @@ struct kp_node {
 #define KP_NODE_WIDE 4u		/* its children are in m->tr.wide_tab too */
 #define KP_WIDE_AT 16		/* children searched in a list before that */
 
+/* A fold cuts the coldest paths until 1/KP_FOLD_FREE of the node limit
+ * is free (fold.c): a small share, so that each fold cuts only the
+ * coldest paths, and folds come more often (each is one pass over the
+ * trie, tens of milliseconds for 200k nodes). */
+#define KP_FOLD_FREE 16
+
 /* The call trie (tree.c). */
 struct kp_trie {
 	size_t max_nodes;
