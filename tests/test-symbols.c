@@ -1236,10 +1236,13 @@ static void test_kernel(void **state)
 		   "ffffffff81000100 t do_one_thing\n"
 		   "ffffffff81000200 D some_data\n"
 		   "ffffffff81000300 T schedule\n"
+		   "ffffffff81000320 t pvm_safe_halt_hc\n"
+		   "ffffffff81000330 t __pfx_pv_native_safe_halt\n"
 		   "ffffffff81000340 t pv_native_safe_halt\n"
 		   "ffffffff81000350 t __pfx_next_fn\n"
 		   "ffffffff81000360 T __cpuidle_text_start\n"
 		   "ffffffff81000360 T default_idle\n"
+		   "ffffffff81000380 t acpi_safe_halt\n"
 		   "ffffffff810003a5 T __cpuidle_text_end\n"
 		   "not a line\n"
 		   "ffffffff81000400 T _etext\n"
@@ -1270,9 +1273,12 @@ static void test_kernel(void **state)
 	{
 		uint64_t r[4][2];
 
-		assert_int_equal(kp_symbols__idle_text(s, r, 4), 2);
+		/* the section; PVM's and the native paravirt halt, not
+		 * acpi_safe_halt (inside the section) nor a __pfx_ */
+		assert_int_equal(kp_symbols__idle_text(s, r, 4), 3);
 		assert_true(r[0][0] == 0xffffffff81000360ull && r[0][1] == 0xffffffff810003a5ull);
-		assert_true(r[1][0] == 0xffffffff81000340ull && r[1][1] == 0xffffffff81000350ull);
+		assert_true(r[1][0] == 0xffffffff81000320ull && r[1][1] == 0xffffffff81000330ull);
+		assert_true(r[2][0] == 0xffffffff81000340ull && r[2][1] == 0xffffffff81000350ull);
 		assert_int_equal(kp_symbols__idle_text(s, r, 1), 1);
 	}
 	kp_symbols__free(s);

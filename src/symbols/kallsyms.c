@@ -8,6 +8,11 @@
 #include "symbols/symtab.h"
 
 #define KP_KALLSYMS_MAX_LINES (16u << 20)
+/* Paravirt halts kept (pv_native_safe_halt, xen_safe_halt, PVM's
+ * pvm_safe_halt and pvm_safe_halt_hc, TDX's tdx_safe_halt: a guest
+ * kernel has at most a few); one more idle range is the cpuidle
+ * section, and the BPF side takes four. */
+#define KP_KALLSYMS_HALTS 3
 
 struct kp_kmod {
 	uint64_t lo, hi;	/* [lo, hi] symbol addresses */
@@ -20,7 +25,8 @@ struct kp_kallsyms {
 	size_t nr_mods, cap_mods;
 	int restricted;
 	uint64_t idle_lo, idle_hi;	/* __cpuidle_text_start, _end */
-	uint64_t pv_halt;		/* pv_native_safe_halt */
+	uint64_t pv_halt[KP_KALLSYMS_HALTS];	/* *safe_halt* functions */
+	size_t nr_pv_halt;
 };
 
 void kp_kallsyms__free(struct kp_kallsyms *k)
@@ -84,8 +90,9 @@ static int parse_line(struct kp_kallsyms *k, char *line, size_t *zero, size_t *a
 		k->idle_lo = addr;
 	else if (!tab && strcmp(name, "__cpuidle_text_end") == 0)
 		k->idle_hi = addr;
-	else if (!tab && strcmp(name, "pv_native_safe_halt") == 0)
-		k->pv_halt = addr;
+	else if (!tab && (type == 't' || type == 'T') && strstr(name, "safe_halt") &&
+		 strncmp(name, "__pfx_", 6) != 0 && k->nr_pv_halt < KP_KALLSYMS_HALTS)
+		k->pv_halt[k->nr_pv_halt++] = addr;
 	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
 	err = kp_symtab__add(k->syms, addr, 0, 0, name,
@@ -155,17 +162,24 @@ int kp_kallsyms__restricted(const struct kp_kallsyms *k)
 size_t kp_kallsyms__idle_text(const struct kp_kallsyms *k, uint64_t (*r)[2],
 			      size_t max)
 {
-	const struct kp_sym *s = k->pv_halt ? kp_symtab__lookup(k->syms, k->pv_halt) : NULL;
+	int section = k->idle_lo && k->idle_hi > k->idle_lo;
 	size_t n = 0;
 
-	if (n < max && k->idle_lo && k->idle_hi > k->idle_lo) {
+	if (n < max && section) {
 		r[n][0] = k->idle_lo;
 		r[n++][1] = k->idle_hi;
 	}
-	/* the function's end is where the next symbol starts */
-	if (n < max && s && s->start == k->pv_halt && s->end > s->start) {
-		r[n][0] = s->start;
-		r[n++][1] = s->end;
+	for (size_t i = 0; i < k->nr_pv_halt && n < max; i++) {
+		uint64_t a = k->pv_halt[i];
+		const struct kp_sym *s = kp_symtab__lookup(k->syms, a);
+
+		if (section && a >= k->idle_lo && a < k->idle_hi)
+			continue;	/* acpi_safe_halt: in the section already */
+		/* the function's end is where the next symbol starts */
+		if (s && s->start == a && s->end > s->start) {
+			r[n][0] = s->start;
+			r[n++][1] = s->end;
+		}
 	}
 	return n;
 }

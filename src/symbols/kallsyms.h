@@ -24,7 +24,9 @@ const char *kp_kallsyms__module(const struct kp_kallsyms *k, uint64_t addr);
 int kp_kallsyms__restricted(const struct kp_kallsyms *k);
 /* The kernel text where an idle CPU halts, as [lo, hi) ranges: the
  * cpuidle section (__cpuidle_text_start to __cpuidle_text_end) and the
- * paravirt halt (pv_native_safe_halt), each where kallsyms has it.
+ * paravirt halts outside it (core kernel functions named *safe_halt*:
+ * pv_native_safe_halt, xen_safe_halt, pvm_safe_halt_hc, ...), each
+ * where kallsyms has it.
  * Writes up to max ranges into r and returns how many. */
 size_t kp_kallsyms__idle_text(const struct kp_kallsyms *k, uint64_t (*r)[2],
 			      size_t max);
