@@ -147,12 +147,10 @@ static int range_cmp(const void *a, const void *b)
 	return x->scope > y->scope ? -1 : x->scope < y->scope;
 }
 
-/* The index of cudie's CU, built now if it is new. */
-static struct dwi_cu *cu_of(struct kp_dw_index *x, Dwarf_Die *cudie)
+/* Where off's CU is, or would go, in x->cus. */
+static size_t cu_slot(const struct kp_dw_index *x, Dwarf_Off off)
 {
-	Dwarf_Off off = dwarf_dieoffset(cudie);
 	size_t lo = 0, hi = x->nr;
-	struct dwi_cu cu = { .off = off };
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -162,6 +160,24 @@ static struct dwi_cu *cu_of(struct kp_dw_index *x, Dwarf_Die *cudie)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+int kp_dw_index__has(const struct kp_dw_index *x, Dwarf_Die *cudie)
+{
+	Dwarf_Off off = dwarf_dieoffset(cudie);
+	size_t lo = x ? cu_slot(x, off) : 0;
+
+	return x && lo < x->nr && x->cus[lo].off == off;
+}
+
+/* The index of cudie's CU, built now if it is new. */
+static struct dwi_cu *cu_of(struct kp_dw_index *x, Dwarf_Die *cudie)
+{
+	Dwarf_Off off = dwarf_dieoffset(cudie);
+	size_t lo = cu_slot(x, off);
+	struct dwi_cu cu = { .off = off };
+
 	if (lo < x->nr && x->cus[lo].off == off)
 		return &x->cus[lo];
 	if (walk(x, &cu, cudie, -1, 0, 0) ||

@@ -26,6 +26,9 @@ struct kp_dw_index *kp_dw_index__new(void);
 void kp_dw_index__free(struct kp_dw_index *x);
 size_t kp_dw_index__bytes(const struct kp_dw_index *x);
 
+/* 1 if cudie's CU is indexed already (x may be NULL: 0). */
+int kp_dw_index__has(const struct kp_dw_index *x, Dwarf_Die *cudie);
+
 /* The DIE offsets of the function-like scopes of cudie's CU that contain
  * the link-time address vaddr, innermost first, ending with the
  * subprogram (at most max). Returns how many (0: none), or -ENOMEM. */

@@ -135,3 +135,10 @@ int kp_dwarf__frames(Dwarf *dbg, struct kp_dw_index *x, uint64_t vaddr,
 	free(scopes);
 	return cnt;
 }
+
+int kp_dwarf__new_cu(Dwarf *dbg, const struct kp_dw_index *x, uint64_t vaddr)
+{
+	Dwarf_Die cudie;
+
+	return dbg && dwarf_addrdie(dbg, vaddr, &cudie) && !kp_dw_index__has(x, &cudie);
+}

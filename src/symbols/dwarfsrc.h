@@ -32,4 +32,11 @@ struct kp_dw_index;
 int kp_dwarf__frames(Dwarf *dbg, struct kp_dw_index *x, uint64_t vaddr,
 		     struct kp_dw_frame *out, int max);
 
+/* 1 if kp_dwarf__frames(dbg, x, vaddr) would read a compilation unit
+ * that x has not indexed yet (or x is NULL): the lookups that make libdw
+ * allocate (the CU's abbreviations, line table and DIEs, read once per
+ * CU), so that a caller measures the heap around those only. 0 when no
+ * CU holds vaddr. */
+int kp_dwarf__new_cu(Dwarf *dbg, const struct kp_dw_index *x, uint64_t vaddr);
+
 #endif /* KP_SYMBOLS_DWARFSRC_H */

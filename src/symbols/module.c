@@ -33,6 +33,7 @@ struct kp_module {
 	Elf *dw_elf;		/* the ELF holding DWARF not begun yet, or NULL */
 	Elf *dw_src;		/* the ELF holding DWARF (begun or not), or NULL */
 	size_t dw_bytes;	/* heap taken by libdw and libelf for DWARF */
+	int dw_looked;		/* a lookup in dw was measured (aranges read) */
 	struct kp_dw_index *dwi;	/* its scopes by CU, made on first use */
 	struct kp_elf_info info;
 	struct kp_symtab *syms;
@@ -199,6 +200,7 @@ size_t kp_module__end_dwarf(struct kp_module *m)
 	dwarf_end(m->dw);
 	m->dw = NULL;
 	m->dw_bytes = 0;
+	m->dw_looked = 0;
 	if (m->dw_src && m->dw_src == m->delf && m->dfd >= 0) {
 		reopen(&m->delf, m->dfd);
 		m->dw_src = m->delf;
@@ -386,11 +388,19 @@ static int compute(struct kp_module *m, uint64_t vaddr,
 	if (dw_of(m) && !m->dwi)
 		m->dwi = kp_dw_index__new();	/* NULL: libdw's walks */
 	if (m->dw) {
-		size_t heap0 = heap_in_use(), idx0 = kp_dw_index__bytes(m->dwi);
+		/* measured only where libdw reads something new (the first
+		 * lookup, a CU not indexed yet): mallinfo2 walks every free
+		 * chunk of the heap, half of kptop's CPU under a churn if
+		 * done at every lookup */
+		int fresh = !m->dw_looked || kp_dwarf__new_cu(m->dw, m->dwi, vaddr);
+		size_t heap0 = fresh ? heap_in_use() : 0;
+		size_t idx0 = kp_dw_index__bytes(m->dwi);
 
 		nd = kp_dwarf__frames(m->dw, m->dwi, vaddr, dw,
 				      max < KP_MODULE_MAX_FRAMES ? max : KP_MODULE_MAX_FRAMES);
-		dw_charge(m, heap0, idx0);
+		if (fresh)	/* the index counts itself */
+			dw_charge(m, heap0, idx0);
+		m->dw_looked = 1;
 	}
 	for (i = 0; i < nd && dw[i].inlined && n < max - 1; i++) {
 		memset(&out[n], 0, sizeof(out[n]));
