@@ -370,6 +370,10 @@ static void shrink(struct kp_model *m)
 		kp_shrink(&m->bl.base, &m->bl.cap_base, m->st.nr_stk, sizeof(*m->bl.base));
 	kp_shrink(&m->pr.threads, &m->pr.cap_threads, m->pr.nr_threads, sizeof(*m->pr.threads));
 	kp_shrink(&m->pr.procs, &m->pr.cap_procs, m->pr.nr_procs, sizeof(*m->pr.procs));
+	kp_htab__fit(&m->tr.wide_tab);
+	kp_htab__fit(&m->st.stk_tab);
+	kp_htab__fit(&m->pr.thr_tab);
+	kp_htab__fit(&m->pr.pid_tab);
 	kp_vcache__shrink(m);
 }
 

@@ -67,6 +67,10 @@ static inline size_t kp_htab_pos(const struct kp_htab *h, uint32_t hash)
 int kp_htab__insert(struct kp_htab *h, uint32_t hash, uint32_t val);
 /* Room for `need` entries without growing again. */
 int kp_htab__reserve(struct kp_htab *h, size_t need);
+/* Give back the room of a table four times bigger than its entries
+ * need (after a fold or merge emptied it): resized to twice the least
+ * size, or freed when empty (an insert makes it again). */
+void kp_htab__fit(struct kp_htab *h);
 void kp_htab__clear(struct kp_htab *h);
 void kp_htab__fini(struct kp_htab *h);
 

@@ -139,6 +139,18 @@ int kp_htab__reserve(struct kp_htab *h, size_t need)
 	return n == h->n ? 0 : htab_resize(h, n);
 }
 
+void kp_htab__fit(struct kp_htab *h)
+{
+	size_t n = htab_next(0);
+
+	while (htab_too_small(n, h->nr))
+		n = htab_next(n);
+	if (!h->nr)
+		kp_htab__fini(h);
+	else if (h->n > 4 * n)
+		(void)htab_resize(h, 2 * n);	/* on -ENOMEM it stays as it was */
+}
+
 void kp_htab__clear(struct kp_htab *h)
 {
 	if (h->n)
