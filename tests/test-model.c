@@ -675,8 +675,14 @@ static void test_node_limit(void **state)
 	kp_view__free(v);
 	v = view(m, KP_VIEW_TOPDOWN, KP_SORT_TOTAL, 0);
 	assert_true(must(v, "app", 0)->total == 550);
-	/* a cut path goes under its root's [other], its leaf kept */
+	/* a cut path goes under its root's [other]; its function's counts
+	 * stay whole: a cold leaf's self, and the hot path's full depth */
 	assert_true(must(v, "fn_1", 1)->total + must(v, "[other]", 1)->total == 550);
+	assert_true(must(v, "fn_3", 3)->total == 50);
+	kp_view__free(v);
+	v = view(m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "fn_7d0", 0)->self == 1 && must(v, "fn_7d0", 0)->total == 1);
+	assert_true(must(v, "[other]", 0)->self == 0);
 	kp_view__free(v);
 	kp_model__free(m);
 }

@@ -171,7 +171,8 @@ static uint32_t new_stack(struct kp_model *m, const struct kp_bhdr *hdr,
 			  const uint64_t *k, size_t nk, const uint64_t *u, size_t nu,
 			  const char *comm)
 {
-	struct kp_stk s = { .key = (uint32_t)(hdr->key >> 32), .flags = hdr->flags };
+	struct kp_stk s = { .key = (uint32_t)(hdr->key >> 32), .flags = hdr->flags,
+			    .lfr = KP_NONE };
 	uint32_t cg;
 
 	s.thr = kp_proc__seen_thread(m, hdr->proc, hdr->tid, comm);

@@ -1,5 +1,5 @@
 /* fold.c — the node limit: the coldest paths of the call trie folded into
- * [other], their leaf functions kept.
+ * [other], their functions' counts kept exact.
  *
  * When a new stack takes the trie over max_nodes (or the memory budget
  * lowered it, merge.c), nodes are cut, with everything below them, until
@@ -12,27 +12,21 @@
  * under a root costs KP_FOLD_FIRST times more (it says what a process
  * does); at equal cost the deeper, then the older node goes first.
  *
- * A stack whose path is cut keeps its leaf's frame: the path becomes
- * root -> [other] -> leaf, so the leaf function's self count (the
- * functions view's Self%) stays exact and the callers view shows
- * [other] as its caller; what the path lost is every frame between its
- * root and its leaf, and its ancestors' totals. Equal folded
- * paths share their nodes (one [other] per root, one leaf node per
- * function and source line under it: kp_intern__line_frame), which is what makes a fold free nodes when every cold path
- * ends somewhere else. A leaf is kept for the functions with at least
- * KP_FOLD_KEEP of the self count (or where its node exists already): a
- * leaf node for a function seen once would free nothing. The others'
- * stacks, and those of a leaf node cut under an [other] (the limit met
- * no other way), end at the [other] node itself: that is [other]'s self
- * count. The leaf nodes a fold adds take back a little of what it
- * frees: it folds again while that brings the trie down.
+ * A stack whose path is cut ends at its process root's [other] node
+ * (one per root) and keeps its leaf's function in the stack record
+ * (kp_stk.lfr): the functions view counts it there, so every function's
+ * Self (and its Total, and the module's) stays exact, and folded and
+ * pprof output end its path with [other] -> that function. What the path
+ * lost is every frame between its root and its leaf: the tree and the
+ * callers views show those samples under [other], and a filter by
+ * function name or focus sees only the path that is left.
  *
  * Counts stay exact: every stack keeps its counts, and its samples are
  * counted as folded (KP_STK_FOLDED: the summary's folded_samples, the
  * samples whose path was cut). A cold stack (no current or baseline
  * count) or a merged one is merged into the one merged stack of its
- * thread, cgroup and new leaf; the others keep their record (a later
- * sample finds it) with the new leaf.
+ * thread, cgroup and leaf function; the others keep their record (a
+ * later sample finds it) with the new leaf.
  *
  * Who calls it: merge.c (kp_tree__fold), with the view cache invalidated.
  * Errors: -ENOMEM leaves every count right, with empty nodes added.
@@ -52,7 +46,6 @@
 #include <string.h>
 
 #define CUT 1u
-#define CUT_LEAF 2u	/* a stack ends at it */
 
 struct cand {
 	uint32_t first;		/* the first frame of a path: dearer */
@@ -91,41 +84,7 @@ static double *node_weights(const struct kp_model *m)
 	return w;
 }
 
-/* The functions whose leaf a fold keeps under [other]: those with a
- * self count of at least KP_FOLD_KEEP of the whole (and two samples).
- * The others' folded stacks end at the [other] node: a leaf node kept
- * for a function seen once would free nothing. */
-#define KP_FOLD_KEEP (1.0 / 2000)
-
-static uint8_t *kept_fns(const struct kp_model *m)
-{
-	double *self = calloc(m->in.nr_fns ? m->in.nr_fns : 1, sizeof(*self)), sum = 0, min;
-	uint8_t *keep = calloc(m->in.nr_fns ? m->in.nr_fns : 1, 1);
-	size_t i;
-
-	if (!self || !keep) {
-		free(self);
-		free(keep);
-		return NULL;
-	}
-	for (i = 0; i < m->st.nr_stk; i++) {
-		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
-		double c = s->cur + (m->bl.has_base ? m->bl.base[i] : 0);
-
-		self[kp_node_fn(m, s->leaf)] += c;
-		sum += c;
-	}
-	min = sum * KP_FOLD_KEEP > 2 ? sum * KP_FOLD_KEEP : 2;
-	for (i = 0; i < m->in.nr_fns; i++)
-		keep[i] = self[i] >= min;
-	keep[m->in.frames[KP_FRAME_OTHER].fn] = 0;
-	free(self);
-	return keep;
-}
-
-/* What cutting each node frees: its subtree's nodes. The leaf nodes
- * its stacks keep under [other] are few (one per kept function) and
- * mostly there already. */
+/* What cutting each node frees: its subtree's nodes. */
 static void node_gains(const struct kp_model *m, uint32_t *gain)
 {
 	size_t i;
@@ -281,41 +240,14 @@ out:
 	return cut;
 }
 
-/* Where the stacks ending at cut node i go, other[i] its [other] node:
- * the node of i's frame under that [other]. For a function not kept
- * (kept_fns) a new node would free nothing: its stacks end at the
- * [other] node itself, unless that has a node of i's frame already; so
- * do those of a leaf node cut under a kept [other]. */
-static uint32_t dest_of(struct kp_model *m, const uint8_t *cut, const uint8_t *keep,
-			size_t old_nr, const uint32_t *other, uint32_t i)
-{
-	uint32_t p = m->tr.nodes[i].parent, fr = m->tr.nodes[i].frame, d;
-	int only_found = !keep[kp_node_fn(m, i)];
-
-	if (fr == KP_FRAME_OTHER || other[i] == p)
-		return other[i];
-	fr = kp_intern__line_frame(m, fr);	/* its line's node, not its pc's */
-	if (fr == KP_NONE)
-		return KP_NONE;
-	d = only_found ? kp_tree__find_child(m, other[i], fr) : kp_tree__child(m, other[i], fr);
-	if (d == KP_NONE && only_found)
-		return other[i];
-	if (d != KP_NONE && d < old_nr && cut[d])
-		return other[i];	/* that leaf node is cut too */
-	return d;
-}
-
-/* The [other] node each cut node's stacks go under (in other[]): the
- * one under its process's root (or its parent, if that is an [other]);
- * and the node each cut leaf's stacks go to (in dest[]). */
-static int destinations(struct kp_model *m, uint8_t *cut, const uint8_t *keep,
-			size_t old_nr, uint32_t *other, uint32_t *dest)
+/* The [other] node the stacks of each cut node go to (other[]): the
+ * one under its process's root (or its parent, if that is an
+ * [other]). */
+static int destinations(struct kp_model *m, const uint8_t *cut, size_t old_nr,
+			uint32_t *other)
 {
 	size_t i;
 
-	for (i = 0; i < m->st.nr_stk; i++)
-		if (cut[m->st.stks[i].leaf])
-			cut[m->st.stks[i].leaf] |= CUT_LEAF;
 	for (i = 0; i < old_nr; i++) {
 		uint32_t p = m->tr.nodes[i].parent;
 
@@ -330,26 +262,31 @@ static int destinations(struct kp_model *m, uint8_t *cut, const uint8_t *keep,
 						  KP_FRAME_OTHER);
 		if (other[i] == KP_NONE)
 			return -ENOMEM;
-		if (!(cut[i] & CUT_LEAF))
-			continue;
-		dest[i] = dest_of(m, cut, keep, old_nr, other, (uint32_t)i);
-		if (dest[i] == KP_NONE)
-			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int same_merged(const struct kp_stk *a, const struct kp_stk *b)
+/* A stack cut at leaf node `from`, now ending at [other] node `to`: its
+ * leaf frame (the one it had before its first cut; on -ENOMEM none: its
+ * function counts as [other]), and whether that function is on its
+ * path still. */
+static void keep_leaf(struct kp_model *m, struct kp_stk *s, uint32_t from, uint32_t to)
 {
-	return a->key == b->key && (a->flags & KP_STK_MERGED) && a->thr == b->thr &&
-	       a->leaf == b->leaf && a->cgroup == b->cgroup &&
-	       (a->flags & KP_STK_IDLE) == (b->flags & KP_STK_IDLE);
+	uint32_t fr = s->lfr;
+
+	if (!(m->tr.nflags[from] & KP_NODE_OTHER))
+		fr = kp_intern__fn_frame(m, m->tr.nodes[from].frame);
+	fr = fr == KP_NONE ? KP_NONE : KP_LFR_FRAME(fr);
+	s->lfr = fr;
+	if (fr != KP_NONE && kp_tree__has_ancestor_fn(m, to, m->in.frames[fr].fn))
+		s->lfr |= KP_LFR_DUP;
 }
 
-/* The stacks under cut nodes move to their new leaf; the cold and merged
- * ones merge into one merged stack per thread, cgroup and leaf. In place;
- * remap[old] = new id. */
-static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *dest,
+/* The stacks under cut nodes move to their [other] node, keeping their
+ * leaf frame; the cold and merged ones merge into one merged stack per
+ * thread, cgroup, [other] node and leaf frame. In place; remap[old] =
+ * new id. */
+static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *other,
 		   uint32_t *remap)
 {
 	uint32_t *lo = kp_tree__stack_hashes(m);
@@ -364,18 +301,21 @@ static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *dest,
 		uint32_t v = 0, h = lo[i];
 		uint64_t *found = NULL;
 
-		if (cut[s.leaf] && ((s.cur == 0 && b == 0) || (s.flags & KP_STK_MERGED))) {
+		if (cut[s.leaf]) {
+			keep_leaf(m, &s, s.leaf, other[s.leaf]);
+			s.leaf = other[s.leaf];
+			s.flags |= KP_STK_FOLDED;
+		}
+		if (cut[m->st.stks[i].leaf] &&
+		    ((s.cur == 0 && b == 0) || (s.flags & KP_STK_MERGED))) {
 			uint64_t key;
 
-			s.leaf = dest[s.leaf];
 			s.flags = (s.flags & KP_STK_IDLE) | KP_STK_FOLDED | KP_STK_MERGED;
 			key = kp_tree__merged_key(&s, s.leaf);
 			s.key = (uint32_t)(key >> 32);
 			h = (uint32_t)key;
-			KP_HTAB_FIND(&m->st.stk_tab, h, v, same_merged(&m->st.stks[v], &s), found);
-		} else if (cut[s.leaf]) {
-			s.leaf = dest[s.leaf];
-			s.flags |= KP_STK_FOLDED;
+			KP_HTAB_FIND(&m->st.stk_tab, h, v, kp_stk__same_merged(&m->st.stks[v], &s),
+				     found);
 		}
 		if (found) {
 			m->st.stks[v].cur += s.cur;
@@ -406,23 +346,22 @@ static int fold_once(struct kp_model *m, size_t need)
 {
 	size_t old_nr = m->tr.nr_nodes;
 	double *w = NULL;
-	uint8_t *cut = NULL, *keep = kept_fns(m);
-	uint32_t *other = NULL, *dest = NULL, *remap = NULL, *nidx = NULL;
+	uint8_t *cut = NULL;
+	uint32_t *other = NULL, *remap = NULL, *nidx = NULL;
 	int err = -ENOMEM;
 
 	w = node_weights(m);
-	if (!w || !keep)
+	if (!w)
 		goto out;
 	cut = cut_set(m, w, need);
 	other = calloc(old_nr ? old_nr : 1, sizeof(*other));
-	dest = calloc(old_nr ? old_nr : 1, sizeof(*dest));
 	remap = calloc(m->st.nr_stk ? m->st.nr_stk : 1, sizeof(*remap));
-	if (!cut || !other || !dest || !remap)
+	if (!cut || !other || !remap)
 		goto out;
-	err = destinations(m, cut, keep, old_nr, other, dest);
+	err = destinations(m, cut, old_nr, other);
 	if (err)
 		goto out;
-	err = restack(m, cut, dest, remap);
+	err = restack(m, cut, other, remap);
 	if (err)
 		goto out;
 	kp_time__remap(m, remap);
@@ -432,17 +371,15 @@ static int fold_once(struct kp_model *m, size_t need)
 		kp_tree__compact(m, cut, old_nr, nidx);
 out:
 	free(w);
-	free(keep);
 	free(cut);
 	free(other);
-	free(dest);
 	free(remap);
 	free(nidx);
 	return err;
 }
 
-/* The leaf nodes a fold adds take back some of what it frees: fold again
- * while that brings the trie down. */
+/* The [other] nodes a fold adds take back a little of what it frees:
+ * fold again while that brings the trie down. */
 #define KP_FOLD_PASSES 4
 
 int kp_tree__fold(struct kp_model *m)

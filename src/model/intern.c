@@ -483,3 +483,18 @@ uint32_t kp_intern__line_frame(struct kp_model *m, uint32_t frame)
 		return v;
 	return kp_htab__insert(&m->in.line_tab, h, frame) ? KP_NONE : frame;
 }
+
+uint32_t kp_intern__fn_frame(struct kp_model *m, uint32_t frame)
+{
+	uint32_t fn = m->in.frames[frame].fn, h, v = 0;
+	uint64_t *found;
+
+	if (m->in.frames[frame].pck == KP_NONE)
+		return frame;
+	/* in line_tab, under a key of its own: any frame of fn will do */
+	h = (uint32_t)kp_hash2(fn, UINT64_MAX);
+	KP_HTAB_FIND(&m->in.line_tab, h, v, m->in.frames[v].fn == fn, found);
+	if (found)
+		return v;
+	return kp_htab__insert(&m->in.line_tab, h, frame) ? KP_NONE : frame;
+}

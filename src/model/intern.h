@@ -128,4 +128,9 @@ const char *kp_intern__source(struct kp_model *m, uint32_t frame);
  * [other] frames; KP_NONE on -ENOMEM. */
 uint32_t kp_intern__line_frame(struct kp_model *m, uint32_t frame);
 
+/* The frame that stands for frame's function where only the function
+ * counts (a folded stack's leaf: stk.h): the first one asked for, kept
+ * in line_tab; KP_NONE on -ENOMEM. */
+uint32_t kp_intern__fn_frame(struct kp_model *m, uint32_t frame);
+
 #endif /* KP_MODEL_INTERN_H */

@@ -175,13 +175,6 @@ static int rehang(struct kp_model *m, struct merge *g)
 	return 0;
 }
 
-static int same_merged(const struct kp_stk *a, const struct kp_stk *b)
-{
-	return a->key == b->key && (a->flags & KP_STK_MERGED) && a->thr == b->thr &&
-	       a->leaf == b->leaf && a->cgroup == b->cgroup &&
-	       (a->flags & KP_STK_IDLE) == (b->flags & KP_STK_IDLE);
-}
-
 /* A stack of an exited process moves to its merged process; merged
  * stacks (these, and the cold ones a fold merged) are keyed by thread,
  * cgroup and leaf and never found by a sample. Equal ones add up. */
@@ -201,7 +194,7 @@ static uint32_t restack_one(struct kp_model *m, struct merge *g, struct kp_stk s
 
 		s.key = (uint32_t)(key >> 32);
 		h = (uint32_t)key;
-		KP_HTAB_FIND(&m->st.stk_tab, h, v, same_merged(&m->st.stks[v], &s), found);
+		KP_HTAB_FIND(&m->st.stk_tab, h, v, kp_stk__same_merged(&m->st.stks[v], &s), found);
 	}
 	if (found) {
 		m->st.stks[v].cur += s.cur;

@@ -17,7 +17,7 @@
  *
  * Errors: 0 or negative errno (-ENOMEM); the model never exits.
  *
- * Cost: memory grows with distinct stacks (a 48-byte record each, keyed
+ * Cost: memory grows with distinct stacks (a 40-byte record each, keyed
  * by a 64-bit hash of the raw sample: pcs are not kept) and trie nodes
  * (20 bytes each, bounded by max_nodes), not with samples. Samples are
  * counted in batches of 64: every reader below (views, summary, foreach,
@@ -183,7 +183,8 @@ struct kp_model;
  * The node limit: when the trie passes max_nodes, the coldest paths (by
  * current + baseline count per node freed) are cut until a sixteenth
  * is free; their stacks are counted under an "[other]" child of their
- * process's root, each under its leaf function there (fold.c). */
+ * process's root, each keeping its leaf function for the views' function
+ * counts and the whole-stack output (fold.c). */
 struct kp_model *kp_model__new(const struct kp_model_opts *opts);
 void kp_model__free(struct kp_model *m);
 
@@ -369,7 +370,7 @@ struct kp_model_summary {
 	uint64_t processes, threads, mappings;
 	uint64_t nodes, frames, other_nodes;	/* memory bounds */
 	uint64_t folded_samples;	/* samples counted under [other] (their
-					 * path cut, their leaf mostly kept) */
+					 * path cut, their function kept) */
 	uint64_t merged_procs;		/* exited processes merged by command */
 	uint64_t model_bytes;		/* the model's heap (kp_model__mem) */
 	uint64_t unwound_dwarf, unwound_fp;	/* how user stacks were unwound */

@@ -57,12 +57,21 @@ static int refs_ready(struct kp_model *m)
 	return 0;
 }
 
-/* Visible frames of node leaf, root first, into *path. */
-static int stack_path(const struct kp_model *m, const struct kp_prep *p, uint32_t leaf,
-		      const struct kp_frame_ref ***path, size_t *cap, size_t *depth)
+/* Visible frames of node leaf, root first, into *path; after an [other]
+ * leaf, the stack's own leaf frame (lfr) where it has one. */
+static int stack_path(struct kp_model *m, const struct kp_prep *p, uint32_t leaf,
+		      uint32_t lfr, const struct kp_frame_ref ***path, size_t *cap,
+		      size_t *depth)
 {
 	size_t n = 0, i;
 	uint32_t x;
+
+	if ((m->tr.nflags[leaf] & KP_NODE_OTHER) && lfr != KP_NONE &&
+	    kp_filter__visible(m, KP_LFR_FRAME(lfr))) {
+		if (kp_grow(path, cap, 1, sizeof(**path)))
+			return -ENOMEM;
+		(*path)[n++] = &m->in.refs[KP_LFR_FRAME(lfr)];
+	}
 
 	for (x = leaf; m->tr.nodes[x].parent != KP_NONE; x = m->tr.nodes[x].parent) {
 		if (kp_eff(p, x) != x)
@@ -102,7 +111,7 @@ int kp_model__foreach_stack(struct kp_model *m,
 
 		if (s->cur == 0 || !kp_filter__stack(m, &p, s))
 			continue;
-		err = stack_path(m, &p, kp_eff(&p, s->leaf), &path, &cap, &v.depth);
+		err = stack_path(m, &p, kp_eff(&p, s->leaf), s->lfr, &path, &cap, &v.depth);
 		if (err)
 			break;
 		v.comm = m->pr.procs[kp_stk_proc(m, s)].comm;

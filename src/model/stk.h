@@ -15,9 +15,14 @@
 
 struct kp_mem;
 
-/* 32 bytes. The 64-bit hash of the raw sample is split: its low half is
+/* 40 bytes. The 64-bit hash of the raw sample is split: its low half is
  * the record's hash in stk_tab, its high half is kept here. The process
- * identity and tid are the thread's; the cgroup id is interned. */
+ * identity and tid are the thread's; the cgroup id is interned. A stack
+ * whose path a fold cut ends at an [other] node and keeps its leaf's
+ * function in lfr (a frame of it: kp_intern__fn_frame), so that
+ * its function's counts stay exact (view-cache.c, stacks.c); the top
+ * bit of lfr says that function is on the stack's path as well (its
+ * total counts the stack once). */
 struct kp_stk {
 	uint32_t key;		/* high half of the raw sample's hash */
 	uint32_t thr;		/* m->pr.threads: process identity and tid */
@@ -26,12 +31,24 @@ struct kp_stk {
 	uint32_t flags : 4;	/* KP_STK_* */
 	double cur;		/* count in the time mode */
 	uint64_t samples;	/* raw samples since the zero or the mark */
+	uint32_t lfr;		/* a folded stack's leaf frame, else KP_NONE */
 };
+#define KP_LFR_DUP 0x80000000u	/* lfr's function is on the path */
+#define KP_LFR_FRAME(x) ((x) & ~KP_LFR_DUP)
 #define KP_STK_IDLE 1u
-#define KP_STK_FOLDED 2u	/* its leaf is an [other] node */
+#define KP_STK_FOLDED 2u	/* its path was cut: its leaf is an [other] node */
 #define KP_STK_MERGED 4u	/* cold folded stacks merged: never sampled */
 #define KP_STK_DIRTY 8u		/* changed since the last view (view-cache.c) */
 #define KP_CGROUP_MAX (1u << 28)	/* interned cgroups */
+
+/* Merged stacks (folded cold ones, and those of exited processes) are
+ * keyed by thread, cgroup, leaf and leaf frame, never by a sample. */
+static inline int kp_stk__same_merged(const struct kp_stk *a, const struct kp_stk *b)
+{
+	return a->key == b->key && (a->flags & KP_STK_MERGED) && a->thr == b->thr &&
+	       a->leaf == b->leaf && a->cgroup == b->cgroup && a->lfr == b->lfr &&
+	       (a->flags & KP_STK_IDLE) == (b->flags & KP_STK_IDLE);
+}
 
 /* The distinct stacks (feed.c). */
 struct kp_stks {

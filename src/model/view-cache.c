@@ -272,7 +272,8 @@ static void pair_down(struct kp_model *m, uint32_t pair)
 }
 
 /* A live node's share of its function (its counts are final): self from
- * every visible node, total only from the outermost call on its path. */
+ * every visible node but an [other] (its stacks' own leaf functions have
+ * that: other_leaf), total only from the outermost call on its path. */
 static void fold_node(struct kp_model *m, const struct kp_prep *p, uint32_t i)
 {
 	struct kp_vcache *c = &m->vc;
@@ -282,9 +283,11 @@ static void fold_node(struct kp_model *m, const struct kp_prep *p, uint32_t i)
 	if (v->pair == KP_NONE || kp_eff(p, i) != i)
 		return;
 	f = &c->f[c->pairs[v->pair].fn];
-	f->self += v->self;
-	if (m->bl.has_base)
-		f->bself += c->bself[i];
+	if (!(m->tr.nflags[i] & KP_NODE_OTHER)) {
+		f->self += v->self;
+		if (m->bl.has_base)
+			f->bself += c->bself[i];
+	}
 	if (m->tr.nflags[i] & KP_NODE_DUP)
 		return;
 	f->total += v->total;
@@ -292,6 +295,30 @@ static void fold_node(struct kp_model *m, const struct kp_prep *p, uint32_t i)
 	if (m->bl.has_base)
 		f->btotal += c->btotal[i];
 	pair_up(m, v->pair);
+}
+
+/* A stack that ends at a visible [other] node (its path cut by a fold)
+ * counts dc (db of baseline, ds raw samples) as the self of the function
+ * of its own leaf frame, and in that function's total unless it is on
+ * its path as well; a stack without one (or whose leaf frame is hidden)
+ * as [other]'s self. */
+static void other_leaf(struct kp_model *m, const struct kp_prep *p,
+		       const struct kp_stk *s, double dc, double db, uint64_t ds)
+{
+	uint32_t fr = s->lfr == KP_NONE ? KP_FRAME_OTHER : KP_LFR_FRAME(s->lfr);
+	struct kp_vfn *f;
+
+	if (fr != KP_FRAME_OTHER && !kp_filter__visible(m, fr))
+		fr = KP_FRAME_OTHER;
+	(void)p;
+	f = &m->vc.f[m->in.frames[fr].fn];
+	f->self += dc;
+	f->bself += db;
+	if (fr == KP_FRAME_OTHER || (s->lfr & KP_LFR_DUP))
+		return;
+	f->total += dc;
+	f->btotal += db;
+	f->samp += ds;
 }
 
 /* Every passing stack adds to its effective leaf; one backward pass over
@@ -336,6 +363,8 @@ static int rebuild(struct kp_model *m, const struct kp_prep *p)
 			c->bself[e] += b;
 			c->vbase += b;
 		}
+		if (m->tr.nflags[e] & KP_NODE_OTHER)
+			other_leaf(m, p, s, s->cur, b, s->samples);
 	}
 	for (i = m->tr.nr_nodes; i-- > 0;) {
 		struct kp_vnode *v = &c->n[i];
@@ -381,8 +410,8 @@ static void walk(struct kp_model *m, const struct kp_prep *p, uint32_t e,
 		if (v->pair == KP_NONE || kp_eff(p, n) != n)
 			continue;
 		f = &c->f[c->pairs[v->pair].fn];
-		if (n == e)
-			f->self += dc;
+		if (n == e && !(m->tr.nflags[n] & KP_NODE_OTHER))
+			f->self += dc;	/* an [other]'s: other_leaf */
 		if (m->tr.nflags[n] & KP_NODE_DUP)
 			continue;
 		f->total += dc;
@@ -425,6 +454,8 @@ static int apply(struct kp_model *m, const struct kp_prep *p)
 		if (dc == 0 && ds == 0)
 			continue;
 		walk(m, p, kp_eff(p, s->leaf), dc, ds);
+		if (m->tr.nflags[kp_eff(p, s->leaf)] & KP_NODE_OTHER)
+			other_leaf(m, p, s, dc, 0, ds);
 		c->vtotal += dc;
 	}
 	c->nr_log = 0;

@@ -125,33 +125,48 @@ static int group_stack(struct kp_model *m, enum kp_view_kind kind, struct keyed 
 	return 0;
 }
 
-/* Modules: total once per stack per module, self for the leaf's module. */
+/* The module row mod of stack i: counted once per stack (stamp). */
+static int module_add(struct kp_model *m, struct keyed *k, struct kp_view *v,
+		      uint32_t mod, uint32_t i, uint32_t *stamp, double b, int self)
+{
+	struct kp_row *r;
+	int created;
+
+	if (stamp[mod] == i + 1)
+		return 0;
+	stamp[mod] = i + 1;
+	r = keyed_row(k, v, mod, &created);
+	if (!r)
+		return -ENOMEM;
+	if (created) {
+		r->id = mod + 1;
+		r->name = r->module = m->in.mods[mod].name;
+		r->kernel = m->in.mods[mod].kernel;
+	}
+	add_counts(r, kp_stk(m, i), b, self);
+	return 0;
+}
+
+/* Modules: total once per stack per module, self for the leaf's module
+ * (a folded stack's own leaf frame's, past its [other] node). */
 static int module_stack(struct kp_model *m, const struct kp_prep *p, struct keyed *k,
 			struct kp_view *v, uint32_t i, uint32_t *stamp)
 {
 	const struct kp_stk *s = kp_stk(m, i);
 	double b = m->bl.has_base ? m->bl.base[i] : 0;
-	uint32_t n, leaf = kp_eff(p, s->leaf);
-	int created;
+	uint32_t n, leaf = kp_eff(p, s->leaf), fr = KP_LFR_FRAME(s->lfr);
+	int err = 0, self_done = 0;
 
-	for (n = leaf; m->tr.nodes[n].parent != KP_NONE; n = m->tr.nodes[n].parent) {
-		uint32_t mod = m->in.fns[kp_node_fn(m, n)].module;
-		struct kp_row *r;
-
-		if (kp_eff(p, n) != n || stamp[mod] == i + 1)
-			continue;
-		stamp[mod] = i + 1;
-		r = keyed_row(k, v, mod, &created);
-		if (!r)
-			return -ENOMEM;
-		if (created) {
-			r->id = mod + 1;
-			r->name = r->module = m->in.mods[mod].name;
-			r->kernel = m->in.mods[mod].kernel;
-		}
-		add_counts(r, s, b, n == leaf);
+	if ((m->tr.nflags[leaf] & KP_NODE_OTHER) && s->lfr != KP_NONE &&
+	    kp_filter__visible(m, fr)) {
+		err = module_add(m, k, v, m->in.fns[m->in.frames[fr].fn].module, i, stamp, b, 1);
+		self_done = 1;
 	}
-	return 0;
+	for (n = leaf; !err && m->tr.nodes[n].parent != KP_NONE; n = m->tr.nodes[n].parent)
+		if (kp_eff(p, n) == n)
+			err = module_add(m, k, v, m->in.fns[kp_node_fn(m, n)].module, i, stamp,
+					 b, n == leaf && !self_done);
+	return err;
 }
 
 int kp_view__grouped(struct kp_model *m, const struct kp_prep *p,
