@@ -47,6 +47,9 @@ check_DATA += tests/fixtures/fx-fde-stripped
 tests/fixtures/fx-fde-stripped: tests/fixtures/fx-fde$(EXEEXT)
 	$(AM_V_GEN)$${STRIP:-strip} -s -o $@ tests/fixtures/fx-fde$(EXEEXT)
 CLEANFILES += tests/fixtures/fx-fde-stripped
+## ... and through the batch reports (root, BPF): one row per function.
+TESTS += tests/symbols-fde.sh
+EXTRA_DIST += tests/symbols-fde.sh
 
 check_DATA += tests/fixtures/fx-variants.stamp
 tests/fixtures/fx-variants.stamp: tests/fixtures/fx-prog-pie$(EXEEXT) \
