@@ -1,7 +1,9 @@
 /* fuzz-elf.c — fuzz target of the symbols layer: the bytes are an ELF
  * image opened with elf_memory (kp_module__open_mem): program headers,
  * notes, .gnu_debuglink, .symtab/.dynsym/PLT, MiniDebugInfo (xz, capped)
- * and DWARF, then lookups at the start, middle and end of every PT_LOAD.
+ * and DWARF, then lookups at the start, middle and end of every PT_LOAD,
+ * by name and by the FDE of .eh_frame that holds the address (which
+ * must start at or before it, in an executable PT_LOAD).
  * The same bytes are also read as a run of ELF notes (kp_buildid__notes,
  * what /sys/kernel/notes holds). No files are read: no debug dirs, no
  * path. */
@@ -13,6 +15,27 @@
 #include "symbols/module.h"
 
 #define FUZZ_MINIDEBUG_CAP (4u << 20)
+
+/* Is a in an executable PT_LOAD of info? */
+static int in_code(const struct kp_elf_info *info, uint64_t a)
+{
+	for (size_t i = 0; i < info->nr_loads; i++) {
+		const struct kp_elf_load *l = &info->loads[i];
+
+		if ((l->flags & PF_X) && a >= l->vaddr && a - l->vaddr < l->memsz)
+			return 1;
+	}
+	return 0;
+}
+
+static void probe_start(struct kp_module *m, uint64_t at)
+{
+	uint64_t start;
+
+	if (kp_module__start(m, at, &start) == 1 &&
+	    (start > at || !in_code(kp_module__info(m), start)))
+		__builtin_trap();
+}
 
 static void probe_loads(struct kp_module *m)
 {
@@ -31,6 +54,7 @@ static void probe_loads(struct kp_module *m)
 				if (!f[k].name || strlen(f[k].name) == (size_t)-1 ||
 				    (f[k].file && strlen(f[k].file) == (size_t)-1))
 					__builtin_trap();
+			probe_start(m, at[j]);
 		}
 	}
 }

@@ -3,7 +3,9 @@
  *
  * Names: a user address at file offset off is in function "fn_<off/0x100>"
  * (hex); kernel address a in "k_<a/0x100>". Offsets 0xdead00..0xdeadff
- * have no name; offsets 0x7700..0x77ff return an inlined "inl_inner"
+ * have no name; offsets 0xbeef00..0xbeefff have none either, but the
+ * start of their function is known (stripped code, by its FDE): 0xbeef00
+ * below 0xbeef80, else 0xbeef80; offsets 0x7700..0x77ff return an inlined "inl_inner"
  * inside "fn_77". The fake counts its calls and remembers the last
  * address it was asked about.
  */
@@ -65,6 +67,11 @@ static int fake_symbolize(void *ctx, const struct kp_map_info *map, uint64_t add
 	off = addr - map->addr + map->pgoff;
 	if (off / 0x100 == 0xdead)
 		return 0;
+	if (off / 0x100 == 0xbeef) {
+		out[0].start_known = 1;
+		out[0].start = off & ~0x7full;
+		return 1;
+	}
 	if (off / 0x100 == 0x77 && max >= 2) {
 		out[0].name = "inl_inner";
 		out[0].inlined = 1;

@@ -1172,6 +1172,50 @@ static void test_late_symtab(void **state)
 	kp_view__free(v);
 }
 
+static int fde_sym_visit(void *ctx, const char *path, const uint8_t *bid, uint8_t bl,
+			 uint64_t addr, const char *name)
+{
+	int *n = ctx;
+
+	n[0] += strstr(name, "@0x") != NULL;
+	return 0;
+}
+
+/* Code without a name whose function's start is known (stripped code,
+ * the resolver gives its FDE's start): all its pcs are one function,
+ * "module @0xSTART", one row; a SYMTAB of a save leaves it out (it is no
+ * name), and a SYMTAB that names it comes first. */
+static void test_fde_start(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_symbol syms[] = { { 0xbeef90, 0, "late_fde" } };
+	struct kp_record r = { .type = KP_REC_SYMTAB };
+	uint64_t pcs[] = { APP + 0xbeef10, APP + 0xbeef40, APP + 0xbeef7f, APP + 0xbeef90 };
+	struct kp_view *v;
+	int n = 0;
+
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, &pcs[i], 1), 0);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "app @0xbeef00", 0)->self == 3);
+	assert_string_equal(must(v, "app @0xbeef00", 0)->module, "app");
+	assert_true(must(v, "app @0xbeef80", 0)->self == 1);
+	assert_null(row(v, "app+0xbeef10", 0));
+	assert_int_equal(v->nr_rows, 2);
+	kp_view__free(v);
+	assert_int_equal(kp_model__foreach_symbol(c->m, fde_sym_visit, &n), 0);
+	assert_int_equal(n, 0);
+	r.symtab.path = "/bin/app";
+	r.symtab.nr_syms = 1;
+	r.symtab.syms = syms;
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "late_fde", 0)->self == 1);
+	assert_true(must(v, "app @0xbeef00", 0)->self == 3);
+	assert_null(row(v, "app @0xbeef80", 0));
+	kp_view__free(v);
+}
+
 static void test_return_address(void **state)
 {
 	struct ctx *c = *state;
@@ -1475,7 +1519,7 @@ int main(void)
 		T(test_filters), T(test_focus), cmocka_unit_test(test_node_limit),
 		cmocka_unit_test(test_wide_node),
 		T(test_hiding), T(test_unknown_pid), T(test_junk_callers), T(test_symtab_and_unknown),
-		T(test_late_symtab), T(test_return_address), T(test_shared_frames),
+		T(test_late_symtab), T(test_fde_start), T(test_return_address), T(test_shared_frames),
 		T(test_symtab_agrees), T(test_inlined), T(test_unwind), T(test_foreach),
 		cmocka_unit_test(test_properties), T(test_view_ids_stable),
 		T(test_expanded), T(test_module_view),

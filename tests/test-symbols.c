@@ -25,6 +25,7 @@
 #include "symbols/dwarfidx.h"
 #include "symbols/dwarfsrc.h"
 #include "symbols/elfread.h"
+#include "symbols/fdetab.h"
 #include "symbols/symbols.h"
 #include "symbols/symtab.h"
 
@@ -1492,6 +1493,229 @@ static void test_hostile_debuglink(void **state)
 	kp_symbols__free(s);
 }
 
+/* ---- stripped code: functions by their FDEs ---- */
+
+static const char *const fde_fns[] = { "fde_big", "fde_mid", "fde_small" };
+
+/* nm -S: the size of sym in bin. */
+static uint64_t nm_size(const char *bin, const char *sym)
+{
+	char cmd[PATH_MAX + 64], line[512], name[400];
+	unsigned long long a, size;
+	uint64_t found = 0;
+	char type;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "nm -S --defined-only '%s'", bin);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, "%llx %llx %c %399s", &a, &size, &type, name) == 4 &&
+		    strcmp(name, sym) == 0)
+			found = size;
+	pclose(p);
+	if (!found)
+		fail_msg("nm -S: %s not in %s", sym, bin);
+	return found;
+}
+
+/* readelf's FDEs of bin: their count; the offset in .eh_frame of the
+ * one starting at pc in *rec (if rec), and pc_begin/pc_end of all in
+ * r[0..max). */
+static size_t readelf_fdes(const char *bin, uint64_t pc, uint64_t *rec,
+			   uint64_t (*r)[2], size_t max)
+{
+	char cmd[PATH_MAX + 64], line[512];
+	unsigned long long off, len, id, cie, lo, hi;
+	size_t n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "readelf --debug-dump=frames '%s'", bin);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		if (sscanf(line, "%llx %llx %llx FDE cie=%llx pc=%llx..%llx",
+			   &off, &len, &id, &cie, &lo, &hi) != 6)
+			continue;
+		if (rec && lo == pc)
+			*rec = off;
+		if (n < max)
+			r[n][0] = lo, r[n][1] = hi;
+		n++;
+	}
+	pclose(p);
+	return n;
+}
+
+/* The FDE table of path, read directly. */
+static struct kp_fdetab *fdetab_of(const char *path)
+{
+	struct kp_elf_info info;
+	struct kp_fdetab *t;
+	int fd = open(path, O_RDONLY);
+	Elf *elf;
+
+	assert_true(fd >= 0);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	assert_int_equal(kp_elf__info(elf, &info), 0);
+	t = kp_fdetab__new(elf, &info);
+	assert_non_null(t);
+	elf_end(elf);
+	close(fd);
+	return t;
+}
+
+/* path (fx-fde-stripped or a copy) names nothing of fx-fde's functions,
+ * but every address of each (nm of the unstripped build: its first,
+ * second, middle and last byte) gives that function's start, as a file
+ * offset; want[i] 0: that function has no FDE any more, so no start. */
+static void expect_fde_starts(struct kp_symbols *s, const char *path, const int *want)
+{
+	const char *bin = fx("fx-fde");
+	struct kp_sym_frame f[2];
+	struct kp_sym_map m;
+
+	exec_map(path, 0, &m);
+	for (size_t i = 0; i < 3; i++) {
+		uint64_t a = nm_addr(bin, fde_fns[i]), size = nm_size(bin, fde_fns[i]);
+		uint64_t at[4] = { a, a + 1, a + size / 2, a + size - 1 };
+
+		for (size_t j = 0; j < 4; j++) {
+			uint64_t off = 0;
+
+			assert_int_equal(kp_symbols__user(s, &m, at[j], f, 2), 0);
+			assert_int_equal(kp_symbols__user_start(s, &m, at[j], &off),
+					 want ? want[i] : 1);
+			if (!want || want[i])
+				assert_int_equal(off, a - m.start + m.pgoff);
+		}
+	}
+}
+
+/* The table says what readelf says: one range per FDE, each address of
+ * it (first, last) giving its start; the FDE table is read at the first
+ * need and counted in the symbols' bytes; a held module answers too. */
+static void test_fde_stripped(void **state)
+{
+	const char *bin = fx("fx-fde-stripped");
+	uint64_t r[64][2], big = nm_addr(fx("fx-fde"), "fde_big"), off, start;
+	size_t n = readelf_fdes(bin, 0, NULL, r, 64);
+	struct kp_symbols *s = new_syms(NULL);
+	struct kp_fdetab *t = fdetab_of(bin);
+	struct kp_symbols_stats st0, st1;
+	struct kp_sym_frame f[2];
+	struct kp_sym_held *h;
+	struct kp_sym_map m;
+
+	(void)state;
+	assert_true(n >= 5 && n <= 64);	/* 3 + main, _start, the PLT... */
+	assert_int_equal(kp_fdetab__count(t), n);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(kp_fdetab__lookup(t, r[i][0], &start), 1);
+		assert_int_equal(start, r[i][0]);
+		assert_int_equal(kp_fdetab__lookup(t, r[i][1] - 1, &start), 1);
+		assert_int_equal(start, r[i][0]);
+	}
+	kp_fdetab__free(t);
+
+	exec_map(bin, 0, &m);
+	assert_int_equal(kp_symbols__user(s, &m, big, f, 2), 0);
+	kp_symbols__stats(s, &st0);
+	expect_fde_starts(s, bin, NULL);
+	kp_symbols__stats(s, &st1);
+	assert_true(st1.bytes >= st0.bytes + n * 16);
+	/* past the code's bytes in the file; past the mapping */
+	assert_int_equal(kp_symbols__user_start(s, &m, m.end - 1, &off), 0);
+	assert_int_equal(kp_symbols__user_start(s, &m, m.end, &off), 0);
+	h = kp_symbols__hold(s, &m);
+	assert_non_null(h);
+	assert_int_equal(kp_symbols__held_start(s, h, big - m.start + m.pgoff + 7, &off), 1);
+	assert_int_equal(off, big - m.start + m.pgoff);
+	kp_symbols__release(s, h);
+	kp_symbols__free(s);
+}
+
+/* Without section headers: the .eh_frame of PT_GNU_EH_FRAME. */
+static void test_fde_no_sections(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	uint64_t zero8 = 0;
+	uint16_t zero2 = 0;
+	struct kp_fdetab *t;
+
+	(void)state;
+	copy_file(fx("fx-fde-stripped"), tmp("fde-noshdr"));
+	patch(tmp("fde-noshdr"), offsetof(Elf64_Ehdr, e_shoff), &zero8, 8);
+	patch(tmp("fde-noshdr"), offsetof(Elf64_Ehdr, e_shnum), &zero2, 2);
+	patch(tmp("fde-noshdr"), offsetof(Elf64_Ehdr, e_shstrndx), &zero2, 2);
+	t = fdetab_of(tmp("fde-noshdr"));
+	assert_int_equal(kp_fdetab__count(t), readelf_fdes(fx("fx-fde-stripped"), 0, NULL, NULL, 0));
+	kp_fdetab__free(t);
+	expect_fde_starts(s, tmp("fde-noshdr"), NULL);
+	kp_symbols__free(s);
+}
+
+/* A copy of fx-fde-stripped with the 4 bytes at offset at of its
+ * .eh_frame replaced by v (add: v added to them). */
+static const char *fde_patched(const char *name, uint64_t at, uint32_t v, int add)
+{
+	const char *path = tmp(name);
+	uint64_t off, size;
+	uint32_t old;
+	int fd;
+
+	copy_file(fx("fx-fde-stripped"), path);
+	section_of(path, ".eh_frame", &off, &size);
+	assert_true(at + 4 <= size);
+	fd = open(path, O_RDONLY);
+	assert_int_equal(pread(fd, &old, 4, (off_t)(off + at)), 4);
+	close(fd);
+	v += add ? old : 0;
+	patch(path, off + at, &v, 4);
+	return path;
+}
+
+/* Hostile .eh_frames: a malformed record refuses the table whole; an
+ * FDE that is empty or starts outside the code is left out, and its
+ * addresses are then nobody's (never the function before's); a range
+ * past the next FDE is cut at its start. */
+static void test_fde_hostile(void **state)
+{
+	static const int none[3] = { 0, 0, 0 }, no_mid[3] = { 1, 0, 1 };
+	uint64_t mid = nm_addr(fx("fx-fde"), "fde_mid"), big = nm_addr(fx("fx-fde"), "fde_big");
+	uint64_t rec_mid = UINT64_MAX, rec_big = UINT64_MAX;
+	struct kp_symbols *s;
+	struct kp_fdetab *t;
+
+	(void)state;
+	readelf_fdes(fx("fx-fde-stripped"), mid, &rec_mid, NULL, 0);
+	readelf_fdes(fx("fx-fde-stripped"), big, &rec_big, NULL, 0);
+	assert_true(rec_mid != UINT64_MAX && rec_big != UINT64_MAX);
+	/* the first record's length: a reserved value */
+	s = new_syms(NULL);
+	expect_fde_starts(s, fde_patched("fde-len", 0, 0xfffffff5u, 0), none);
+	t = fdetab_of(tmp("fde-len"));
+	assert_int_equal(kp_fdetab__count(t), 0);
+	kp_fdetab__free(t);
+	kp_symbols__free(s);
+	/* fde_big's CIE pointer leads before the section */
+	s = new_syms(NULL);
+	expect_fde_starts(s, fde_patched("fde-cie", rec_big + 4, 0x7ffffff0u, 0), none);
+	t = fdetab_of(tmp("fde-cie"));
+	assert_int_equal(kp_fdetab__count(t), 0);	/* not the FDEs before it either */
+	kp_fdetab__free(t);
+	kp_symbols__free(s);
+	/* fde_mid's range 0; then its start 4 KiB on (in no code) */
+	s = new_syms(NULL);
+	expect_fde_starts(s, fde_patched("fde-empty", rec_mid + 12, 0, 0), no_mid);
+	expect_fde_starts(s, fde_patched("fde-data", rec_mid + 8, 0x1000, 1), no_mid);
+	kp_symbols__free(s);
+	/* fde_big's range over the next two functions: cut at fde_mid */
+	s = new_syms(NULL);
+	expect_fde_starts(s, fde_patched("fde-long", rec_big + 12, 0x7fffff, 0), NULL);
+	kp_symbols__free(s);
+}
+
 /* ---- the table itself ---- */
 
 static void test_symtab(void **state)
@@ -1582,6 +1806,9 @@ int main(void)
 		cmocka_unit_test(test_hostile_shoff),
 		cmocka_unit_test(test_hostile_strtab),
 		cmocka_unit_test(test_hostile_debuglink),
+		cmocka_unit_test(test_fde_stripped),
+		cmocka_unit_test(test_fde_no_sections),
+		cmocka_unit_test(test_fde_hostile),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -878,7 +878,7 @@ static int scan_debug_frame(const uint8_t *ins, size_t nins, uint8_t ra, uint32_
 {
 	uint8_t b[512];
 	size_t o = 0, cie_len = 4 + 1 + 1 + 3 + 3 + nins;
-	struct uw_cfi_sec s = { .data = b, .eh = false, .addr_size = 8 };
+	struct kp_cfi_sec s = { .data = b, .eh = false, .addr_size = 8 };
 	uint32_t v;
 
 	assert_true(cie_len + 4 + 4 + 4 + 16 <= sizeof(b));

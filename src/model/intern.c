@@ -4,8 +4,10 @@
  * process's mappings (file offset, so every process mapping the same file
  * shares it), kernel pcs by address. A pc key is named once, when it is
  * first seen: by the resolver, unless a SYMTAB of its module names it
- * otherwise (then by that name), else "module+0xoffset". Each name
- * becomes a frame; functions are interned by (module, name).
+ * otherwise (then by that name), else "module @0xSTART" where the
+ * resolver knows where its function starts (stripped code, by its FDE),
+ * else "module+0xoffset". Each name becomes a frame; functions are
+ * interned by (module, name).
  */
 #include "model/intern.h"
 #include "model/model-util.h"
@@ -267,6 +269,21 @@ static uint32_t unknown_fn(struct kp_model *m, const struct kp_pck *k)
 	return fn;
 }
 
+/* The function of code without a name that starts at file offset start
+ * of module mod (its FDE): "module @0xSTART", one for all its pcs. Not a
+ * name (unknown): a save's SYMTAB leaves it out, a late one renames it. */
+static uint32_t start_fn(struct kp_model *m, uint32_t mod, uint64_t start)
+{
+	char buf[KP_PATH_MAX + 32];
+	uint32_t fn;
+
+	snprintf(buf, sizeof(buf), "%s @0x%" PRIx64, m->in.mods[mod].name, start);
+	fn = kp_intern__fn(m, mod, buf);
+	if (fn != KP_NONE)
+		m->in.fns[fn].unknown = 1;
+	return fn;
+}
+
 /* Give pc key k the frames fi[0..n) (n <= 0: unknown). */
 static int add_frames(struct kp_model *m, uint32_t k, struct kp_frame_info *fi, int n)
 {
@@ -280,8 +297,14 @@ static int add_frames(struct kp_model *m, uint32_t k, struct kp_frame_info *fi, 
 	if (n > KP_MAX_INLINE)	/* pck.n has 4 bits */
 		n = KP_MAX_INLINE;
 	for (i = 0; i < n; i++) {
-		uint32_t fn = fi[i].name ? kp_intern__fn(m, m->in.pcks[k].module, fi[i].name)
-					 : unknown_fn(m, &m->in.pcks[k]);
+		uint32_t mod = m->in.pcks[k].module, fn;
+
+		if (fi[i].name)
+			fn = kp_intern__fn(m, mod, fi[i].name);
+		else if (fi[i].start_known && !m->in.mods[mod].kernel)
+			fn = start_fn(m, mod, fi[i].start);
+		else
+			fn = unknown_fn(m, &m->in.pcks[k]);
 
 		err = add_frame(m, k, fn, &fi[i]);
 		if (err)

@@ -87,6 +87,11 @@ struct kp_frame_info {
 	const char *file;	/* source file, or NULL */
 	uint32_t line;		/* 0 if unknown */
 	int inlined;		/* 1: an inlined frame inside the next one */
+	/* name NULL and start_known 1: a function without a name that
+	 * starts at file offset start of its module (its FDE in the file's
+	 * .eh_frame: stripped code), shown as "module @0xSTART" */
+	int start_known;
+	uint64_t start;
 };
 
 struct kp_resolver_ops {
@@ -94,7 +99,9 @@ struct kp_resolver_ops {
 	 * the virtual address in that mapping; for a kernel frame map == NULL
 	 * and addr is the kernel address. Fill out[0..max): inlined frames
 	 * first (innermost), the containing function last. Return the number
-	 * filled (0: nothing known, shown as module+0xoffset) or -errno. */
+	 * filled (0: nothing known, shown as module+0xoffset; a user frame
+	 * whose function has no name but a known start: one frame, name
+	 * NULL, start_known 1) or -errno. */
 	int (*symbolize)(void *ctx, const struct kp_map_info *map,
 			 uint64_t addr, struct kp_frame_info *out, int max);
 	/* Module display name for a mapping or the kernel (map == NULL and

@@ -139,24 +139,38 @@ static int to_frames(struct kp_resolve *r, const struct kp_sym_frame *f, int n,
 	return n;
 }
 
+/* Code nothing names, whose function starts at file offset start (an
+ * FDE, kp_symbols__user_start's answer ret): one frame without a name. */
+static int start_frame(int ret, uint64_t start, struct kp_frame_info *out)
+{
+	if (ret <= 0)
+		return ret;
+	memset(out, 0, sizeof(*out));
+	out->start_known = 1;
+	out->start = start;
+	return 1;
+}
+
 static int op_symbolize(void *ctx, const struct kp_map_info *map, uint64_t addr,
 			struct kp_frame_info *out, int max)
 {
 	struct kp_resolve *r = ctx;
 	struct kp_sym_frame f[KP_RESOLVE_MAX_FRAMES];
 	struct kp_sym_map sm;
+	uint64_t start = 0;
 	int n;
 
 	if (max <= 0)
 		return 0;
-	if (map) {
-		to_sym_map(map, &sm);
-		n = kp_symbols__user(r->syms, &sm, addr, f,
-				     max < KP_RESOLVE_MAX_FRAMES ? max : KP_RESOLVE_MAX_FRAMES);
-	} else {
-		n = kp_symbols__kernel(r->syms, addr, f);
-	}
-	return to_frames(r, f, n, out);
+	if (!map)
+		return to_frames(r, f, kp_symbols__kernel(r->syms, addr, f), out);
+	to_sym_map(map, &sm);
+	n = kp_symbols__user(r->syms, &sm, addr, f,
+			     max < KP_RESOLVE_MAX_FRAMES ? max : KP_RESOLVE_MAX_FRAMES);
+	if (n != 0)
+		return to_frames(r, f, n, out);
+	n = kp_symbols__user_start(r->syms, &sm, addr, &start);
+	return start_frame(n, start, out);
 }
 
 static void *op_hold(void *ctx, const struct kp_map_info *map)
@@ -173,11 +187,17 @@ static int op_symbolize_held(void *ctx, void *held, uint64_t off,
 {
 	struct kp_resolve *r = ctx;
 	struct kp_sym_frame f[KP_RESOLVE_MAX_FRAMES];
+	uint64_t start = 0;
 	int n;
 
+	if (max <= 0)
+		return 0;
 	n = kp_symbols__held_user(r->syms, held, off, f,
 				  max < KP_RESOLVE_MAX_FRAMES ? max : KP_RESOLVE_MAX_FRAMES);
-	return to_frames(r, f, n, out);
+	if (n != 0)
+		return to_frames(r, f, n, out);
+	n = kp_symbols__held_start(r->syms, held, off, &start);
+	return start_frame(n, start, out);
 }
 
 static void op_release(void *ctx, void *held)

@@ -7,6 +7,10 @@
  * back); when it keeps the frame-pointer stack unchanged the op returns
  * -ENODATA so that the model keeps (and counts) the sample's own stack.
  *
+ * Names: the symbols' frames; for user code they leave unnamed, the
+ * start of its function where the file's .eh_frame gives it
+ * (kp_symbols__user_start), which the model shows as "module @0xSTART".
+ *
  * Owns: the strings it hands the model (interned: each distinct string is
  * kept once, valid until kp_resolve__free), and a cache of safe paths
  * (/proc/PID/map_files/...) for the unwinder. Borrows the kp_symbols and

@@ -180,6 +180,20 @@ int kp_elf__offset_to_vaddr(const struct kp_elf_info *info, uint64_t off,
 	return -KP_ENOSYM;
 }
 
+int kp_elf__vaddr_to_offset(const struct kp_elf_info *info, uint64_t vaddr,
+			    uint64_t *off)
+{
+	for (size_t i = 0; i < info->nr_loads; i++) {
+		const struct kp_elf_load *l = &info->loads[i];
+
+		if (vaddr >= l->vaddr && vaddr - l->vaddr < l->filesz) {
+			*off = vaddr - l->vaddr + l->offset;
+			return 0;
+		}
+	}
+	return KP_ENOSYM;
+}
+
 /* Where a section of index ndx sits, as a limit for zero-sized symbols. */
 static uint64_t section_end(Elf *elf, size_t ndx, int *exec)
 {

@@ -51,6 +51,10 @@ int kp_elf__info(Elf *elf, struct kp_elf_info *info);
  * that holds it. 0 or -KP_ENOSYM when no segment covers off. */
 int kp_elf__offset_to_vaddr(const struct kp_elf_info *info, uint64_t off,
 			    uint64_t *vaddr);
+/* The reverse: the file offset of link-time address vaddr, through the
+ * PT_LOAD whose file bytes hold it. 0 or KP_ENOSYM. */
+int kp_elf__vaddr_to_offset(const struct kp_elf_info *info, uint64_t vaddr,
+			    uint64_t *off);
 
 /* Add the function symbols of elf to t: KP_ELF_SYMTAB (.symtab),
  * KP_ELF_DYNSYM (.dynsym), KP_ELF_PLT (name@plt for x86-64 PLT entries).

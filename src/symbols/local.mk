@@ -7,6 +7,7 @@ libkpsymbols_a_SOURCES = \
 	src/symbols/user.c src/symbols/module.h src/symbols/module.c \
 	src/symbols/symtab.h src/symbols/symtab.c \
 	src/symbols/elfread.h src/symbols/elfread.c \
+	src/symbols/fdetab.h src/symbols/fdetab.c \
 	src/symbols/debuginfo.h src/symbols/debuginfo.c \
 	src/symbols/dwarfsrc.h src/symbols/dwarfsrc.c \
 	src/symbols/dwarfidx.h src/symbols/dwarfidx.c \
@@ -35,6 +36,20 @@ tests_fixtures_libfx_so_SOURCES = tests/fixtures/fx-lib.c
 tests_fixtures_libfx_so_CFLAGS = -O2 -g -fPIC
 tests_fixtures_libfx_so_LDFLAGS = -shared
 EXTRA_DIST += tests/fixtures/mkvariants.sh
+
+## Code only .eh_frame can name: static functions, stripped whole
+## (tests/fixtures/fx-fde.c); the unstripped build says where they start.
+check_PROGRAMS += tests/fixtures/fx-fde
+tests_fixtures_fx_fde_SOURCES = tests/fixtures/fx-fde.c
+tests_fixtures_fx_fde_CFLAGS = -O2 -fno-pie -fno-omit-frame-pointer
+tests_fixtures_fx_fde_LDFLAGS = -no-pie
+check_DATA += tests/fixtures/fx-fde-stripped
+tests/fixtures/fx-fde-stripped: tests/fixtures/fx-fde$(EXEEXT)
+	$(AM_V_GEN)$${STRIP:-strip} -s -o $@ tests/fixtures/fx-fde$(EXEEXT)
+CLEANFILES += tests/fixtures/fx-fde-stripped
+## ... and through the batch reports (root, BPF): one row per function.
+TESTS += tests/symbols-fde.sh
+EXTRA_DIST += tests/symbols-fde.sh
 
 check_DATA += tests/fixtures/fx-variants.stamp
 tests/fixtures/fx-variants.stamp: tests/fixtures/fx-prog-pie$(EXEEXT) \
@@ -88,7 +103,7 @@ EXTRA_DIST += tests/fuzz-elf.sh fuzz/corpus/elf
 if ENABLE_FUZZING
 EXTRA_PROGRAMS += fuzz/fuzz-elf
 fuzz_fuzz_elf_SOURCES = fuzz/fuzz.h fuzz/fuzz-elf.c $(libkpsymbols_a_SOURCES) \
-	src/util/kp_err.c
+	src/util/kp_err.c src/util/cfi-rec.c
 fuzz_fuzz_elf_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) -g \
 	-fsanitize=fuzzer,address,undefined
 fuzz_fuzz_elf_LDFLAGS = -fsanitize=fuzzer,address,undefined

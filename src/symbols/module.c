@@ -12,6 +12,7 @@
 #include "symbols/demangle.h"
 #include "symbols/dwarfidx.h"
 #include "symbols/dwarfsrc.h"
+#include "symbols/fdetab.h"
 #include "util/kp_err.h"
 
 #define KP_MODULE_MAX_FRAMES 16		/* inline depth kept per address */
@@ -37,6 +38,7 @@ struct kp_module {
 	struct kp_dw_index *dwi;	/* its scopes by CU, made on first use */
 	struct kp_elf_info info;
 	struct kp_symtab *syms;
+	struct kp_fdetab *fdes;	/* read on first need (kp_module__start) */
 	int demangle;
 	/* name cache: vaddr -> frames */
 	struct kp_cached *slots;
@@ -67,6 +69,7 @@ void kp_module__free(struct kp_module *m)
 	free(m->frames);
 	free(m->pool);
 	kp_symtab__free(m->syms);
+	kp_fdetab__free(m->fdes);
 	kp_dw_index__free(m->dwi);
 	if (m->dw)
 		dwarf_end(m->dw);
@@ -308,6 +311,7 @@ size_t kp_module__nr_symbols(const struct kp_module *m)
 size_t kp_module__bytes(const struct kp_module *m)
 {
 	return sizeof(*m) + kp_symtab__bytes(m->syms) + m->mini_len +
+	       kp_fdetab__bytes(m->fdes) +
 	       kp_dw_index__bytes(m->dwi) + m->dw_bytes +
 	       m->nr_slots * sizeof(*m->slots) +
 	       m->cap_frames * sizeof(*m->frames);
@@ -522,4 +526,11 @@ int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame
 		return 0;
 	sym_names(m, sym, out);
 	return out->name != NULL;
+}
+
+int kp_module__start(struct kp_module *m, uint64_t vaddr, uint64_t *start)
+{
+	if (!m->fdes && !(m->fdes = kp_fdetab__new(m->elf, &m->info)))
+		return -ENOMEM;
+	return kp_fdetab__lookup(m->fdes, vaddr, start);
 }

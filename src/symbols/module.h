@@ -1,6 +1,7 @@
 /* module.h — one loaded binary (executable, library, vdso image): its ELF
  * facts, merged symbol table, separate debug file or MiniDebugInfo, DWARF,
- * and a cache of the names already made for its addresses.
+ * the functions' ranges of its .eh_frame (for code nothing names), and a
+ * cache of the names already made for its addresses.
  *
  * Owned by the module cache in symbols.c, shared by every process that
  * maps it. kp_module__open() takes ownership of fd (closed on failure
@@ -10,7 +11,8 @@
  * flush it when full: copy what you keep before the next lookup).
  *
  * Errors: constructors NULL with errno. Never crashes on a hostile file:
- * every read is bounded (elfread.h, debuginfo.h). Not thread-safe.
+ * every read is bounded (elfread.h, debuginfo.h, fdetab.h). Not
+ * thread-safe.
  */
 #ifndef KP_SYMBOLS_MODULE_H
 #define KP_SYMBOLS_MODULE_H
@@ -58,9 +60,17 @@ int kp_module__lookup(struct kp_module *m, uint64_t vaddr,
  * out filled, 0 when no symbol holds vaddr. */
 int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame *out);
 
+/* Where the function holding vaddr starts, for code kp_module__lookup
+ * leaves unnamed (a stripped file): the FDE of the file's .eh_frame that
+ * covers vaddr (fdetab.h; its table read on the first call, and counted
+ * in kp_module__bytes). 1 with *start its link-time address, 0 when no
+ * FDE covers vaddr, -ENOMEM. */
+int kp_module__start(struct kp_module *m, uint64_t vaddr, uint64_t *start);
+
 size_t kp_module__nr_symbols(const struct kp_module *m);
-/* Heap the module holds: its symbol table, name cache, DWARF index, and
- * what libdw and libelf allocated for its DWARF (measured, heap_in_use). */
+/* Heap the module holds: its symbol table, FDE table, name cache, DWARF
+ * index, and what libdw and libelf allocated for its DWARF (measured,
+ * heap_in_use). */
 size_t kp_module__bytes(const struct kp_module *m);
 /* End its DWARF (libdw's state, the sections libelf inflated, the index,
  * the names cached from them) and give its file pages back; begun again

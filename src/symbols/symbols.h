@@ -19,8 +19,10 @@
  * Lifetime of results: strings in kp_sym_frame (and module names) are
  * borrowed: valid until the next call on the same kp_symbols (copy what you
  * keep; resolve.c interns them). A frame nothing can name gives 0 frames:
- * the caller shows module+0xoffset. Never a wrong name: an address outside
- * every symbol's range is unknown, not its neighbour's.
+ * the caller shows module+0xoffset, or, where the file's .eh_frame says
+ * where its function starts (kp_symbols__user_start), one row for that
+ * function. Never a wrong name: an address outside every symbol's range
+ * is unknown, not its neighbour's.
  *
  * Safety: kptop runs as root and reads files users can plant. Mapped files
  * are opened through /proc/PID/map_files or /proc/PID/root with a
@@ -128,6 +130,15 @@ int kp_symbols__user(struct kp_symbols *s, const struct kp_sym_map *map,
 int kp_symbols__user_function(struct kp_symbols *s, const struct kp_sym_map *map,
 			      uint64_t addr, struct kp_sym_frame *out);
 
+/* Where the function holding user address addr of map starts, for code
+ * kp_symbols__user leaves unnamed (a stripped file, no debug file): the
+ * start of the FDE of the file's .eh_frame that covers addr, as a file
+ * offset (as kp_symbols__held_user's offsets). A function, not a name:
+ * the caller shows it (kptop: "module @0xSTART"). 1 with *off set, 0
+ * when no FDE covers addr, or -errno. */
+int kp_symbols__user_start(struct kp_symbols *s, const struct kp_sym_map *map,
+			   uint64_t addr, uint64_t *off);
+
 /* Hold the module of file mapping map (opened if need be) so that its
  * code can be named later, after the process exited or remapped it:
  * kp_symbols__held_user(h, off) names file offset off as
@@ -140,6 +151,9 @@ struct kp_sym_held *kp_symbols__hold(struct kp_symbols *s,
 				     const struct kp_sym_map *map);
 int kp_symbols__held_user(struct kp_symbols *s, struct kp_sym_held *h,
 			  uint64_t off, struct kp_sym_frame *out, int max);
+/* kp_symbols__user_start for file offset off of a held module. */
+int kp_symbols__held_start(struct kp_symbols *s, struct kp_sym_held *h,
+			   uint64_t off, uint64_t *start);
 void kp_symbols__release(struct kp_symbols *s, struct kp_sym_held *h);
 
 /* Name the kernel address addr: 1 with out filled, 0 unknown (or

@@ -467,6 +467,14 @@ static int jit_lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr
 
 /* ---- lookups ---- */
 
+/* Count the module's bytes again (a lookup may have grown them). */
+static void modent_recount(struct kp_symbols *s, struct kp_modent *me)
+{
+	s->mod_bytes -= me->bytes;
+	me->bytes = kp_module__bytes(me->mod);
+	s->mod_bytes += me->bytes;
+}
+
 /* The code at file offset off of module m. fn_only: the containing
  * function alone (kp_module__function). */
 static int module_lookup(struct kp_symbols *s, struct kp_modent *me, uint64_t off,
@@ -486,10 +494,26 @@ static int module_lookup(struct kp_symbols *s, struct kp_modent *me, uint64_t of
 		s->clock_ns = mono_ns();	/* coarse: once every 64 lookups */
 	if (kp_module__dwarf_begun(m))
 		me->dw_ns = s->clock_ns;
-	s->mod_bytes -= me->bytes;
-	me->bytes = kp_module__bytes(m);
-	s->mod_bytes += me->bytes;
+	modent_recount(s, me);
 	return n;
+}
+
+/* Where the function holding file offset off of module me starts, by
+ * its FDE: 1 with *start a file offset, 0 none, or -ENOMEM. */
+static int module_start(struct kp_symbols *s, struct kp_modent *me, uint64_t off,
+			uint64_t *start)
+{
+	const struct kp_elf_info *info = kp_module__info(me->mod);
+	uint64_t vaddr, at;
+	int n;
+
+	if (kp_elf__offset_to_vaddr(info, off, &vaddr) != 0)
+		return 0;
+	n = kp_module__start(me->mod, vaddr, &at);
+	modent_recount(s, me);	/* its FDE table may be new */
+	if (n <= 0)
+		return n;
+	return kp_elf__vaddr_to_offset(info, at, start) == 0;
 }
 
 /* A lookup's answer n, counted in the stats. */
@@ -548,6 +572,20 @@ int kp_symbols__user_function(struct kp_symbols *s, const struct kp_sym_map *map
 	return user_lookup(s, map, addr, out, 1, 1);
 }
 
+int kp_symbols__user_start(struct kp_symbols *s, const struct kp_sym_map *map,
+			   uint64_t addr, uint64_t *off)
+{
+	struct kp_sym_proc *p;
+	struct kp_pmap *pm;
+
+	if (addr < map->start || addr >= map->end)
+		return 0;
+	modent_budget(s);
+	if (!(pm = pmap_of(s, map, &p)))
+		return -ENOMEM;
+	return pm->me ? module_start(s, pm->me, addr - map->start + map->pgoff, off) : 0;
+}
+
 /* ---- held modules: names for later ---- */
 
 struct kp_sym_held *kp_symbols__hold(struct kp_symbols *s,
@@ -570,6 +608,13 @@ int kp_symbols__held_user(struct kp_symbols *s, struct kp_sym_held *h,
 		return counted(s, 0);
 	modent_budget(s);
 	return counted(s, module_lookup(s, (struct kp_modent *)h, off, out, max, 0));
+}
+
+int kp_symbols__held_start(struct kp_symbols *s, struct kp_sym_held *h,
+			   uint64_t off, uint64_t *start)
+{
+	modent_budget(s);
+	return module_start(s, (struct kp_modent *)h, off, start);
 }
 
 void kp_symbols__release(struct kp_symbols *s, struct kp_sym_held *h)

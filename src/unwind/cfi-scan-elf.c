@@ -9,13 +9,13 @@
 
 #include "util/kp_err.h"
 
-static bool elf_sec(Elf *elf, bool eh, struct uw_cfi_sec *s)
+static bool elf_sec(Elf *elf, bool eh, struct kp_cfi_sec *s)
 {
 	const unsigned char *id = (const unsigned char *)elf_getident(elf, NULL);
 
 	if (!id || id[EI_DATA] != ELFDATA2LSB)
 		return false;
-	*s = (struct uw_cfi_sec){ .eh = eh, .addr_size = id[EI_CLASS] == ELFCLASS32 ? 4 : 8 };
+	*s = (struct kp_cfi_sec){ .eh = eh, .addr_size = id[EI_CLASS] == ELFCLASS32 ? 4 : 8 };
 	return true;
 }
 
@@ -23,8 +23,8 @@ static bool elf_sec(Elf *elf, bool eh, struct uw_cfi_sec *s)
 static int scan_sections(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, Elf_Scn *hdr_scn)
 {
 	Elf_Data *d = elf_rawdata(scn, NULL), *hd;
-	struct uw_cfi_sec s;
-	struct uw_cfi_hdr h;
+	struct kp_cfi_sec s;
+	struct kp_cfi_hdr h;
 	GElf_Shdr hsh;
 
 	if (!d || !d->d_buf)
@@ -36,7 +36,7 @@ static int scan_sections(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, Elf_Scn *h
 	hd = hdr_scn && gelf_getshdr(hdr_scn, &hsh) ? elf_rawdata(hdr_scn, NULL) : NULL;
 	if (!hd || !hd->d_buf)
 		return uw_cfi_scan_all(&s);
-	if (uw_cfi_parse_hdr(hd->d_buf, hd->d_size, hsh.sh_addr, s.addr_size, &h))
+	if (kp_cfi__parse_hdr(hd->d_buf, hd->d_size, hsh.sh_addr, s.addr_size, &h))
 		return KP_EFORMAT;
 	/* with a search table, libdw reads only the FDEs it points to */
 	if (!h.count || h.eh_frame_ptr != sh->sh_addr)
@@ -79,8 +79,8 @@ static int scan_phdr(Elf *elf)
 {
 	size_t n, fsize;
 	const uint8_t *raw = (const uint8_t *)elf_rawfile(elf, &fsize);
-	struct uw_cfi_sec s;
-	struct uw_cfi_hdr h;
+	struct kp_cfi_sec s;
+	struct kp_cfi_hdr h;
 	GElf_Phdr ph;
 	uint64_t off;
 
@@ -96,7 +96,7 @@ static int scan_phdr(Elf *elf)
 		if (ph.p_offset > fsize || ph.p_filesz > fsize - ph.p_offset)
 			return 0;	/* libdw cannot read it either */
 		if (!elf_sec(elf, true, &s) ||
-		    uw_cfi_parse_hdr(raw + ph.p_offset, ph.p_filesz, ph.p_vaddr, s.addr_size, &h))
+		    kp_cfi__parse_hdr(raw + ph.p_offset, ph.p_filesz, ph.p_vaddr, s.addr_size, &h))
 			return KP_EFORMAT;
 		off = h.eh_frame_ptr - ph.p_vaddr + ph.p_offset;
 		if (off > fsize)
@@ -125,7 +125,7 @@ int uw_cfi_scan_elf_debug(Elf *elf)
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	size_t shstrndx;
-	struct uw_cfi_sec s;
+	struct kp_cfi_sec s;
 
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return 0;

@@ -17,6 +17,8 @@
  *   - or, for .eh_frame, sits at an offset the .eh_frame_hdr search table
  *     points to (the table is followed the way libdw follows it).
  *
+ * The records, CIE headers and pointers are read by util/cfi-rec.h
+ * (shared with the symbols layer); the instructions here.
  * Owns nothing; never allocates; reads only inside the bytes it is given
  * (and, for the ELF entry points, the Elf handle's raw image).
  * Called by unwind-cfi.c (module load, first .debug_frame need); the
@@ -32,44 +34,22 @@
 #include <stdint.h>
 #include <libelf.h>
 
+#include "util/cfi-rec.h"
+
 #define UW_CFI_MAX_REG 255	/* a frame state of at most 4 KiB */
 #define UW_CFI_MAX_DEPTH 64	/* DW_CFA_remember_state nesting */
 
-/* One section as libdw reads it. */
-struct uw_cfi_sec {
-	const uint8_t *data;
-	size_t size;
-	bool eh;		/* .eh_frame (CIE id 0, relative CIE pointers),
-				 * else .debug_frame */
-	uint8_t addr_size;	/* 8 (ELFCLASS64) or 4 */
-};
-
 /* Every record from offset 0 to the zero terminator or the section's end
  * (as libdw's walk without a search table), each FDE with its CIE. */
-int uw_cfi_scan_all(const struct uw_cfi_sec *s);
+int uw_cfi_scan_all(const struct kp_cfi_sec *s);
 
 /* The FDE at offset off (reached through a search table) and its CIE. */
-int uw_cfi_scan_fde(const struct uw_cfi_sec *s, uint64_t off);
-
-/* What libdw reads of an .eh_frame_hdr: the address .eh_frame is at and
- * the search table (count entries of 2 pointers of vsize bytes, encoding
- * enc; count 0: no table, libdw walks .eh_frame instead). */
-struct uw_cfi_hdr {
-	uint64_t eh_frame_ptr;
-	const uint8_t *table;
-	size_t count;
-	uint8_t enc, vsize;
-};
-
-/* Parse hdr[0..size) at hdr_vaddr. KP_EFORMAT where libdw rejects it or
- * reads it otherwise than here. */
-int uw_cfi_parse_hdr(const uint8_t *hdr, size_t size, uint64_t hdr_vaddr,
-		     uint8_t addr_size, struct uw_cfi_hdr *h);
+int uw_cfi_scan_fde(const struct kp_cfi_sec *s, uint64_t off);
 
 /* Every FDE the table of h (parsed at hdr_vaddr) points to in eh, the
  * .eh_frame at eh_vaddr. */
-int uw_cfi_scan_table(const struct uw_cfi_sec *eh, uint64_t eh_vaddr,
-		      const struct uw_cfi_hdr *h, uint64_t hdr_vaddr);
+int uw_cfi_scan_table(const struct kp_cfi_sec *eh, uint64_t eh_vaddr,
+		      const struct kp_cfi_hdr *h, uint64_t hdr_vaddr);
 
 /* The .eh_frame (and search table) that dwarf_getcfi_elf(elf) reads:
  * sections .eh_frame/.eh_frame_hdr, else the PT_GNU_EH_FRAME segment.

@@ -83,7 +83,8 @@ TESTS += tests/fuzz-unwind.sh
 EXTRA_DIST += tests/fuzz-unwind.sh fuzz/corpus/unwind fuzz/unwind-seeds.py
 if ENABLE_FUZZING
 EXTRA_PROGRAMS += fuzz/fuzz-unwind
-fuzz_fuzz_unwind_SOURCES = fuzz/fuzz.h fuzz/fuzz-unwind.c $(KP_UNWIND_SRC) src/util/kp_err.c
+fuzz_fuzz_unwind_SOURCES = fuzz/fuzz.h fuzz/fuzz-unwind.c $(KP_UNWIND_SRC) src/util/kp_err.c \
+	src/util/cfi-rec.c
 fuzz_fuzz_unwind_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) -g \
 	-fsanitize=fuzzer,address,undefined
 fuzz_fuzz_unwind_LDFLAGS = -fsanitize=fuzzer,address,undefined

@@ -3,7 +3,8 @@
 noinst_LIBRARIES += libkputil.a
 libkputil_a_SOURCES = src/util/kp_err.h src/util/kp_err.c \
 	src/util/safefile.h src/util/safefile.c \
-	src/util/crc32c.h src/util/crc32c.c
+	src/util/crc32c.h src/util/crc32c.c \
+	src/util/cfi-rec.h src/util/cfi-rec.c
 
 if HAVE_CMOCKA
 ## The checks and the rename of util/safefile (as any user).
