@@ -74,7 +74,7 @@ norm() {	# FORMAT FILE
 	case $1 in
 	text) sed -e '1s/ report at .*//' -e '2s/^duration [0-9.]* s,/duration,/' \
 		-e '/^collector: /d' "$2" ;;
-	tree) sed '1s/ samples, [0-9.]* s,/ samples,/' "$2" ;;
+	tree) sed -e '1s/ samples, [0-9.]* s,/ samples,/' -e '/^# report /d' "$2" ;;
 	json) sed -e '/^  "source": /d' -e '/^  "time_real_ns": /d' -e '/^  "time_real_s": /d' \
 		-e '/^  "duration_s": /d' -e '/^  "collector": /d' "$2" ;;
 	pprof) "$STRIP" "$2" ;;

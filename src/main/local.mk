@@ -9,8 +9,9 @@ kptop_LDADD = libkptui.a libkpreport.a libkppump.a libkpmodel.a \
 
 ## Command-line tests: no root needed.
 TESTS += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh \
-	tests/man-drops.sh
+	tests/man-drops.sh tests/cli-reports.sh
 EXTRA_DIST += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh tests/man-drops.sh \
+	tests/cli-reports.sh \
 	src/README.md tests/fixtures/stream-v1.1.kps
 
 ## A synthetic stream for the CLI tests (no root, no BPF).

@@ -21,6 +21,14 @@ void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 		     struct kp_report_facts *out);
 
 
+/* The local time the report's sampling started, with its offset from
+ * UTC, as top shows the time: "2026-12-04 18:40:02 +0000"; "" unknown. */
+void kp_report_when(const struct kp_report_info *info, char *buf, size_t len);
+
+/* "report[ 2/3][ at WHEN], source: FILE|live sampling" and a newline: the
+ * line of the text and tree headers that says which report this is. */
+void kp_report_origin(FILE *out, const struct kp_report_info *info);
+
 /* "jit maps: read N, refused N, bad-lines N" into buf; returns 1 when
  * something was refused or skipped (the formats that say it only then). */
 int kp_report_jit_note(const struct kp_report_info *info, char *buf, size_t len);

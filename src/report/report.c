@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <time.h>
 
 #include "report/report-int.h"
 
@@ -49,6 +50,35 @@ void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 		out->lost[KP_LOST_SIDEBAND] = info->lost_sideband;
 		out->lost[KP_LOST_STACK] = info->stack_err_kernel + info->stack_err_user;
 	}
+}
+
+void kp_report_when(const struct kp_report_info *info, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t t;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!info || !info->time_real_ns)
+		return;
+	t = (time_t)(info->time_real_ns / 1000000000u);
+	if (localtime_r(&t, &tm) && !strftime(buf, len, "%Y-%m-%d %H:%M:%S %z", &tm))
+		buf[0] = '\0';
+}
+
+void kp_report_origin(FILE *out, const struct kp_report_info *info)
+{
+	char when[64];
+
+	kp_report_when(info, when, sizeof(when));
+	fputs("report", out);
+	if (info && info->count > 1)
+		fprintf(out, " %u/%u", info->index, info->count);
+	if (when[0])
+		fprintf(out, " at %s", when);
+	fprintf(out, ", source: %s\n",
+		info && info->source ? info->source : "live sampling");
 }
 
 int kp_report_jit_note(const struct kp_report_info *info, char *buf, size_t len)

@@ -3,35 +3,17 @@
 #include "report/report.h"
 
 #include <inttypes.h>
-#include <time.h>
 
 #include "report/report-int.h"
 #include "stream/lost.h"
-
-static void header_time(FILE *out, const struct kp_report_info *info)
-{
-	char when[64] = "";
-	struct tm tm;
-	time_t t;
-
-	if (info && info->time_real_ns) {
-		t = (time_t)(info->time_real_ns / 1000000000u);
-		if (gmtime_r(&t, &tm))
-			strftime(when, sizeof(when), " at %Y-%m-%d %H:%M:%S UTC", &tm);
-	}
-	fprintf(out, "kptop %s report", PACKAGE_VERSION);
-	if (info && info->count > 1)
-		fprintf(out, " %u/%u", info->index, info->count);
-	fprintf(out, "%s, source: %s\n", when,
-		info && info->source ? info->source : "live sampling");
-}
 
 static void header(FILE *out, const struct kp_report_facts *f,
 		   const struct kp_report_info *info)
 {
 	char jit[128];
 
-	header_time(out, info);
+	fprintf(out, "kptop %s ", PACKAGE_VERSION);
+	kp_report_origin(out, info);
 	fprintf(out, "duration %.2f s, %" PRIu32 " Hz per CPU, %" PRIu32 " CPUs\n",
 		f->duration_s, f->freq_hz, f->ncpus);
 	fprintf(out, "samples %" PRIu64 ": %.0f in the table, %.0f idle%s\n",

@@ -20,6 +20,8 @@ int kp_report_tree(FILE *out, struct kp_model *m,
 		return rc;
 	fprintf(out, "# kptop %s call tree: %.0f samples, %.2f s, %" PRIu32
 		" Hz per CPU\n", PACKAGE_VERSION, v->total, f.duration_s, f.freq_hz);
+	fputs("# ", out);
+	kp_report_origin(out, info);
 	if (kp_report_jit_note(info, jit, sizeof(jit)))
 		fprintf(out, "# %s\n", jit);
 	fprintf(out, "%7s %7s %9s  %s\n", "Total%", "Self%", "Samples",
