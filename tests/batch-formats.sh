@@ -63,10 +63,10 @@ python3 -c '
 import json, sys
 for n, line in enumerate(open(sys.argv[1]), 1):
     o = json.loads(line)
-    assert o["schema_version"] == 2 and o["report"] == n and o["reports"] == 2, o
+    assert o["schema_version"] == 3 and o["report"] == n and o["reports"] == 2, o
     assert int(o["time_real_ns"]) > 0 and abs(int(o["time_real_ns"]) / 1e9 - o["time_real_s"]) < 1e-3
     assert o["samples"] > 0 and o["functions"], "no samples"
 ' "$T/two.json" 2>"$T/py" || fail "-n 2 json: not JSON Lines: $(tail -1 "$T/py")"
 python3 -m json.tool "$T/json" >/dev/null || fail "json: not one object"
-grep -q '"schema_version": 2,' "$T/json" || fail "json: no schema_version"
+grep -q '"schema_version": 3,' "$T/json" || fail "json: no schema_version"
 echo ok

@@ -74,9 +74,11 @@ norm() {	# FORMAT FILE
 	case $1 in
 	text) sed -e '1s/ report at .*//' -e '2s/^duration [0-9.]* s,/duration,/' \
 		-e '/^collector: /d' "$2" ;;
-	tree) sed -e '1s/ samples, [0-9.]* s,/ samples,/' -e '/^# report /d' "$2" ;;
+	tree) sed -e '1s/ samples, [0-9.]* s,/ samples,/' -e '/^# report /d' \
+		-e '/^# collector: /d' "$2" ;;
 	json) sed -e '/^  "source": /d' -e '/^  "time_real_ns": /d' -e '/^  "time_real_s": /d' \
-		-e '/^  "duration_s": /d' -e '/^  "collector": /d' "$2" ;;
+		-e '/^  "duration_s": /d' -e '/^  "collector": /d' \
+		-e '/^  "since_start": /d' "$2" ;;
 	pprof) "$STRIP" "$2" ;;
 	*) cat "$2" ;;
 	esac

@@ -124,13 +124,16 @@ static struct kp_model *build_model(void)
 
 static const struct kp_report_info info = {
 	.duration_s = 1.5, .time_real_ns = 1700000000000000000ULL,
-	.index = 1, .count = 1, .have_collector = 1, .taken = 14,
-	.delivered = 11, .lost_queue_full = 3,
+	.index = 1, .count = 1, .have_collector = 1,
+	.counts = { .taken = 14, .delivered = 11,
+		    .lost[KP_LOST_QUEUE_FULL] = 3 },
+	.run = { .taken = 14, .delivered = 11, .lost[KP_LOST_QUEUE_FULL] = 3 },
 	.jit_maps = 1, .jit_refused = 2, .jit_bad_lines = 5,
 };
 
-/* Run format f into a memory buffer (caller frees). */
-static char *report(enum kp_format f, size_t *len)
+/* Run format f with in into a memory buffer (caller frees). */
+static char *report_with(enum kp_format f, const struct kp_report_info *in,
+			 size_t *len)
 {
 	struct kp_model *m = build_model();
 	struct kp_err err = { 0 };
@@ -139,12 +142,17 @@ static char *report(enum kp_format f, size_t *len)
 	FILE *out = open_memstream(&buf, &sz);
 
 	assert_non_null(out);
-	assert_int_equal(kp_report__write(out, f, m, &info, &err), 0);
+	assert_int_equal(kp_report__write(out, f, m, in, &err), 0);
 	assert_int_equal(fclose(out), 0);
 	kp_model__free(m);
 	if (len)
 		*len = sz;
 	return buf;
+}
+
+static char *report(enum kp_format f, size_t *len)
+{
+	return report_with(f, &info, len);
 }
 
 /* The line of buf containing word as a whole field, or NULL (static). */
@@ -189,6 +197,47 @@ static void test_text(void **state)
 	assert_non_null(line_with(t, "k_leaf"));
 	assert_non_null(line_with(t, "app"));	/* module column */
 	free(t);
+}
+
+/* Report 2 of 3: its own counts, and those since the start labelled. */
+static void test_run_counts(void **state)
+{
+	struct kp_report_info in = info;
+	static const char *const want[] = {
+		"collector: taken 14, delivered 11 (since start: taken 30, "
+		"delivered 25)\n",
+		"drops: bpf-full 0, cpu-buf 0, stack-err 0, queue-full 3, "
+		"side-band 0, unwind 0\n",
+		"drops since start: bpf-full 0, cpu-buf 0, stack-err 0, "
+		"queue-full 5, side-band 0, unwind 0\n",
+	};
+	char *t, *j;
+
+	(void)state;
+	in.index = 2;
+	in.count = 3;
+	in.run = (struct kp_report_counts){ .taken = 30, .delivered = 25,
+		.lost[KP_LOST_QUEUE_FULL] = 5 };
+	t = report_with(KP_FORMAT_TEXT, &in, NULL);
+	assert_non_null(strstr(t, " report 2/3 "));
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_non_null(strstr(t, want[i]));
+	free(t);
+	t = report_with(KP_FORMAT_TREE, &in, NULL);
+	assert_non_null(strstr(t, "\n# report 2/3 "));
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char line[256];
+
+		snprintf(line, sizeof(line), "\n# %s", want[i]);
+		assert_non_null(strstr(t, line));
+	}
+	free(t);
+	j = report_with(KP_FORMAT_JSON, &in, NULL);
+	assert_non_null(strstr(j, "\"collector\": {\"taken\": 14, \"delivered\": 11,"));
+	assert_non_null(strstr(j, "\"since_start\": {\"collector\": {\"taken\": 30, "
+			       "\"delivered\": 25,"));
+	assert_non_null(strstr(j, "\"queue-full\": 5"));
+	free(j);
 }
 
 static int indent_of(const char *l)
@@ -286,11 +335,12 @@ static void test_json(void **state)
 	assert_non_null(strstr(t, "\"function\": \"hot_a\", \"module\": \"app\""));
 	assert_non_null(strstr(t, "\"self_pct\": 54.545"));
 	assert_non_null(strstr(t, "\"queue-full\": 3"));
-	assert_non_null(strstr(t, "\"taken\": 14"));
+	assert_non_null(strstr(t, "\"collector\": {\"taken\": 14, \"delivered\": 11,"));
+	assert_non_null(strstr(t, "\"since_start\": {\"collector\": {\"taken\": 14,"));
 	assert_non_null(strstr(t, "\"jit_maps\": {\"read\": 1, \"refused\": 2, "
 			       "\"bad_lines\": 5}"));
 	assert_non_null(strstr(t, "\"freq_hz\": 1000"));
-	assert_non_null(strstr(t, "\"schema_version\": 2,"));
+	assert_non_null(strstr(t, "\"schema_version\": 3,"));
 	/* 64-bit: exact as a string, not a double that rounds it. */
 	assert_non_null(strstr(t, "\"time_real_ns\": \"1700000000000000000\","));
 	assert_non_null(strstr(t, "\"time_real_s\": 1700000000.000000,"));
@@ -595,6 +645,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_run_counts),
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_pprof),

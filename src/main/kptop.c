@@ -58,6 +58,9 @@ struct run {
 	struct kp_safefile *outf;	/* -o FILE: out until renamed into place */
 	int per_file;		/* -o PATTERN: one file per report */
 	uint64_t t0, t0_real;	/* start of the period of the next report */
+	struct kp_collect_stats cut;	/* the collector's counters when the
+					 * last report's interval closed */
+	struct kp_report_counts run;	/* since sampling started, up to it */
 	int damaged;		/* the input file is damaged: exit 4 after the report */
 	struct kp_err err;
 };
@@ -313,7 +316,6 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 		      uint64_t t_end, unsigned idx)
 {
 	struct kp_symbols_stats ss;
-	struct kp_collect_stats st;
 	struct kp_pump_info pi;
 
 	memset(info, 0, sizeof(*info));
@@ -340,16 +342,7 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->freq_hz = r->o.freq_hz;
 	info->time_real_ns = r->t0_real;
 	info->duration_s = (double)(t_end - r->t0) / 1e9;
-	kp_collector__stats(r->c, &st);
-	info->have_collector = 1;
-	info->taken = st.taken;
-	info->delivered = st.delivered;
-	info->lost_bpf_full = st.lost_bpf_full;
-	info->lost_cpu_buffer = st.lost_cpu_buffer;
-	info->lost_queue_full = st.lost_queue_full;
-	info->lost_sideband = st.lost_sideband;
-	info->stack_err_kernel = st.stack_err_kernel;
-	info->stack_err_user = st.stack_err_user;
+	info->have_collector = 1;	/* counts and run: see count_interval */
 }
 
 /* The report, to the output or (-o PATTERN) to its own file put in
@@ -430,9 +423,74 @@ static int sample(struct run *r, uint64_t deadline)
 	return n < 0 ? n : 0;
 }
 
+/* Close a report's interval: sampling off, and what it took read into
+ * the model, so that every sample taken in the interval is in the report
+ * or counted as dropped. The bulk of what the CPUs' buffers hold is read
+ * first, while sampling goes on: the pause (until the caller starts
+ * sampling again) covers only the rest. *t_end: when sampling stopped. */
+static int close_interval(struct run *r, int last, uint64_t *t_end)
+{
+	int rc;
+
+	if (!last) {
+		kp_collector__flush(r->c);
+		rc = drain(r);
+		if (rc)
+			return rc;
+	}
+	*t_end = clock_ns(CLOCK_MONOTONIC);
+	rc = kp_collector__stop(r->c);
+	if (rc)
+		return kp_err_set(&r->err, rc, "stopping the collector: %s",
+				  kp_strerror(rc));
+	return drain(r);
+}
+
+/* The collector's counts of the interval just closed: since the last
+ * cut. Exact: the collector is stopped and its queue read empty, so
+ * taken == delivered + bpf-full + cpu-buf + queue-full and delivered is
+ * the model's samples. */
+static void count_interval(struct run *r, struct kp_report_counts *c)
+{
+	const struct kp_collect_stats *a = &r->cut;
+	struct kp_collect_stats st;
+
+	kp_collector__stats(r->c, &st);
+	memset(c, 0, sizeof(*c));
+	c->taken = st.taken - a->taken;
+	c->delivered = st.delivered - a->delivered;
+	c->lost[KP_LOST_BPF_FULL] = st.lost_bpf_full - a->lost_bpf_full;
+	c->lost[KP_LOST_CPU_BUFFER] = st.lost_cpu_buffer - a->lost_cpu_buffer;
+	c->lost[KP_LOST_QUEUE_FULL] = st.lost_queue_full - a->lost_queue_full;
+	c->lost[KP_LOST_SIDEBAND] = st.lost_sideband - a->lost_sideband;
+	c->stack_err_kernel = st.stack_err_kernel - a->stack_err_kernel;
+	c->stack_err_user = st.stack_err_user - a->stack_err_user;
+	c->lost[KP_LOST_STACK] = c->stack_err_kernel + c->stack_err_user;
+	r->cut = st;
+}
+
+/* The stages only the model counts (unwind: its LOST records since the
+ * zero), then c added to the run's. After sampling started again: the
+ * model's summary names the interval's new stacks first, which takes
+ * time; nothing is fed to the model until its zero. */
+static void count_model(struct run *r, struct kp_report_counts *c)
+{
+	struct kp_model_summary sum;
+
+	kp_model__summary(r->m, &sum);
+	c->lost[KP_LOST_UNWIND] = sum.lost[KP_LOST_UNWIND];
+	r->run.taken += c->taken;
+	r->run.delivered += c->delivered;
+	r->run.stack_err_kernel += c->stack_err_kernel;
+	r->run.stack_err_user += c->stack_err_user;
+	for (unsigned i = 0; i <= KP_LOST_STAGE_MAX; i++)
+		r->run.lost[i] += c->lost[i];
+}
+
 static int one_report(struct run *r, unsigned idx)
 {
-	uint64_t deadline = 0, t_end;
+	uint64_t deadline = 0, t_end, t_next = 0;
+	struct kp_report_counts counts;
 	struct kp_report_info info;
 	int last = idx == r->o.count, rc;
 
@@ -441,17 +499,23 @@ static int one_report(struct run *r, unsigned idx)
 	rc = sample(r, deadline);
 	if (rc)
 		return rc;
-	t_end = clock_ns(CLOCK_MONOTONIC);
 	last = last || stop_requested;
-	rc = last ? kp_collector__stop(r->c) : kp_collector__flush(r->c);
-	if (rc)
-		return kp_err_set(&r->err, rc, "%s the collector: %s",
-				  last ? "stopping" : "flushing", kp_strerror(rc));
-	rc = drain(r);
+	rc = close_interval(r, last, &t_end);
 	if (rc)
 		return rc;
+	count_interval(r, &counts);
+	if (!last) {	/* the next interval, while this report is written */
+		rc = kp_collector__start(r->c);
+		if (rc)
+			return kp_err_set(&r->err, rc, "starting the collector "
+					  "again: %s", kp_strerror(rc));
+		t_next = clock_ns(CLOCK_MONOTONIC);
+	}
+	count_model(r, &counts);
 	kp_model__refresh(r->m, clock_ns(CLOCK_MONOTONIC));
 	fill_info(r, &info, t_end, idx);
+	info.counts = counts;
+	info.run = r->run;
 	rc = write_report(r, &info);
 	/* The saved stream ends with what the last report was made of: the
 	 * side-band keeps coming after the sampling stops, and a replay of
@@ -460,8 +524,8 @@ static int one_report(struct run *r, unsigned idx)
 		rc = kp_pump__save_stop(r->p, &r->err);
 	if (rc == 0 && !last) {
 		kp_model__zero(r->m);
-		r->t0_real += t_end - r->t0;
-		r->t0 = t_end;
+		r->t0_real += t_next - r->t0;
+		r->t0 = t_next;
 	}
 	return rc ? rc : last;
 }

@@ -22,10 +22,10 @@ tests_mkstream_LDADD = libkpstream.a libkputil.a
 ## Batch end-to-end tests: root + BPF, the known-split workload.
 TESTS += tests/batch-formats.sh tests/batch-replay.sh tests/batch-sigint.sh \
 	tests/batch-pprof.sh tests/batch-exited.sh tests/batch-churn.sh \
-	tests/batch-fork.sh
+	tests/batch-fork.sh tests/batch-intervals.sh
 EXTRA_DIST += tests/batch-lib.sh tests/batch-formats.sh tests/batch-replay.sh \
 	tests/batch-sigint.sh tests/batch-pprof.sh tests/batch-exited.sh \
-	tests/batch-churn.sh tests/batch-fork.sh
+	tests/batch-churn.sh tests/batch-fork.sh tests/batch-intervals.sh
 
 ## A replay of a DWARF- or auto-mode run equals the live report, every
 ## format (pprof compared without its time and duration: pprof-strip).

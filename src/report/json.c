@@ -11,13 +11,57 @@
 #include "report/report-int.h"
 #include "stream/lost.h"
 
-#define KP_JSON_SCHEMA_VERSION 2
+#define KP_JSON_SCHEMA_VERSION 3
 
 /* Layout: nl after each member (newline and indent, or nothing). */
 struct js {
 	FILE *out;
 	const char *nl, *nl2;	/* top-level member, function row */
 };
+
+static void collector(FILE *out, const struct kp_report_counts *c)
+{
+	fprintf(out, "{\"taken\": %" PRIu64 ", \"delivered\": %" PRIu64
+		", \"stack_err_kernel\": %" PRIu64 ", \"stack_err_user\": %"
+		PRIu64 "}", c->taken, c->delivered, c->stack_err_kernel,
+		c->stack_err_user);
+}
+
+static void drops(FILE *out, const uint64_t *lost)
+{
+	fputc('{', out);
+	for (unsigned s = 1; s <= KP_LOST_STAGE_MAX; s++)
+		fprintf(out, "%s\"%s\": %" PRIu64, s > 1 ? ", " : "",
+			kp_lost_stage_name(s), lost[s]);
+	fputc('}', out);
+}
+
+/* "collector" and "drops", this report's, and "since_start": the same
+ * since sampling started. The collector's are null when the records
+ * came from a file. */
+static void sample_counts(const struct js *j, const struct kp_report_facts *f,
+			  const struct kp_report_info *info)
+{
+	FILE *out = j->out;
+
+	fprintf(out, "%s\"collector\": ", j->nl);
+	if (info && info->have_collector)
+		collector(out, &info->counts);
+	else
+		fputs("null", out);
+	fprintf(out, ",%s\"drops\": ", j->nl);
+	drops(out, f->lost);
+	fprintf(out, ",%s\"since_start\": ", j->nl);
+	if (info && info->have_collector) {
+		fputs("{\"collector\": ", out);
+		collector(out, &info->run);
+		fputs(", \"drops\": ", out);
+		drops(out, info->run.lost);
+		fputc('}', out);
+	} else {
+		fputs("null", out);
+	}
+}
 
 static void counters(const struct js *j, const struct kp_report_facts *f,
 		     const struct kp_report_info *info)
@@ -43,20 +87,9 @@ static void counters(const struct js *j, const struct kp_report_facts *f,
 		",%s\"mappings\": %" PRIu64 ",", j->nl, f->sum.processes, j->nl,
 		f->sum.threads, j->nl, f->sum.mappings);
 	fprintf(out, "%s\"merged_processes\": %" PRIu64 ",%s\"folded_samples\": %"
-		PRIu64 ",%s\"collector\": ", j->nl, f->sum.merged_procs, j->nl,
-		f->sum.folded_samples, j->nl);
-	if (info && info->have_collector)
-		fprintf(out, "{\"taken\": %" PRIu64 ", \"delivered\": %" PRIu64
-			", \"stack_err_kernel\": %" PRIu64 ", \"stack_err_user\": %"
-			PRIu64 "},", info->taken, info->delivered,
-			info->stack_err_kernel, info->stack_err_user);
-	else
-		fputs("null,", out);
-	fprintf(out, "%s\"drops\": {", j->nl);
-	for (unsigned s = 1; s <= KP_LOST_STAGE_MAX; s++)
-		fprintf(out, "%s\"%s\": %" PRIu64, s > 1 ? ", " : "",
-			kp_lost_stage_name(s), f->lost[s]);
-	fprintf(out, "},%s\"jit_maps\": {\"read\": %" PRIu64 ", \"refused\": %" PRIu64
+		PRIu64 ",", j->nl, f->sum.merged_procs, j->nl, f->sum.folded_samples);
+	sample_counts(j, f, info);
+	fprintf(out, ",%s\"jit_maps\": {\"read\": %" PRIu64 ", \"refused\": %" PRIu64
 		", \"bad_lines\": %" PRIu64 "},", j->nl, info ? info->jit_maps : 0,
 		info ? info->jit_refused : 0, info ? info->jit_bad_lines : 0);
 }

@@ -15,10 +15,22 @@ struct kp_report_facts {
 	struct kp_model_summary sum;
 	uint32_t freq_hz, ncpus;
 	double duration_s;
-	uint64_t lost[KP_LOST_STAGE_MAX + 1];	/* drops by stage */
+	uint64_t lost[KP_LOST_STAGE_MAX + 1];	/* drops by stage, this report's */
 };
 void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 		     struct kp_report_facts *out);
+
+/* Does the report state the counts since sampling started beside its
+ * own? In a live run of several reports (they are its own otherwise). */
+int kp_report_has_run(const struct kp_report_info *info);
+
+/* The header lines of the counts, each started with prefix: the
+ * collector's "collector: taken N, delivered N" (live runs), "drops:" by
+ * stage, and with kp_report_has_run the same since sampling started,
+ * labelled "since start". */
+void kp_report_counters(FILE *out, const char *prefix,
+			const struct kp_report_facts *f,
+			const struct kp_report_info *info);
 
 
 /* The local time the report's sampling started, with its offset from

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "report/report-int.h"
+#include "stream/lost.h"
 
 int kp_report__write(FILE *out, enum kp_format f, struct kp_model *m,
 		     const struct kp_report_info *info, struct kp_err *err)
@@ -40,16 +41,44 @@ void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 		out->duration_s = info->duration_s;
 	else if (out->sum.last_ns > out->sum.first_ns)
 		out->duration_s = (double)(out->sum.last_ns - out->sum.first_ns) / 1e9;
-	memcpy(out->lost, out->sum.lost, sizeof(out->lost));
+	if (info && info->have_collector)	/* exact, of this interval */
+		memcpy(out->lost, info->counts.lost, sizeof(out->lost));
+	else
+		memcpy(out->lost, out->sum.lost, sizeof(out->lost));
+}
+
+int kp_report_has_run(const struct kp_report_info *info)
+{
+	return info && info->have_collector && info->count > 1;
+}
+
+static void drops_line(FILE *out, const char *prefix, const char *label,
+		       const uint64_t *lost)
+{
+	fprintf(out, "%s%s:", prefix, label);
+	for (unsigned s = 1; s <= KP_LOST_STAGE_MAX; s++)
+		fprintf(out, "%s %s %" PRIu64, s > 1 ? "," : "",
+			kp_lost_stage_name(s), lost[s]);
+	fputc('\n', out);
+}
+
+void kp_report_counters(FILE *out, const char *prefix,
+			const struct kp_report_facts *f,
+			const struct kp_report_info *info)
+{
+	int run = kp_report_has_run(info);
+
 	if (info && info->have_collector) {
-		/* The collector's counters are exact and newer than the LOST
-		 * records the model has seen. */
-		out->lost[KP_LOST_BPF_FULL] = info->lost_bpf_full;
-		out->lost[KP_LOST_CPU_BUFFER] = info->lost_cpu_buffer;
-		out->lost[KP_LOST_QUEUE_FULL] = info->lost_queue_full;
-		out->lost[KP_LOST_SIDEBAND] = info->lost_sideband;
-		out->lost[KP_LOST_STACK] = info->stack_err_kernel + info->stack_err_user;
+		fprintf(out, "%scollector: taken %" PRIu64 ", delivered %" PRIu64,
+			prefix, info->counts.taken, info->counts.delivered);
+		if (run)
+			fprintf(out, " (since start: taken %" PRIu64 ", delivered %"
+				PRIu64 ")", info->run.taken, info->run.delivered);
+		fputc('\n', out);
 	}
+	drops_line(out, prefix, "drops", f->lost);
+	if (run)
+		drops_line(out, prefix, "drops since start", info->run.lost);
 }
 
 void kp_report_when(const struct kp_report_info *info, char *buf, size_t len)

@@ -39,10 +39,19 @@ enum kp_format {
 const char *kp_format_name(enum kp_format f);
 int kp_format_parse(const char *name, enum kp_format *out);
 
-/* What the report says about the run beyond the model's contents. The
- * collector's counters are copied in by the caller (the report layer
- * never includes collect.h); have_collector == 0 means the records came
- * from a file and the drops are those of the model's LOST records. */
+/* A live run's sample counts: the collector's (copied in by the caller:
+ * the report layer never includes collect.h), and for the stages the
+ * collector does not count (unwind) the model's LOST records. */
+struct kp_report_counts {
+	uint64_t taken, delivered;
+	uint64_t lost[KP_LOST_STAGE_MAX + 1];	/* by stage; KP_LOST_STACK:
+						 * kernel + user */
+	uint64_t stack_err_kernel, stack_err_user;
+};
+
+/* What the report says about the run beyond the model's contents.
+ * have_collector == 0 means the records came from a file and the drops
+ * are those of the model's LOST records. */
 struct kp_report_info {
 	uint32_t freq_hz;		/* per CPU; 0: take the model's */
 	uint32_t ncpus;			/* 0: take the model's */
@@ -51,9 +60,11 @@ struct kp_report_info {
 	const char *source;		/* input file, or NULL when live */
 	unsigned index, count;		/* report index (1-based) of count */
 	int have_collector;
-	uint64_t taken, delivered;	/* collector counters (have_collector) */
-	uint64_t lost_bpf_full, lost_cpu_buffer, lost_queue_full;
-	uint64_t lost_sideband, stack_err_kernel, stack_err_user;
+	/* have_collector: the counts of this report's interval, which the
+	 * caller closed with every sample taken in it delivered or dropped
+	 * (taken == delivered + bpf-full + cpu-buf + queue-full, delivered ==
+	 * the model's samples), and those since sampling started. */
+	struct kp_report_counts counts, run;
 	/* JIT maps (perf-PID.map) of this run: processes given one, maps
 	 * refused (untrusted, too big, over the budget), lines skipped. */
 	uint64_t jit_maps, jit_refused, jit_bad_lines;

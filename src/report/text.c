@@ -1,11 +1,11 @@
-/* text.c — the text report: a header with totals and drops by cause,
+/* text.c — the text report: a header with totals and drops by cause
+ * (this report's, and in a run of several those since the start too),
  * then the flat function table of the live view. */
 #include "report/report.h"
 
 #include <inttypes.h>
 
 #include "report/report-int.h"
-#include "stream/lost.h"
 
 static void header(FILE *out, const struct kp_report_facts *f,
 		   const struct kp_report_info *info)
@@ -19,14 +19,7 @@ static void header(FILE *out, const struct kp_report_facts *f,
 	fprintf(out, "samples %" PRIu64 ": %.0f in the table, %.0f idle%s\n",
 		f->sum.samples, f->sum.total, f->sum.idle,
 		f->sum.idle > 0 ? " (hidden unless --idle)" : "");
-	if (info && info->have_collector)
-		fprintf(out, "collector: taken %" PRIu64 ", delivered %" PRIu64 "\n",
-			info->taken, info->delivered);
-	fputs("drops:", out);
-	for (unsigned s = 1; s <= KP_LOST_STAGE_MAX; s++)
-		fprintf(out, "%s %s %" PRIu64, s > 1 ? "," : "",
-			kp_lost_stage_name(s), f->lost[s]);
-	fputc('\n', out);
+	kp_report_counters(out, "", f, info);
 	kp_report_jit_note(info, jit, sizeof(jit));
 	fprintf(out, "%s\n", jit);
 	fprintf(out, "processes %" PRIu64 ", threads %" PRIu64 ", mappings %"

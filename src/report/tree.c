@@ -22,6 +22,7 @@ int kp_report_tree(FILE *out, struct kp_model *m,
 		" Hz per CPU\n", PACKAGE_VERSION, v->total, f.duration_s, f.freq_hz);
 	fputs("# ", out);
 	kp_report_origin(out, info);
+	kp_report_counters(out, "# ", &f, info);
 	if (kp_report_jit_note(info, jit, sizeof(jit)))
 		fprintf(out, "# %s\n", jit);
 	fprintf(out, "%7s %7s %9s  %s\n", "Total%", "Self%", "Samples",

@@ -1,0 +1,83 @@
+#!/bin/sh
+# batch-intervals.sh — kptop --batch -n 3: every report's counts are its
+# own interval's, consistent with its own table: taken = delivered +
+# bpf-full + cpu-buf + queue-full, delivered = the samples of its header
+# (the table's), and the counts since the start, labelled as such, are
+# the sums of the reports' own. Text, tree and JSON Lines.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/batch-lib.sh"
+
+start_split 40	# killed at the end
+for fmt in text tree json; do
+	"$KPTOP" --batch -F 4999 -d 0.6 -n 3 -p "$SPID" --format $fmt >"$T/$fmt" 2>"$T/err" ||
+		fail "--format $fmt: exit $?: $(cat "$T/err")"
+done
+
+# text and tree (a tree's header lines start with "# "): one block per
+# report; checks each and the running sums.
+check_counts() {	# WHAT FILE
+	sed 's/^# //' "$2" | awk -v what="$1" '
+	function bad(msg) { printf "%s report %d: %s\n", what, n, msg; err = 1 }
+	function drops(arr,   i, k) {	# "drops[ since start]: NAME N, ..."
+		k = $0; sub(/^[^:]*: /, "", k); gsub(/,/, "", k);
+		split(k, f, " ");
+		for (i = 1; f[i] != ""; i += 2) arr[f[i]] = f[i + 1];
+	}
+	function close_report(   s) {
+		if (!n) return;
+		if (!seen_c) bad("no collector line");
+		if (!seen_d || !seen_r) bad("no drops or drops since start line");
+		if (taken < 100) bad("taken " taken ": too few samples");
+		lost = d["bpf-full"] + d["cpu-buf"] + d["queue-full"];
+		if (taken != deliv + lost)
+			bad("taken " taken " != delivered " deliv " + drops " lost);
+		if (what == "text" && deliv != samples)
+			bad("delivered " deliv " != the header samples " samples);
+		if (what == "tree" && deliv != tsamples)
+			bad("delivered " deliv " != the tree samples " tsamples);
+		sum_t += taken; sum_d += deliv;
+		if (run_t != sum_t || run_d != sum_d)
+			bad("since start " run_t "/" run_d " != sums " sum_t "/" sum_d);
+		for (s in d) {
+			sum_l[s] += d[s];
+			if (r[s] != sum_l[s]) bad(s " since start " r[s] " != sum " sum_l[s]);
+		}
+		seen_c = seen_d = seen_r = 0; delete d; delete r;
+	}
+	/^kptop / { close_report(); n++ }	# a report starts
+	/^kptop .* call tree: / { tsamples = $5 }
+	/(^|^kptop .* )report [0-9]+\/3 at / { if ($0 !~ "report " n "/3 ") bad("numbered " $0) }
+	/^samples [0-9]+:/ { samples = $2 + 0 }
+	/^collector: taken / {
+		gsub(/[,()]/, ""); taken = $3; deliv = $5; run_t = $9; run_d = $11;
+		seen_c = 1 }
+	/^drops: / { drops(d); seen_d = 1 }
+	/^drops since start: / { drops(r); seen_r = 1 }
+	END { close_report(); if (n != 3) { printf "%s: %d reports, want 3\n", what, n; err = 1 }
+		exit err }' || fail "$1: counts do not add up: $(grep -E '^(# )?(kptop|report|samples|collector|drops)' "$2")"
+}
+check_counts text "$T/text"
+check_counts tree "$T/tree"
+
+# JSON Lines: the same, from the objects.
+python3 -c '
+import json, sys
+run = {"taken": 0, "delivered": 0}
+drops = {}
+for n, line in enumerate(open(sys.argv[1]), 1):
+    o = json.loads(line)
+    assert o["report"] == n and o["reports"] == 3, o["report"]
+    c, d, s = o["collector"], o["drops"], o["since_start"]
+    lost = d["bpf-full"] + d["cpu-buf"] + d["queue-full"]
+    assert c["taken"] >= 100, ("too few samples", n, c)
+    assert c["taken"] == c["delivered"] + lost, ("taken", n, c, d)
+    assert c["delivered"] == o["samples"], ("delivered", n, c, o["samples"])
+    for k in run:
+        run[k] += c[k]
+        assert s["collector"][k] == run[k], ("since_start", n, k, s, run)
+    for k, v in d.items():
+        drops[k] = drops.get(k, 0) + v
+        assert s["drops"][k] == drops[k], ("since_start drops", n, k, s, drops)
+assert n == 3, n
+' "$T/json" 2>"$T/py" || fail "json: $(tail -1 "$T/py")"
+echo ok
