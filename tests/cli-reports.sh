@@ -2,14 +2,15 @@
 # cli-reports.sh — the text and tree reports of a synthetic stream
 # (tests/mkstream, no root needed) as scripts read them: the header's time
 # is local with its UTC offset, and date -d reads it back to the stream's
-# start.
+# start; with --field-separator awk reads every row as its fields, a C++
+# name with spaces and a comma whole.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$KPTOP" ] || fail "kptop binary not built: $KPTOP"
 mk="$top_builddir/tests/mkstream"
 [ -x "$mk" ] || fail "tests/mkstream not built"
 T=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$T"' EXIT
-"$mk" "$T/s.kps" || fail "mkstream failed"
+"$mk" "$T/s.kps" cxx || fail "mkstream failed"
 START=1700000000	# the stream's start (META start_real_ns), in seconds
 
 # check_when FILE LINE-PATTERN ZONE OFFSET: the time in the line of FILE
@@ -31,4 +32,43 @@ for zone in UTC0:+0000 XST-5:30:+0530 YST8:-0800; do
 	check_when "$T/text" '^kptop .* report' "$tz" "$off"
 	check_when "$T/tree" '^# report' "$tz" "$off"
 done
+
+# --field-separator: the header's lines are comments, then every row has
+# exactly the table's fields. CXX: the stream's C++ function (25 of 125
+# samples, under main).
+CXX='std::vector<int, std::allocator<int> >::push_back(int const&)'
+for fmt in text tree; do
+	"$KPTOP" --batch -i "$T/s.kps" --format $fmt --field-separator '\t' \
+		>"$T/$fmt.tsv" 2>"$T/err" || fail "$fmt tsv: exit $?: $(cat "$T/err")"
+done
+# text: Self% Total% Samples Function Module
+awk -F '\t' -v cxx="$CXX" '
+	/^#/ { next }
+	NF != 5 { printf "line %d: %d fields: %s\n", NR, NF, $0; bad = 1 }
+	!head++ { if ($0 != "Self%\tTotal%\tSamples\tFunction\tModule") {
+		print "header: " $0; bad = 1 } next }
+	$4 == cxx { found = ($1 == "20.00" && $2 == "20.00" && $3 == 25 &&
+			     $5 == "kptop-synth-app") }
+	$4 == "main" { main = ($2 == "100.00" && $3 == 125) }
+	END { if (!found || !main) { print "no exact C++ or main row"; bad = 1 }
+		exit bad }' "$T/text.tsv" || fail "text tsv: $(cat "$T/text.tsv")"
+# tree: Total% Self% Samples Depth Function Module Inlined
+awk -F '\t' -v cxx="$CXX" '
+	/^#/ { next }
+	NF != 7 { printf "line %d: %d fields: %s\n", NR, NF, $0; bad = 1 }
+	!head++ { next }
+	$5 == cxx { found = ($1 == "20.00" && $3 == 25 && $4 == 2 &&
+			     $6 == "kptop-synth-app" && $7 == 0) }
+	$5 == "synth" { root = ($4 == 0 && $6 == "") }
+	END { if (!found || !root) { print "no exact C++ or process row"; bad = 1 }
+		exit bad }' "$T/tree.tsv" || fail "tree tsv: $(cat "$T/tree.tsv")"
+# Without it, the columns are aligned with blanks: awk splits the name.
+awk -v cxx="$CXX" '$4 == cxx { exit 1 }' "$T/text" ||
+	fail "the aligned text report is read as fields too: no test of the separator"
+# A separator found in a name becomes a blank there: still 5 fields.
+"$KPTOP" --batch -i "$T/s.kps" --field-separator , >"$T/csv" 2>"$T/err" ||
+	fail "csv: exit $?: $(cat "$T/err")"
+awk -F , '!/^#/ && NF != 5 { exit 1 }' "$T/csv" || fail "csv: a row without 5 fields: $(cat "$T/csv")"
+grep -q '^20\.00,20\.00,25,std::vector<int  std::allocator<int> >::push_back(int const&),kptop-synth-app$' \
+	"$T/csv" || fail "csv: the C++ row: $(cat "$T/csv")"
 echo ok

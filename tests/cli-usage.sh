@@ -28,6 +28,11 @@ expect_usage -d --batch -d -1
 expect_usage -d --batch -d 2x
 expect_usage -n --batch -n 0
 expect_usage --format --batch --format svg
+expect_usage --field-separator --batch --field-separator x
+expect_usage --field-separator --batch --field-separator .
+expect_usage --field-separator --batch --field-separator ',,'
+expect_usage --field-separator --batch --format json --field-separator ,
+expect_usage --field-separator --field-separator ,
 expect_usage --unwind --unwind lbr
 expect_usage -p -p 12,,3
 expect_usage -p -p abc

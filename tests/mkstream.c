@@ -3,8 +3,10 @@
  * mapping of a file that does not exist, 100 samples split 50/30/20 over
  * hot_a/hot_b/hot_c (each called from main), and at the end the SYMTAB
  * that names them (a saved stream carries its own names), then the END
- * record and the CHECK record of the file's one block.
- * Usage: mkstream OUT */
+ * record and the CHECK record of the file's one block. With "cxx", 25
+ * samples more in a C++ function whose name has spaces and a comma,
+ * CXX_NAME, called from main.
+ * Usage: mkstream OUT [cxx] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "stream/stream-blk.h"
 
 #define APP "/nonexistent/kptop-synth-app"
+#define CXX_NAME "std::vector<int, std::allocator<int> >::push_back(int const&)"
 
 static FILE *out;
 static struct kp_stream_sum sum;	/* one block: the file is small */
@@ -51,12 +54,15 @@ int main(int argc, char **argv)
 	static const struct kp_symbol syms[] = {
 		{ 0x1000, 0x100, "hot_a" }, { 0x2000, 0x100, "main" },
 		{ 0x3000, 0x100, "hot_b" }, { 0x4000, 0x100, "hot_c" },
+		{ 0x5000, 0x100, CXX_NAME },
 	};
 	uint8_t hdr[KP_STREAM_HEADER_LEN];
 	struct kp_record r;
+	int cxx = argc == 3 && !strcmp(argv[2], "cxx");
 
-	if (argc != 2 || !(out = fopen(argv[1], "wb"))) {
-		fprintf(stderr, "usage: mkstream OUT\n");
+	if (argc < 2 || argc > 3 || (argc == 3 && !cxx) ||
+	    !(out = fopen(argv[1], "wb"))) {
+		fprintf(stderr, "usage: mkstream OUT [cxx]\n");
 		return 2;
 	}
 	kp_stream_header_encode(hdr);
@@ -83,8 +89,11 @@ int main(int argc, char **argv)
 	samples(50, 0x401010);
 	samples(30, 0x403010);
 	samples(20, 0x404010);
+	if (cxx)
+		samples(25, 0x405010);
 	r = (struct kp_record){ .type = KP_REC_SYMTAB };
-	r.symtab = (struct kp_rec_symtab){ .path = APP, .nr_syms = 4, .syms = syms };
+	r.symtab = (struct kp_rec_symtab){ .path = APP, .nr_syms = cxx ? 5 : 4,
+					   .syms = syms };
 	put(&r);
 	{
 		uint8_t tail[KP_STREAM_TAIL_MAX];

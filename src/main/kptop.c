@@ -328,6 +328,7 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->count = r->o.count;
 	info->ncpus = pi.ncpus;
 	info->event = "cpu-clock (software, per CPU)";
+	info->field_sep = r->o.field_sep;
 	/* Build IDs the records lacked, from the files on this machine (as a
 	 * replay names frames from them too). */
 	info->build_id = main_build_id;

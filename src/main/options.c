@@ -1,5 +1,6 @@
 #include "main/options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -11,7 +12,7 @@ enum {
 	OPT_BATCH = 256, OPT_FORMAT, OPT_FORCE, OPT_CGROUP, OPT_USER_ONLY,
 	OPT_KERNEL_ONLY, OPT_CPU_BUFFER, OPT_QUEUE_LIMIT, OPT_MAX_NODES,
 	OPT_SPOOL, OPT_UNWIND, OPT_STACK_BYTES, OPT_WINDOW, OPT_IDLE,
-	OPT_MAX_MEMORY, OPT_NO_MOUSE,
+	OPT_MAX_MEMORY, OPT_NO_MOUSE, OPT_FIELD_SEP,
 };
 
 static const struct option long_opts[] = {
@@ -20,6 +21,7 @@ static const struct option long_opts[] = {
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "field-separator", required_argument, NULL, OPT_FIELD_SEP },
 	{ "save", required_argument, NULL, 'w' },
 	{ "input", required_argument, NULL, 'i' },
 	{ "force", no_argument, NULL, OPT_FORCE },
@@ -61,6 +63,9 @@ void kp_options_usage(FILE *f, const char *prog)
 "                         with %%n (report number), %%Y%%m%%d-%%H%%M%%S: one file\n"
 "                         per report (needed by -n N --format pprof)\n"
 "      --format FMT       batch: text (default), tree, folded, pprof, json\n"
+"      --field-separator SEP\n"
+"                         batch text, tree: table fields apart by SEP, one\n"
+"                         punctuation mark or \\t (a tab), unpadded (for awk)\n"
 "  -w, --save FILE        also write the record stream to FILE\n"
 "  -i, --input FILE       read a saved stream instead of sampling\n"
 "      --force            read a stream owned by another user\n"
@@ -178,6 +183,23 @@ static int parse_pids(struct kp_options *o, const char *arg)
 	return o->nr_pids ? 0 : -EINVAL;
 }
 
+/* --field-separator: a tab ("\t", "tab" or itself), or one ASCII
+ * punctuation mark but those the rows need: '.' (in numbers), '%' (in
+ * the column names) and '#' (which starts the header's lines). */
+static int parse_sep(const char *s, char *out)
+{
+	unsigned char c = (unsigned char)s[0];
+
+	if (!strcmp(s, "\\t") || !strcmp(s, "tab") || !strcmp(s, "\t")) {
+		*out = '\t';
+		return 0;
+	}
+	if (!c || s[1] || c >= 0x80 || !ispunct(c) || strchr(".%#", c))
+		return -EINVAL;
+	*out = (char)c;
+	return 0;
+}
+
 static int bad(struct kp_err *err, const char *opt, const char *arg,
 	       const char *accepted)
 {
@@ -259,6 +281,12 @@ static int parse_word(struct kp_options *o, int c, const char *arg,
 		if (kp_format_parse(arg, &o->format))
 			return bad(err, "--format", arg,
 				   "expected text, tree, folded, pprof or json");
+		return 0;
+	case OPT_FIELD_SEP:
+		if (parse_sep(arg, &o->field_sep))
+			return bad(err, "--field-separator", arg, "expected one "
+				   "punctuation mark but . % #, such as , ; or |, "
+				   "or \\t for a tab");
 		return 0;
 	case OPT_UNWIND:
 		if (!strcmp(arg, "fp"))
@@ -349,6 +377,11 @@ static int check_combination(struct kp_options *o, struct kp_err *err)
 				  "-i and -w cannot be combined: the input is a stream already");
 	if (!o->batch && o->output)
 		return kp_err_set(err, KP_EUSAGE, "-o needs --batch");
+	if (o->field_sep && (!o->batch || (o->format != KP_FORMAT_TEXT &&
+					   o->format != KP_FORMAT_TREE)))
+		return kp_err_set(err, KP_EUSAGE, "--field-separator is for the "
+				  "text and tree reports: it needs --batch and "
+				  "--format text or tree");
 	return check_output(o, err);
 }
 

@@ -48,6 +48,7 @@ struct kp_options {
 	unsigned count;		/* -n: reports in batch mode (0 = default 1) */
 	const char *output;	/* -o FILE, NULL = stdout */
 	enum kp_format format;	/* --format */
+	char field_sep;		/* --field-separator: 0 aligned columns */
 	const char *save;	/* -w/--save FILE */
 	const char *input;	/* -i FILE */
 	int force;		/* --force: read another user's stream */

@@ -57,6 +57,11 @@ double kp_pct(double part, double whole);
  * copy in buf (truncated to len). Never NULL. */
 const char *kp_safe(const char *s, char *buf, size_t len);
 
+/* Write s as one field of a row whose fields are apart by sep: control
+ * characters and sep replaced by spaces, so the row keeps its count of
+ * separators. NULL is written as "?". */
+void kp_put_field(FILE *out, const char *s, char sep);
+
 /* Write s as a JSON string literal (quotes included). */
 void kp_json_string(FILE *out, const char *s);
 

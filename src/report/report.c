@@ -200,6 +200,15 @@ void kp_json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+void kp_put_field(FILE *out, const char *s, char sep)
+{
+	if (!s)
+		s = "?";
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f || *s == sep ? ' ' : *s,
+		      out);
+}
+
 const char *kp_safe(const char *s, char *buf, size_t len)
 {
 	size_t i;

@@ -74,6 +74,10 @@ struct kp_report_info {
 	void *build_id_ctx;
 	uint8_t kernel_build_id[KP_BUILD_ID_MAX], kernel_build_id_len;
 	const char *event;		/* what was sampled, NULL unknown */
+	/* How the text and tree tables are laid out (--field-separator):
+	 * 0, columns aligned with blanks; else fields apart by exactly
+	 * this one character, unpadded, and the header lines comments. */
+	char field_sep;
 };
 
 /* -o with fields: a batch run writes each report to its own file, named
