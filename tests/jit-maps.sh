@@ -4,7 +4,8 @@
 # one in a map after 3 junk lines, one through a symlink (refused). Every
 # report says "read 2, refused 1, bad-lines 3" (text, a tree comment,
 # json, a pprof comment; folded has no comments: standard error says it),
-# the good maps name jit_spin_loop, and the live view's header shows
+# the good maps name jit_spin_loop (in folded stacks as JIT code,
+# jit_spin_loop_[j]), and the live view's header shows
 # jit-refused and jit-bad-lines.
 . "$top_srcdir/tests/lib.sh"
 require_bpf
@@ -47,7 +48,8 @@ grep -q "^# jit maps: $NOTE\$" "$T/tree" || fail "tree: no '# jit maps: $NOTE'"
 grep -q '"jit_maps": {"read": 2, "refused": 1, "bad_lines": 3}' "$T/json" ||
 	fail "json: $(grep jit_maps "$T/json")"
 gzip -dc "$T/pprof" | grep -aq "jit maps: $NOTE" || fail "pprof: no comment '$NOTE'"
-grep -q ';jit_spin_loop [0-9]*$' "$T/folded" || fail "folded: jit_spin_loop not named"
+grep -q ';jit_spin_loop_\[j\] [0-9]*$' "$T/folded" ||
+	fail "folded: jit_spin_loop not named, or not marked _[j]: $(grep jit_spin "$T/folded" | head -3)"
 grep -q '1 refused .*3 bad lines' "$T/folded.err" ||
 	fail "folded: standard error does not say it: $(cat "$T/folded.err")"
 

@@ -1,6 +1,6 @@
 /* test-report.c — every report format over a real model fed hand-built
  * records and a fake resolver: shares in the text, tree and json tables,
- * folded lines (kernel suffix, unsafe names made safe), and a pprof
+ * folded lines (the _[k] _[i] _[j] suffixes, unsafe names made safe), and a pprof
  * profile decoded back here (gunzip + a small protobuf reader): sample
  * values, period, string table, mappings, inlined lines. */
 #include <errno.h>
@@ -32,6 +32,10 @@ static int fake_symbolize(void *ctx, const struct kp_map_info *map,
 	memset(out, 0, sizeof(*out) * (size_t)max);
 	if (!map) {
 		out[0].name = "k_leaf";
+		return 1;
+	}
+	if (!strcmp(map->path, "//anon")) {	/* as a perf map names it */
+		out[0].name = "jit_fn";
 		return 1;
 	}
 	off = (addr - map->addr + map->pgoff) >> 12;
@@ -309,10 +313,56 @@ static void test_folded(void **state)
 		lines += *p == '\n';
 	assert_int_equal(lines, 4);
 	assert_true(has_line(t, "app;main;a;hot_a 5"));
-	assert_true(has_line(t, "app;main;b;inl;hot_b 3"));
+	assert_true(has_line(t, "app;main;b;inl_[i];hot_b 3"));
 	assert_true(has_line(t, "we:ird ;main;hot_a 1"));
 	assert_non_null(strstr(t, "hot_c;k_leaf_[k] 2\n"));
 	free(t);
+}
+
+/* JIT code: a frame in anonymous memory (no file, no build ID) is
+ * suffixed _[j]; with it a kernel leaf (_[k]). A file mapped without a
+ * build ID or an inode (a synthetic stream's) is no JIT code. */
+static void test_folded_jit(void **state)
+{
+	static const uint64_t sj[] = { 0x7f0000000040ULL, APP(1) };
+	static const uint64_t sf[] = { APP(4), APP(1) };
+	static const uint64_t kf[1] = { KLEAF };
+	struct kp_model *m = build_model();
+	struct kp_record r = { .type = KP_REC_MMAP };
+	struct kp_err err = { 0 };
+	char *t = NULL;
+	size_t sz = 0;
+	FILE *out = open_memstream(&t, &sz);
+
+	(void)state;
+	assert_non_null(out);
+	r.mmap = (struct kp_rec_mmap){ .pid = 100, .tid = 100,
+		.addr = 0x7f0000000000ULL, .len = 0x1000, .prot = 5, .path = "//anon" };
+	feed(m, &r);
+	feed_samples(m, 100, "app", 4, sj, 2, 0);
+	r = (struct kp_record){ .type = KP_REC_SAMPLE };
+	r.sample = (struct kp_rec_sample){ .time_ns = 2000000000ULL, .pid = 100,
+		.tid = 100, .gpid = 100, .gtid = 100, .nr_uframes = 2,
+		.uframes = sj, .nr_kframes = 1, .kframes = kf };
+	strcpy(r.sample.comm, "app");
+	feed(m, &r);
+	r = (struct kp_record){ .type = KP_REC_PROCESS };
+	r.process = (struct kp_rec_process){ .pid = 300, .gpid = 300,
+		.start_ns = 300, .comm = "plain", .exe = "/bin/plain" };
+	feed(m, &r);
+	r = (struct kp_record){ .type = KP_REC_MMAP };
+	r.mmap = (struct kp_rec_mmap){ .pid = 300, .tid = 300, .addr = 0x400000,
+		.len = 0x10000, .prot = 5, .path = "/bin/plain" };
+	feed(m, &r);
+	feed_samples(m, 300, "plain", 2, sf, 2, 0);
+	assert_int_equal(kp_report__write(out, KP_FORMAT_FOLDED, m, &info, &err), 0);
+	assert_int_equal(fclose(out), 0);
+	assert_true(has_line(t, "app;main;jit_fn_[j] 4"));
+	assert_true(has_line(t, "app;main;jit_fn_[j];k_leaf_[k] 1"));
+	assert_true(has_line(t, "app;main;b;inl_[i];hot_b 3"));	/* file code: no _[j] */
+	assert_true(has_line(t, "plain;main;hot_a 2"));
+	free(t);
+	kp_model__free(m);
 }
 
 static void test_json(void **state)
@@ -647,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_tree),
 		cmocka_unit_test(test_run_counts),
 		cmocka_unit_test(test_folded),
+		cmocka_unit_test(test_folded_jit),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_pprof),
 		cmocka_unit_test(test_pprof_main_first),

@@ -162,6 +162,12 @@ static const char *basename_of(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
+int kp_module_anon(const struct kp_model_module *mod)
+{
+	return mod->proc != KP_NONE &&
+	       (mod->path[0] != '/' || !strncmp(mod->path, "//anon", 6));
+}
+
 /* Code the kernel maps into every process, the same in all of them. */
 static int kernel_image(const char *path)
 {

@@ -32,6 +32,13 @@ struct kp_model_module {
 	void *held;		/* resolver hold while late keys of it wait */
 };
 
+/* A module of anonymous code (JIT code): a user mapping with neither a
+ * build ID nor an inode, which kp_intern__module keeps private to its
+ * process, and no file name either ("", "//anon", "[anon:...]",
+ * "[heap]": a path with neither, as a synthetic stream may give, is
+ * still a file's). */
+int kp_module_anon(const struct kp_model_module *mod);
+
 /* 12 bytes (packed: 4 would be padding). */
 struct kp_func {
 	const char *name;

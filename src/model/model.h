@@ -336,6 +336,7 @@ struct kp_frame_ref {
 	uint64_t map_start, map_limit, map_pgoff;	/* mapping, 0 for kernel */
 	const char *file; uint32_t line;
 	int inlined, kernel;
+	int jit;		/* code in anonymous memory (JIT), named or not */
 };
 
 struct kp_stack_visit {

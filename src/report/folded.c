@@ -1,6 +1,8 @@
 /* folded.c — one line per distinct stack, `comm;root;...;leaf COUNT`,
- * kernel frames suffixed `_[k]`: the input of flamegraph.pl, inferno and
- * speedscope. Stacks that differ only below the names (addresses, threads
+ * frames annotated as stackcollapse-perf does: inlined ones suffixed
+ * `_[i]`, else kernel ones `_[k]`, else JIT ones `_[j]` (code in
+ * anonymous memory); the input of flamegraph.pl (its --colors=java
+ * colours them), inferno and speedscope. Stacks that differ only below the names (addresses, threads
  * of one command) are merged into one line. Names are made safe: ';'
  * becomes ':', line breaks and other control characters become spaces. */
 #include "report/report.h"
@@ -30,6 +32,16 @@ static void put_safe(struct kp_pb *b, const char *s)
 			c = ' ';
 		kp_pb_raw(b, &c, 1);
 	}
+}
+
+/* One annotation a frame, the first that holds, as stackcollapse-perf. */
+static const char *suffix(const struct kp_frame_ref *fr)
+{
+	if (fr->inlined)
+		return "_[i]";
+	if (fr->kernel)
+		return "_[k]";
+	return fr->jit ? "_[j]" : NULL;
 }
 
 static int count_line(struct fold *f, uint64_t n)
@@ -68,8 +80,8 @@ static int fold_one(void *ctx, const struct kp_stack_visit *v)
 
 		kp_pb_raw(&f->line, ";", 1);
 		put_safe(&f->line, fr->name);
-		if (fr->kernel)
-			kp_pb_raw(&f->line, "_[k]", 4);
+		if (suffix(fr))
+			kp_pb_raw(&f->line, suffix(fr), 4);
 	}
 	if (f->line.oom)
 		return -ENOMEM;
