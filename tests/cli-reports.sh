@@ -3,7 +3,8 @@
 # (tests/mkstream, no root needed) as scripts read them: the header's time
 # is local with its UTC offset, and date -d reads it back to the stream's
 # start; with --field-separator awk reads every row as its fields, a C++
-# name with spaces and a comma whole.
+# name with spaces and a comma whole; --folded-pid starts each folded
+# stack with comm-PID, as stackcollapse-perf --pid.
 . "$top_srcdir/tests/lib.sh"
 [ -x "$KPTOP" ] || fail "kptop binary not built: $KPTOP"
 mk="$top_builddir/tests/mkstream"
@@ -71,4 +72,21 @@ awk -v cxx="$CXX" '$4 == cxx { exit 1 }' "$T/text" ||
 awk -F , '!/^#/ && NF != 5 { exit 1 }' "$T/csv" || fail "csv: a row without 5 fields: $(cat "$T/csv")"
 grep -q '^20\.00,20\.00,25,std::vector<int  std::allocator<int> >::push_back(int const&),kptop-synth-app$' \
 	"$T/csv" || fail "csv: the C++ row: $(cat "$T/csv")"
+
+# --folded-pid: "comm-PID;frames COUNT", read as stackcollapse-perf --pid
+# output is: the process is the first frame, the count the last field.
+for pid in "" --folded-pid; do
+	"$KPTOP" --batch -i "$T/s.kps" --format folded $pid >"$T/folded$pid" 2>"$T/err" ||
+		fail "folded $pid: exit $?: $(cat "$T/err")"
+done
+awk -v cxx="$CXX" '
+	{ n = $NF; line = $0; sub(/ [0-9]+$/, "", line); split(line, f, ";")
+	  if (f[1] != "synth-4242") { print "process: " f[1]; bad = 1 }
+	  if (f[2] != "main") { print "root: " f[2]; bad = 1 }
+	  c[f[3]] = n; sum += n }
+	END { if (c["hot_a"] != 50 || c["hot_b"] != 30 || c["hot_c"] != 20 ||
+		  c[cxx] != 25 || sum != 125 || NR != 4) { print "counts"; bad = 1 }
+	      exit bad }' "$T/folded--folded-pid" ||
+	fail "folded --folded-pid: $(cat "$T/folded--folded-pid")"
+grep -q '^synth;main;hot_a 50$' "$T/folded" || fail "folded without --folded-pid: $(cat "$T/folded")"
 echo ok

@@ -329,6 +329,7 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->ncpus = pi.ncpus;
 	info->event = "cpu-clock (software, per CPU)";
 	info->field_sep = r->o.field_sep;
+	info->folded_pid = r->o.folded_pid;
 	/* Build IDs the records lacked, from the files on this machine (as a
 	 * replay names frames from them too). */
 	info->build_id = main_build_id;

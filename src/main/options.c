@@ -12,7 +12,7 @@ enum {
 	OPT_BATCH = 256, OPT_FORMAT, OPT_FORCE, OPT_CGROUP, OPT_USER_ONLY,
 	OPT_KERNEL_ONLY, OPT_CPU_BUFFER, OPT_QUEUE_LIMIT, OPT_MAX_NODES,
 	OPT_SPOOL, OPT_UNWIND, OPT_STACK_BYTES, OPT_WINDOW, OPT_IDLE,
-	OPT_MAX_MEMORY, OPT_NO_MOUSE, OPT_FIELD_SEP,
+	OPT_MAX_MEMORY, OPT_NO_MOUSE, OPT_FIELD_SEP, OPT_FOLDED_PID,
 };
 
 static const struct option long_opts[] = {
@@ -22,6 +22,7 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "field-separator", required_argument, NULL, OPT_FIELD_SEP },
+	{ "folded-pid", no_argument, NULL, OPT_FOLDED_PID },
 	{ "save", required_argument, NULL, 'w' },
 	{ "input", required_argument, NULL, 'i' },
 	{ "force", no_argument, NULL, OPT_FORCE },
@@ -66,6 +67,7 @@ void kp_options_usage(FILE *f, const char *prog)
 "      --field-separator SEP\n"
 "                         batch text, tree: table fields apart by SEP, one\n"
 "                         punctuation mark or \\t (a tab), unpadded (for awk)\n"
+"      --folded-pid       batch folded: comm-PID;... (stackcollapse-perf --pid)\n"
 "  -w, --save FILE        also write the record stream to FILE\n"
 "  -i, --input FILE       read a saved stream instead of sampling\n"
 "      --force            read a stream owned by another user\n"
@@ -328,6 +330,7 @@ static int parse_flag(struct kp_options *o, int c)
 	case OPT_KERNEL_ONLY: o->kernel_only = 1; return 0;
 	case OPT_IDLE: o->idle = 1; return 0;
 	case OPT_NO_MOUSE: o->no_mouse = 1; return 0;
+	case OPT_FOLDED_PID: o->folded_pid = 1; return 0;
 	case 'h': o->help = 1; return 0;
 	case 'V': o->version = 1; return 0;
 	}
@@ -382,6 +385,9 @@ static int check_combination(struct kp_options *o, struct kp_err *err)
 		return kp_err_set(err, KP_EUSAGE, "--field-separator is for the "
 				  "text and tree reports: it needs --batch and "
 				  "--format text or tree");
+	if (o->folded_pid && (!o->batch || o->format != KP_FORMAT_FOLDED))
+		return kp_err_set(err, KP_EUSAGE, "--folded-pid is for the folded "
+				  "report: it needs --batch and --format folded");
 	return check_output(o, err);
 }
 

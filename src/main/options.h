@@ -49,6 +49,7 @@ struct kp_options {
 	const char *output;	/* -o FILE, NULL = stdout */
 	enum kp_format format;	/* --format */
 	char field_sep;		/* --field-separator: 0 aligned columns */
+	int folded_pid;		/* --folded-pid */
 	const char *save;	/* -w/--save FILE */
 	const char *input;	/* -i FILE */
 	int force;		/* --force: read another user's stream */

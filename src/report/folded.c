@@ -1,13 +1,17 @@
-/* folded.c — one line per distinct stack, `comm;root;...;leaf COUNT`,
+/* folded.c — one line per distinct stack, `comm;root;...;leaf COUNT`
+ * (`comm-PID;...` with --folded-pid, as stackcollapse-perf --pid), its
  * frames annotated as stackcollapse-perf does: inlined ones suffixed
  * `_[i]`, else kernel ones `_[k]`, else JIT ones `_[j]` (code in
- * anonymous memory); the input of flamegraph.pl (its --colors=java
- * colours them), inferno and speedscope. Stacks that differ only below the names (addresses, threads
- * of one command) are merged into one line. Names are made safe: ';'
- * becomes ':', line breaks and other control characters become spaces. */
+ * anonymous memory). The input of flamegraph.pl (whose --colors=java
+ * colours the suffixes apart), inferno and speedscope. Stacks that
+ * differ only below the names (addresses, threads of one command, or
+ * without --folded-pid its processes) are merged into one line. Names
+ * are made safe: ';' becomes ':', line breaks and other control
+ * characters become spaces. */
 #include "report/report.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -15,6 +19,7 @@
 #include "report/report-int.h"
 
 struct fold {
+	int pid;			/* "comm-PID" */
 	struct kp_intern *lines;	/* line text -> index into counts */
 	uint64_t *counts;
 	size_t cap;
@@ -75,6 +80,12 @@ static int fold_one(void *ctx, const struct kp_stack_visit *v)
 		return 0;
 	kp_pb_reset(&f->line);
 	put_safe(&f->line, v->comm && *v->comm ? v->comm : "[unknown]");
+	if (f->pid) {
+		char pid[16];
+		int len = snprintf(pid, sizeof(pid), "-%" PRIu32, v->pid);
+
+		kp_pb_raw(&f->line, pid, (size_t)len);
+	}
 	for (size_t i = 0; i < v->depth; i++) {
 		const struct kp_frame_ref *fr = v->frames[i];
 
@@ -91,7 +102,8 @@ static int fold_one(void *ctx, const struct kp_stack_visit *v)
 int kp_report_folded(FILE *out, struct kp_model *m,
 		     const struct kp_report_info *info, struct kp_err *err)
 {
-	struct fold f = { .lines = kp_intern__new() };
+	struct fold f = { .pid = info && info->folded_pid,
+			  .lines = kp_intern__new() };
 	int rc = -ENOMEM;
 
 	if (!f.lines)

@@ -78,6 +78,9 @@ struct kp_report_info {
 	 * 0, columns aligned with blanks; else fields apart by exactly
 	 * this one character, unpadded, and the header lines comments. */
 	char field_sep;
+	/* --folded-pid: folded stacks start "comm-PID" (one line per process
+	 * and stack), as stackcollapse-perf --pid does. */
+	int folded_pid;
 };
 
 /* -o with fields: a batch run writes each report to its own file, named
