@@ -30,6 +30,7 @@ struct kp_model_module {
 	uint8_t kernel;
 	int32_t symtab;		/* index in m->in.symtabs, -1: none */
 	void *held;		/* resolver hold while late keys of it wait */
+	uint8_t prefetched;	/* the resolver's prefetch was called */
 };
 
 /* 12 bytes (packed: 4 would be padding). */
@@ -106,6 +107,9 @@ uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name);
  * by the resolver meanwhile, where the resolver can hold it. */
 uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret,
 			    int late);
+/* The resolver's prefetch for the modules of user pcs u[0..nu) of
+ * process p not prefetched yet (a new stack's; nothing without the op). */
+void kp_intern__prefetch(struct kp_model *m, uint32_t p, const uint64_t *u, size_t nu);
 /* Name every late pc key and release the resolver's holds. Before any
  * key's frames are read (kp_feed__hang calls it). */
 int kp_intern__name_late(struct kp_model *m);

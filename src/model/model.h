@@ -127,6 +127,12 @@ struct kp_resolver_ops {
 	int (*symbolize_held)(void *ctx, void *held, uint64_t off,
 			      struct kp_frame_info *out, int max);
 	void (*release)(void *ctx, void *held);
+	/* The first new stack with code of a file mapping's module (once
+	 * per module), as samples come, before its frames are named: the
+	 * resolver may start, in the background, what naming that code
+	 * will need (fetching its debug file); it never waits. May be
+	 * NULL. */
+	void (*prefetch)(void *ctx, const struct kp_map_info *map);
 };
 
 struct kp_resolver {

@@ -357,6 +357,14 @@ static void op_release(void *ctx, void *held)
 	a->inner.ops->release(a->inner.ctx, held);
 }
 
+static void op_prefetch(void *ctx, const struct kp_map_info *map)
+{
+	struct kp_autodwarf *a = ctx;
+
+	if (a->inner.ops->prefetch)
+		a->inner.ops->prefetch(a->inner.ctx, map);
+}
+
 static const struct kp_resolver_ops autodwarf_ops = {
 	.symbolize = op_symbolize,
 	.module_name = op_module_name,
@@ -365,6 +373,7 @@ static const struct kp_resolver_ops autodwarf_ops = {
 	.hold = op_hold,
 	.symbolize_held = op_symbolize_held,
 	.release = op_release,
+	.prefetch = op_prefetch,
 };
 
 struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)

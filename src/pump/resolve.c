@@ -322,6 +322,15 @@ static void op_process_gone(void *ctx, uint32_t pid, uint64_t start_ns)
 	kp_symbols__process_gone(r->syms, pid, start_ns);
 }
 
+static void op_prefetch(void *ctx, const struct kp_map_info *map)
+{
+	struct kp_resolve *r = ctx;
+	struct kp_sym_map sm;
+
+	to_sym_map(map, &sm);
+	kp_symbols__prefetch(r->syms, &sm);
+}
+
 static const struct kp_resolver_ops resolve_ops = {
 	.symbolize = op_symbolize,
 	.module_name = op_module_name,
@@ -331,6 +340,7 @@ static const struct kp_resolver_ops resolve_ops = {
 	.hold = op_hold,
 	.symbolize_held = op_symbolize_held,
 	.release = op_release,
+	.prefetch = op_prefetch,
 };
 
 struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,

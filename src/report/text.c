@@ -47,6 +47,8 @@ static void header(FILE *out, const struct kp_report_facts *f,
 	fputc('\n', out);
 	kp_report_jit_note(info, jit, sizeof(jit));
 	fprintf(out, "%s\n", jit);
+	if (kp_report_debuginfod_note(info, jit, sizeof(jit)))
+		fprintf(out, "%s\n", jit);
 	fprintf(out, "processes %" PRIu64 ", threads %" PRIu64 ", mappings %"
 		PRIu64 ", call-tree nodes %" PRIu64 "\n", f->sum.processes,
 		f->sum.threads, f->sum.mappings, f->sum.nodes);

@@ -22,6 +22,8 @@ int kp_report_tree(FILE *out, struct kp_model *m,
 		" Hz per CPU\n", PACKAGE_VERSION, v->total, f.duration_s, f.freq_hz);
 	if (kp_report_jit_note(info, jit, sizeof(jit)))
 		fprintf(out, "# %s\n", jit);
+	if (kp_report_debuginfod_note(info, jit, sizeof(jit)))
+		fprintf(out, "# %s\n", jit);
 	fprintf(out, "%7s %7s %9s  %s\n", "Total%", "Self%", "Samples",
 		"Function [Module]");
 	for (size_t i = 0; i < v->nr_rows; i++) {

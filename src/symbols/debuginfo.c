@@ -71,6 +71,15 @@ static int check_candidate(const struct kp_debug_query *q, int fd, int checks)
 	return 0;
 }
 
+int kp_debug__check(int fd, const struct kp_elf_info *bin, uint64_t max_size)
+{
+	struct kp_debug_query q = { .bin = bin, .max_size = max_size };
+
+	if (!bin->build_id_len)
+		return -KP_EBUILDID;	/* nothing to tell it is the right one */
+	return check_candidate(&q, fd, CHECK_BUILD_ID);
+}
+
 static int try_fd(const struct kp_debug_query *q, int fd, int checks,
 		  struct kp_debug_result *r)
 {
