@@ -11,6 +11,8 @@
 #    batch run takes about as long as one without DEBUGINFOD_URLS, names
 #    the workload's code module+offset only, and counts the fetch failed
 #    or pending;
+#  - with a server that answers late, the addresses named module+offset
+#    before the file came are named again in a later report;
 #  - a DEBUGINFOD_CACHE_PATH open to other users, or holding other files,
 #    is refused before sampling (exit 2).
 . "$top_srcdir/tests/lib.sh"
@@ -106,6 +108,25 @@ for c in down silent; do
 	[ "$(cat "$T/$c.ms")" -le $(( $(cat "$T/none.ms") + 1000 )) ] ||
 		fail "$c: $(cat "$T/$c.ms") ms, without a server $(cat "$T/none.ms") ms"
 done
+
+# A server that answers 2 s late: the first of three 1.5 s reports names
+# the workload module+offset ("pending 1"); the last names the same hot
+# addresses, interned back then, kp_dbgd_hot: named again once the file
+# came, not only the addresses first seen after it.
+"$SOCK" late 2 "$T/srv/kp-dbgspin.debug" >"$T/late.port" &
+PIDS="$PIDS $!"
+sleep 0.2
+LATE=$(cat "$T/late.port")
+[ -n "$LATE" ] || fail "the late server did not start"
+DEBUGINFOD_URLS="http://127.0.0.1:$LATE" DEBUGINFOD_CACHE_PATH="$T/cache-late" \
+	"$KPTOP" --batch -d 1.5 -n 3 -p "$WPID" -o "$T/late-%n" 2>"$T/late.err" ||
+	fail "late: exit $?: $(cat "$T/late.err")"
+note late-1 'done 0, failed 0, pending 1'
+named late-1 kp_dbgd_hot && fail "late-1: named before the file came"
+note late-3 'done 1, failed 0, pending 0'
+named late-3 kp_dbgd_hot || fail "late-3: kp_dbgd_hot not named: $(sed -n '/Self%/,$p' "$T/late-3" | head)"
+awk '$4 ~ /^kp-dbgspin\+0x/ && $3 > 5 { print; bad = 1 } END { exit bad }' "$T/late-3" ||
+	fail "late-3: addresses seen before the file came are still unnamed"
 
 # Cache directories that are not safe are refused before sampling.
 mkdir -m 755 "$T/open" && mkdir -m 700 "$T/full" && : >"$T/full/passwd" || fail "mkdir"

@@ -365,6 +365,15 @@ static void op_prefetch(void *ctx, const struct kp_map_info *map)
 		a->inner.ops->prefetch(a->inner.ctx, map);
 }
 
+/* Only called with what the inner op_hold gave, or NULL. */
+static uint64_t op_names_epoch(void *ctx, void *held)
+{
+	struct kp_autodwarf *a = ctx;
+
+	return a->inner.ops->names_epoch ?
+	       a->inner.ops->names_epoch(a->inner.ctx, held) : 0;
+}
+
 static const struct kp_resolver_ops autodwarf_ops = {
 	.symbolize = op_symbolize,
 	.module_name = op_module_name,
@@ -374,6 +383,7 @@ static const struct kp_resolver_ops autodwarf_ops = {
 	.symbolize_held = op_symbolize_held,
 	.release = op_release,
 	.prefetch = op_prefetch,
+	.names_epoch = op_names_epoch,
 };
 
 struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)

@@ -331,6 +331,14 @@ static void op_prefetch(void *ctx, const struct kp_map_info *map)
 	kp_symbols__prefetch(r->syms, &sm);
 }
 
+static uint64_t op_names_epoch(void *ctx, void *held)
+{
+	struct kp_resolve *r = ctx;
+
+	return held ? kp_symbols__held_epoch(r->syms, held) :
+		      kp_symbols__debug_epoch(r->syms);
+}
+
 static const struct kp_resolver_ops resolve_ops = {
 	.symbolize = op_symbolize,
 	.module_name = op_module_name,
@@ -341,6 +349,7 @@ static const struct kp_resolver_ops resolve_ops = {
 	.symbolize_held = op_symbolize_held,
 	.release = op_release,
 	.prefetch = op_prefetch,
+	.names_epoch = op_names_epoch,
 };
 
 struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,

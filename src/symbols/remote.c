@@ -38,7 +38,7 @@ static int add_to(struct kp_symbols *s, struct kp_modent *e, int fd)
 	s->mod_bytes -= e->bytes;
 	e->bytes = kp_module__bytes(e->mod);
 	s->mod_bytes += e->bytes;
-	s->debug_epoch++;
+	e->debug_epoch = ++s->debug_epoch;
 	return 0;
 }
 
@@ -193,4 +193,10 @@ uint64_t kp_symbols__debug_epoch(struct kp_symbols *s)
 {
 	kp_remote__poll(s);
 	return s->debug_epoch;
+}
+
+uint64_t kp_symbols__held_epoch(struct kp_symbols *s, struct kp_sym_held *h)
+{
+	(void)s;
+	return ((const struct kp_modent *)h)->debug_epoch;
 }

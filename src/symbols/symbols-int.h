@@ -41,6 +41,7 @@ struct kp_modent {
 	uint64_t use_seq;	/* when a lookup last used it */
 	size_t bytes;		/* kp_module__bytes when last looked at */
 	uint64_t dw_ns;		/* DWARF begun: its last lookup; 0: not */
+	uint64_t debug_epoch;	/* a debug file came then (remote.c); 0: not */
 	struct kp_modent *next;
 };
 

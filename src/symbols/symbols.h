@@ -208,6 +208,9 @@ void kp_symbols__prefetch(struct kp_symbols *s, const struct kp_sym_map *map);
  * it grows, addresses named before may have better names now (a
  * function, a source line). Cheap; never waits for a fetch. */
 uint64_t kp_symbols__debug_epoch(struct kp_symbols *s);
+/* The epoch at which held module h got its debug file (0: it did not
+ * after it was opened): its addresses named before may be better now. */
+uint64_t kp_symbols__held_epoch(struct kp_symbols *s, struct kp_sym_held *h);
 
 void kp_symbols__stats(const struct kp_symbols *s, struct kp_symbols_stats *out);
 
