@@ -27,6 +27,7 @@ struct pid_state {
 
 struct kp_autodwarf {
 	struct kp_resolver inner;
+	struct kp_resolver_ops ops;	/* autodwarf_ops, less what inner lacks */
 	struct kp_collector *c;
 	struct kp_unwinder *u;		/* for the leaf fix; may be NULL */
 	uint64_t marked, leaf_fixed;
@@ -357,12 +358,12 @@ static void op_release(void *ctx, void *held)
 	a->inner.ops->release(a->inner.ctx, held);
 }
 
+/* Only in a->ops when the inner resolver has it (so is the next one). */
 static void op_prefetch(void *ctx, const struct kp_map_info *map)
 {
 	struct kp_autodwarf *a = ctx;
 
-	if (a->inner.ops->prefetch)
-		a->inner.ops->prefetch(a->inner.ctx, map);
+	a->inner.ops->prefetch(a->inner.ctx, map);
 }
 
 /* Only called with what the inner op_hold gave, or NULL. */
@@ -370,8 +371,7 @@ static uint64_t op_names_epoch(void *ctx, void *held)
 {
 	struct kp_autodwarf *a = ctx;
 
-	return a->inner.ops->names_epoch ?
-	       a->inner.ops->names_epoch(a->inner.ctx, held) : 0;
+	return a->inner.ops->names_epoch(a->inner.ctx, held);
 }
 
 static const struct kp_resolver_ops autodwarf_ops = {
@@ -400,6 +400,11 @@ struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)
 		return NULL;
 	}
 	a->inner = inner;
+	a->ops = autodwarf_ops;
+	if (!inner.ops->prefetch)
+		a->ops.prefetch = NULL;	/* the model then skips its work */
+	if (!inner.ops->names_epoch)
+		a->ops.names_epoch = NULL;
 	a->self = (uint32_t)getpid();
 	return a;
 }
@@ -423,7 +428,7 @@ void kp_autodwarf__set_collector(struct kp_autodwarf *a, struct kp_collector *c)
 
 struct kp_resolver kp_autodwarf__resolver(struct kp_autodwarf *a)
 {
-	return (struct kp_resolver){ .ops = &autodwarf_ops, .ctx = a };
+	return (struct kp_resolver){ .ops = &a->ops, .ctx = a };
 }
 
 uint64_t kp_autodwarf__marked(const struct kp_autodwarf *a)

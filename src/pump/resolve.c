@@ -31,6 +31,7 @@ struct kp_resolve {
 	size_t nr_paths;
 	struct kp_unwind_map *umaps;
 	size_t cap_umaps;
+	struct kp_resolver_ops ops;	/* resolve_ops; prefetch only if fetching */
 };
 
 static uint64_t hash_str(const char *s)
@@ -371,6 +372,9 @@ struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,
 	}
 	r->syms = syms;
 	r->unw = unw;
+	r->ops = resolve_ops;
+	if (!kp_symbols__fetching(syms))
+		r->ops.prefetch = NULL;	/* the model then skips its work */
 	if (unw)
 		kp_unwinder__set_path_fn(unw, unwind_path, r);
 	return r;
@@ -394,7 +398,7 @@ void kp_resolve__free(struct kp_resolve *r)
 
 struct kp_resolver kp_resolve__resolver(struct kp_resolve *r)
 {
-	struct kp_resolver res = { .ops = &resolve_ops, .ctx = r };
+	struct kp_resolver res = { .ops = &r->ops, .ctx = r };
 
 	return res;
 }

@@ -174,7 +174,7 @@ int kp_debug__find(const struct kp_debug_query *q, struct kp_debug_result *r)
 	r->rejected = 0;
 	if (by_build_id(q, r) == 0)
 		return 0;
-	if (q->bin->debuglink[0] && by_debuglink(q, r) == 0)
+	if (!q->build_id_only && q->bin->debuglink[0] && by_debuglink(q, r) == 0)
 		return 0;
 	return -ENOENT;
 }

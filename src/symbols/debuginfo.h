@@ -28,6 +28,7 @@ struct kp_debug_query {
 	const char *bin_path;		/* as the process sees it */
 	const struct kp_elf_info *bin;	/* build-id and debuglink */
 	uint64_t max_size;		/* bytes; larger files are refused */
+	int build_id_only;		/* 1: the build-id path alone (cheap) */
 };
 
 struct kp_debug_result {

@@ -151,6 +151,7 @@ static int file_wants_debug(struct kp_symbols *s, const struct kp_sym_map *map,
 		.debug_dirs = (const char *const *)s->debug_dirs,
 		.proc_root = s->proc_root, .pid = map->pid, .bin_path = map->path,
 		.bin = info, .max_size = s->max_file_size,
+		.build_id_only = 1,	/* no debuglink: its CRC reads whole files */
 	};
 	struct kp_debug_result r;
 	struct stat st;
@@ -187,6 +188,11 @@ void kp_symbols__prefetch(struct kp_symbols *s, const struct kp_sym_map *map)
 	}
 	if (file_wants_debug(s, map, &info))
 		(void)kp_debuginfod__want(s->dbgd, info.build_id, info.build_id_len);
+}
+
+int kp_symbols__fetching(const struct kp_symbols *s)
+{
+	return s->dbgd != NULL;
 }
 
 uint64_t kp_symbols__debug_epoch(struct kp_symbols *s)

@@ -196,6 +196,9 @@ void kp_symbols__process_gone(struct kp_symbols *s, uint32_t pid,
 int kp_symbols__safe_path(struct kp_symbols *s, const struct kp_sym_map *map,
 			  char *buf, size_t len);
 
+/* 1 when debug files are fetched (opts.debuginfod), else 0. */
+int kp_symbols__fetching(const struct kp_symbols *s);
+
 /* The first sample in the code of file mapping map: with debuginfod on,
  * when the file has no debug information here (its ELF headers read,
  * the debug dirs looked in), its debug file is fetched now, in the
