@@ -2,6 +2,8 @@
 # skip REASON: exit 77 with the reason (run-sh.sh turns it into a failure
 # under KPTOP_REQUIRE_BPF=1).
 skip() { echo "SKIP: $*" >&2; exit 77; }
+# No test reaches out to a debuginfod server but one it starts itself.
+unset DEBUGINFOD_URLS
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # require_bpf: skip unless we are root on a machine where BPF and perf

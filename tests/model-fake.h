@@ -3,11 +3,14 @@
  *
  * Names: a user address at file offset off is in function "fn_<off/0x100>"
  * (hex); kernel address a in "k_<a/0x100>". Offsets 0xdead00..0xdeadff
- * have no name; offsets 0xbeef00..0xbeefff have none either, but the
- * start of their function is known (stripped code, by its FDE): 0xbeef00
- * below 0xbeef80, else 0xbeef80; offsets 0x7700..0x77ff return an inlined "inl_inner"
- * inside "fn_77". The fake counts its calls and remembers the last
- * address it was asked about.
+ * have no name, until "better" is set: then they are in "late_fn" at
+ * late.c:42 (as when a debug file came: bump "epoch" too; a module
+ * "/bin/same" is said not to have got better, its names not asked
+ * again); offsets 0xbeef00..0xbeefff have none either, but the start of
+ * their function is known (stripped code, by its FDE): 0xbeef00 below
+ * 0xbeef80, else 0xbeef80; offsets 0x7700..0x77ff return an inlined
+ * "inl_inner" inside "fn_77". The fake counts its calls and remembers
+ * the last address it was asked about.
  */
 #ifndef KP_TESTS_MODEL_FAKE_H
 #define KP_TESTS_MODEL_FAKE_H
@@ -33,6 +36,8 @@ struct fake {
 	uint64_t unwind_pcs[8];
 	int nr_unwind;
 	int instant;		/* benchmark: one fixed answer, no formatting */
+	int better;		/* 0xdead00..: "late_fn" (else no name) */
+	uint64_t epoch;		/* names_epoch */
 	char names[FAKE_NAMES][32];
 	int nr_names;
 };
@@ -65,11 +70,17 @@ static int fake_symbolize(void *ctx, const struct kp_map_info *map, uint64_t add
 		return 1;
 	}
 	off = addr - map->addr + map->pgoff;
-	if (off / 0x100 == 0xdead)
+	if (off / 0x100 == 0xdead && !f->better)
 		return 0;
 	if (off / 0x100 == 0xbeef) {
 		out[0].start_known = 1;
 		out[0].start = off & ~0x7full;
+		return 1;
+	}
+	if (off / 0x100 == 0xdead) {
+		out[0].name = "late_fn";
+		out[0].file = "late.c";
+		out[0].line = 42;
 		return 1;
 	}
 	if (off / 0x100 == 0x77 && max >= 2) {
@@ -139,6 +150,16 @@ static void fake_release(void *ctx, void *held)
 	f->releases++;
 }
 
+/* Every module got better at the last bump but those named "/bin/same". */
+static uint64_t fake_names_epoch(void *ctx, void *held)
+{
+	struct fake *f = ctx;
+
+	if (held && !strcmp(held, "/bin/same"))
+		return 0;
+	return f->epoch;
+}
+
 static const struct kp_resolver_ops fake_ops = {
 	.symbolize = fake_symbolize,
 	.unwind = fake_unwind,
@@ -146,6 +167,7 @@ static const struct kp_resolver_ops fake_ops = {
 	.hold = fake_hold,
 	.symbolize_held = fake_symbolize_held,
 	.release = fake_release,
+	.names_epoch = fake_names_epoch,
 };
 
 static inline struct kp_model *fake_model(struct fake *f, size_t max_nodes)

@@ -1216,6 +1216,46 @@ static void test_fde_start(void **state)
 	kp_view__free(v);
 }
 
+/* A debug file came (the resolver's names_epoch grew): at the next
+ * refresh, frames named "module+0xoffset" before are named again, their
+ * source line too, in the modules that got better; nothing is asked
+ * again while the epoch stays. */
+static void test_renamed(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t pcs[] = { U(0xdead), U(0xdead), U(2) }, same = 0x90000000 + 0xdead10;
+	const struct kp_row *r;
+	struct kp_view *v;
+	int calls;
+
+	assert_int_equal(feed_mmap(c->m, 100, 0x90000000, 0x1000000, 0, "/bin/same", 9), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, &same, 1), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, pcs, 1), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, pcs + 1, 2), 0);
+	kp_model__refresh(c->m, S(1));
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "app+0xdead10", 0)->self == 2);
+	kp_view__free(v);
+	calls = c->f.symbolize_calls;
+	kp_model__refresh(c->m, S(2));	/* the same epoch: nothing asked */
+	assert_int_equal(c->f.symbolize_calls, calls);
+	c->f.better = 1;
+	c->f.epoch++;
+	kp_model__refresh(c->m, S(3));
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "late_fn", 0)->self == 2);
+	assert_null(row(v, "app+0xdead10", 0));
+	assert_true(must(v, "fn_2", 0)->total == 1);	/* strong: kept */
+	assert_non_null(row(v, "same+0xdead10", 0));	/* not better: not asked */
+	kp_view__free(v);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_SELF, 0);
+	r = must(v, "late_fn", 2);	/* under fn_2 */
+	assert_true(r->self == 1);
+	assert_non_null(r->source);
+	assert_string_equal(r->source, "late.c:42");
+	kp_view__free(v);
+}
+
 static void test_return_address(void **state)
 {
 	struct ctx *c = *state;
@@ -1519,7 +1559,8 @@ int main(void)
 		T(test_filters), T(test_focus), cmocka_unit_test(test_node_limit),
 		cmocka_unit_test(test_wide_node),
 		T(test_hiding), T(test_unknown_pid), T(test_junk_callers), T(test_symtab_and_unknown),
-		T(test_late_symtab), T(test_fde_start), T(test_return_address), T(test_shared_frames),
+		T(test_late_symtab), T(test_fde_start), T(test_renamed), T(test_return_address),
+		T(test_shared_frames),
 		T(test_symtab_agrees), T(test_inlined), T(test_unwind), T(test_foreach),
 		cmocka_unit_test(test_properties), T(test_view_ids_stable),
 		T(test_expanded), T(test_module_view),

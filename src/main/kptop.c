@@ -29,6 +29,7 @@
 #include "pump/resolve.h"
 #include "report/report.h"
 #include "symbols/buildid.h"
+#include "symbols/debuginfod.h"
 #include "symbols/symbols.h"
 #include "tui/tui.h"
 #include "unwind/unwind.h"
@@ -62,6 +63,7 @@ struct run {
 					 * last report's interval closed */
 	struct kp_report_counts run;	/* since sampling started, up to it */
 	int damaged;		/* the input file is damaged: exit 4 after the report */
+	int debuginfod;		/* debug files fetched ($DEBUGINFOD_URLS) */
 	struct kp_err err;
 };
 
@@ -219,7 +221,9 @@ static int build_model(struct run *r)
 	 * by a thread of its own and never holds a refresh up for long. */
 	struct kp_symbols_opts so = { .jit_wait_ms = r->o.batch ? 0 : KP_LIVE_JIT_WAIT_MS,
 				      .jit_budget = share(r, KP_SHARE_JIT),
-				      .max_bytes = share(r, KP_SHARE_SYMBOLS) };
+				      .max_bytes = share(r, KP_SHARE_SYMBOLS),
+				      .debuginfod = r->debuginfod,
+				      .debuginfod_signal = r->debuginfod ? SIGRTMIN : 0 };
 	struct kp_err uerr = { 0 };
 
 	r->syms = kp_symbols__new(&so, &r->err);
@@ -323,6 +327,10 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->jit_maps = ss.jit_maps;
 	info->jit_refused = ss.jit_refused;
 	info->jit_bad_lines = ss.jit_bad_lines;
+	info->debuginfod = ss.debuginfod;
+	info->dbgd_pending = ss.debuginfod_pending;
+	info->dbgd_done = ss.debuginfod_done;
+	info->dbgd_failed = ss.debuginfod_failed;
 	kp_pump__info(r->p, &pi);
 	info->index = idx;
 	info->count = r->o.count;
@@ -601,6 +609,46 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+static void on_wake(int sig)
+{
+	(void)sig;	/* it only ends the debuginfod fetcher's wait */
+}
+
+/* $DEBUGINFOD_URLS set: debug files are fetched into a checked cache
+ * directory, named in $DEBUGINFOD_CACHE_PATH for libdebuginfod now,
+ * before any thread starts (the environment is the process's). A cache
+ * the user named that is not safe is an error; kptop's own that cannot
+ * be made only turns the fetching off, with a warning. */
+static int setup_debuginfod(struct run *r)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	struct sigaction sa;
+	char dir[PATH_MAX];
+	int from_env;
+
+	if (!urls || !urls[strspn(urls, " \t")])
+		return 0;
+	if (kp_debuginfod__cache_dir(dir, sizeof(dir), &from_env, &r->err)) {
+		if (from_env)
+			return KP_EXIT_USAGE;
+		fprintf(stderr, "kptop: warning: %s; debug files are not fetched "
+			"from DEBUGINFOD_URLS\n", r->err.msg);
+		memset(&r->err, 0, sizeof(r->err));
+		return 0;
+	}
+	if (setenv("DEBUGINFOD_CACHE_PATH", dir, 1)) {
+		kp_err_set(&r->err, -errno, "setting DEBUGINFOD_CACHE_PATH: %s",
+			   strerror(errno));
+		return KP_EXIT_RUNTIME;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_wake;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGRTMIN, &sa, NULL);
+	r->debuginfod = 1;
+	return 0;
+}
+
 static int start(struct run *r)
 {
 	int rc;
@@ -611,6 +659,9 @@ static int start(struct run *r)
 		return KP_EXIT_RUNTIME;	/* before BPF is loaded; opened below */
 	if (r->o.batch)
 		install_signals();
+	rc = setup_debuginfod(r);
+	if (rc)
+		return rc;
 	if (build_model(r))
 		return KP_EXIT_RUNTIME;
 	if (!r->o.input) {

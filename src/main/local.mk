@@ -5,7 +5,8 @@ kptop_CFLAGS = $(AM_CFLAGS)
 kptop_LDADD = libkptui.a libkpreport.a libkppump.a libkpmodel.a \
 	libkpsymbols.a libkpunwind.a libkpcollect.a libkpstream.a libkputil.a \
 	$(NCURSESW_LIBS) $(LIBBPF_LIBS) $(LIBELF_LIBS) $(LIBDW_LIBS) \
-	$(LIBLZMA_LIBS) $(LIBIBERTY_LIBS) $(ZLIB_LIBS) -lpthread -lm
+	$(LIBLZMA_LIBS) $(LIBIBERTY_LIBS) $(ZLIB_LIBS) $(LIBDEBUGINFOD_LIBS) \
+	-lpthread -lm
 
 ## Command-line tests: no root needed.
 TESTS += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh \

@@ -180,6 +180,7 @@ static uint32_t new_stack(struct kp_model *m, const struct kp_bhdr *hdr,
 	if (s.thr == KP_NONE || cg == KP_NONE)
 		return KP_NONE;
 	s.cgroup = cg;
+	kp_intern__prefetch(m, hdr->proc, u, nu);
 	if (m->fd.defer) {
 		/* counted now, hung in the trie when a reader needs it */
 		uint32_t id;

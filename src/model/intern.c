@@ -462,6 +462,22 @@ uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret
 	return user_pck(m, module, off, mi, addr, late);
 }
 
+void kp_intern__prefetch(struct kp_model *m, uint32_t p, const uint64_t *u, size_t nu)
+{
+	const struct kp_map_info *mi;
+	uint32_t module;
+
+	if (!m->res.ops || !m->res.ops->prefetch)
+		return;
+	for (size_t i = 0; i < nu; i++) {
+		mi = kp_proc__find_map(&m->pr.procs[p], u[i], &module);
+		if (!mi || m->in.mods[module].prefetched || m->in.mods[module].proc != KP_NONE)
+			continue;	/* none, done, or anonymous (JIT) code */
+		m->in.mods[module].prefetched = 1;
+		m->res.ops->prefetch(m->res.ctx, mi);
+	}
+}
+
 uint32_t kp_intern__junk(struct kp_model *m)
 {
 	return user_pck(m, KP_MOD_UNKNOWN, KP_JUNK_OFF, NULL, 0, 0);

@@ -30,6 +30,7 @@ struct kp_model_module {
 	uint8_t kernel;
 	int32_t symtab;		/* index in m->in.symtabs, -1: none */
 	void *held;		/* resolver hold while late keys of it wait */
+	uint8_t prefetched;	/* the resolver's prefetch was called */
 };
 
 /* A module of anonymous code (JIT code): a user mapping with neither a
@@ -101,6 +102,7 @@ struct kp_intern {
 	struct kp_htab line_tab;	/* (fn, file, line, inlined) -> frame */
 	struct kp_frame_ref *refs;	/* for foreach_stack, made on demand */
 	size_t nr_refs, cap_refs;
+	uint64_t names_epoch;		/* the resolver's, at the last rename */
 };
 
 int kp_intern__init(struct kp_model *m);
@@ -113,6 +115,13 @@ uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name);
  * by the resolver meanwhile, where the resolver can hold it. */
 uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret,
 			    int late);
+/* The resolver's prefetch for the modules of user pcs u[0..nu) of
+ * process p not prefetched yet (a new stack's; nothing without the op). */
+void kp_intern__prefetch(struct kp_model *m, uint32_t p, const uint64_t *u, size_t nu);
+/* rename.c: when the resolver's names_epoch grew, name again the keys
+ * named only "module+0xoffset" or without a source line (their one
+ * frame, in place). 1 when a name changed, 0 when none, -ENOMEM. */
+int kp_intern__rename(struct kp_model *m);
 /* Name every late pc key and release the resolver's holds. Before any
  * key's frames are read (kp_feed__hang calls it). */
 int kp_intern__name_late(struct kp_model *m);

@@ -12,7 +12,7 @@ libkpmodel_a_SOURCES = src/model/model.h src/model/model-int.h \
 	src/model/baseline.c src/model/filter.c src/model/view.c \
 	src/model/view-cache.c src/model/view-group.c src/model/view-tree.c \
 	src/model/stacks.c src/model/pending.c src/model/model.c src/model/merge.c \
-	src/model/mem.c src/model/fold.c
+	src/model/mem.c src/model/fold.c src/model/rename.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-model

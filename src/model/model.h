@@ -134,6 +134,21 @@ struct kp_resolver_ops {
 	int (*symbolize_held)(void *ctx, void *held, uint64_t off,
 			      struct kp_frame_info *out, int max);
 	void (*release)(void *ctx, void *held);
+	/* The first new stack with code of a file mapping's module (once
+	 * per module), as samples come, before its frames are named: the
+	 * resolver may start, in the background, what naming that code
+	 * will need (fetching its debug file); it never waits. May be
+	 * NULL. */
+	void (*prefetch)(void *ctx, const struct kp_map_info *map);
+	/* A count that grows when the resolver can name code better than
+	 * before (a debug file came for a module); with held (a handle of
+	 * hold), the count when that module's names got better (0: never).
+	 * When it has grown, kp_model__refresh names again, through hold
+	 * and symbolize_held, the pc keys named only "module+0xoffset" or
+	 * without a source line of the modules that got better since: their
+	 * one frame takes the containing function and line named now. May
+	 * be NULL. */
+	uint64_t (*names_epoch)(void *ctx, void *held);
 };
 
 struct kp_resolver {
@@ -203,7 +218,8 @@ void kp_model__free(struct kp_model *m);
 int kp_model__feed(struct kp_model *m, const struct kp_record *r);
 
 /* Called once per refresh with the newest time seen (or the clock):
- * applies the decay or expires the window. */
+ * applies the decay or expires the window, and names frames again when
+ * the resolver's names got better (names_epoch). */
 void kp_model__refresh(struct kp_model *m, uint64_t now_ns);
 
 /* To CUMULATIVE: every sample since the zero or mark counts again. To

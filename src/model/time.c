@@ -11,6 +11,7 @@
  * The zero is in summary.c, the baseline in baseline.c.
  */
 #include "model/time-int.h"
+#include "model/intern.h"
 #include "model/model-util.h"
 #include "model/stk.h"
 #include "model/feed.h"
@@ -164,6 +165,7 @@ void kp_model__refresh(struct kp_model *m, uint64_t now_ns)
 	size_t i;
 
 	(void)kp_feed__settle(m);	/* void: a failed batch is lost */
+	(void)kp_intern__rename(m);	/* void: -ENOMEM keeps the old names */
 	if (m->tm.mode == KP_TIME_DECAY) {
 		kp_vcache__invalidate(m, KP_VC_COUNTS);
 		m->sums.ok = 0;

@@ -27,6 +27,7 @@ struct pid_state {
 
 struct kp_autodwarf {
 	struct kp_resolver inner;
+	struct kp_resolver_ops ops;	/* autodwarf_ops, less what inner lacks */
 	struct kp_collector *c;
 	struct kp_unwinder *u;		/* for the leaf fix; may be NULL */
 	uint64_t marked, leaf_fixed;
@@ -357,6 +358,22 @@ static void op_release(void *ctx, void *held)
 	a->inner.ops->release(a->inner.ctx, held);
 }
 
+/* Only in a->ops when the inner resolver has it (so is the next one). */
+static void op_prefetch(void *ctx, const struct kp_map_info *map)
+{
+	struct kp_autodwarf *a = ctx;
+
+	a->inner.ops->prefetch(a->inner.ctx, map);
+}
+
+/* Only called with what the inner op_hold gave, or NULL. */
+static uint64_t op_names_epoch(void *ctx, void *held)
+{
+	struct kp_autodwarf *a = ctx;
+
+	return a->inner.ops->names_epoch(a->inner.ctx, held);
+}
+
 static const struct kp_resolver_ops autodwarf_ops = {
 	.symbolize = op_symbolize,
 	.module_name = op_module_name,
@@ -365,6 +382,8 @@ static const struct kp_resolver_ops autodwarf_ops = {
 	.hold = op_hold,
 	.symbolize_held = op_symbolize_held,
 	.release = op_release,
+	.prefetch = op_prefetch,
+	.names_epoch = op_names_epoch,
 };
 
 struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)
@@ -381,6 +400,11 @@ struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)
 		return NULL;
 	}
 	a->inner = inner;
+	a->ops = autodwarf_ops;
+	if (!inner.ops->prefetch)
+		a->ops.prefetch = NULL;	/* the model then skips its work */
+	if (!inner.ops->names_epoch)
+		a->ops.names_epoch = NULL;
 	a->self = (uint32_t)getpid();
 	return a;
 }
@@ -404,7 +428,7 @@ void kp_autodwarf__set_collector(struct kp_autodwarf *a, struct kp_collector *c)
 
 struct kp_resolver kp_autodwarf__resolver(struct kp_autodwarf *a)
 {
-	return (struct kp_resolver){ .ops = &autodwarf_ops, .ctx = a };
+	return (struct kp_resolver){ .ops = &a->ops, .ctx = a };
 }
 
 uint64_t kp_autodwarf__marked(const struct kp_autodwarf *a)

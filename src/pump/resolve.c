@@ -31,6 +31,7 @@ struct kp_resolve {
 	size_t nr_paths;
 	struct kp_unwind_map *umaps;
 	size_t cap_umaps;
+	struct kp_resolver_ops ops;	/* resolve_ops; prefetch only if fetching */
 };
 
 static uint64_t hash_str(const char *s)
@@ -342,6 +343,23 @@ static void op_process_gone(void *ctx, uint32_t pid, uint64_t start_ns)
 	kp_symbols__process_gone(r->syms, pid, start_ns);
 }
 
+static void op_prefetch(void *ctx, const struct kp_map_info *map)
+{
+	struct kp_resolve *r = ctx;
+	struct kp_sym_map sm;
+
+	to_sym_map(map, &sm);
+	kp_symbols__prefetch(r->syms, &sm);
+}
+
+static uint64_t op_names_epoch(void *ctx, void *held)
+{
+	struct kp_resolve *r = ctx;
+
+	return held ? kp_symbols__held_epoch(r->syms, held) :
+		      kp_symbols__debug_epoch(r->syms);
+}
+
 static const struct kp_resolver_ops resolve_ops = {
 	.symbolize = op_symbolize,
 	.module_name = op_module_name,
@@ -351,6 +369,8 @@ static const struct kp_resolver_ops resolve_ops = {
 	.hold = op_hold,
 	.symbolize_held = op_symbolize_held,
 	.release = op_release,
+	.prefetch = op_prefetch,
+	.names_epoch = op_names_epoch,
 };
 
 struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,
@@ -372,6 +392,9 @@ struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,
 	}
 	r->syms = syms;
 	r->unw = unw;
+	r->ops = resolve_ops;
+	if (!kp_symbols__fetching(syms))
+		r->ops.prefetch = NULL;	/* the model then skips its work */
 	if (unw)
 		kp_unwinder__set_path_fn(unw, unwind_path, r);
 	return r;
@@ -395,7 +418,7 @@ void kp_resolve__free(struct kp_resolve *r)
 
 struct kp_resolver kp_resolve__resolver(struct kp_resolve *r)
 {
-	struct kp_resolver res = { .ops = &resolve_ops, .ctx = r };
+	struct kp_resolver res = { .ops = &r->ops, .ctx = r };
 
 	return res;
 }

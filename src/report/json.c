@@ -92,6 +92,13 @@ static void counters(const struct js *j, const struct kp_report_facts *f,
 	fprintf(out, ",%s\"jit_maps\": {\"read\": %" PRIu64 ", \"refused\": %" PRIu64
 		", \"bad_lines\": %" PRIu64 "},", j->nl, info ? info->jit_maps : 0,
 		info ? info->jit_refused : 0, info ? info->jit_bad_lines : 0);
+	fprintf(out, "%s\"debuginfod\": ", j->nl);
+	if (info && info->debuginfod)
+		fprintf(out, "{\"done\": %" PRIu64 ", \"failed\": %" PRIu64
+			", \"pending\": %" PRIu64 "},", info->dbgd_done,
+			info->dbgd_failed, info->dbgd_pending);
+	else
+		fputs("null,", out);
 }
 
 static void row(const struct js *j, const struct kp_row *r, double total, int last)

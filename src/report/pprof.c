@@ -387,6 +387,8 @@ static size_t comments(struct pp *pp, const struct kp_report_facts *f,
 	c[n++] = str(pp, buf);
 	if (kp_report_jit_note(info, buf, sizeof(buf)))
 		c[n++] = str(pp, buf);
+	if (kp_report_debuginfod_note(info, buf, sizeof(buf)))
+		c[n++] = str(pp, buf);
 	return n;
 }
 
@@ -395,7 +397,7 @@ static void assemble(struct pp *pp, struct kp_pb *out,
 		     const struct kp_report_facts *f,
 		     const struct kp_report_info *info)
 {
-	uint64_t c[4];
+	uint64_t c[5];
 	size_t nc = comments(pp, f, info, c);
 	value_type(pp, out, P_SAMPLE_TYPE, "samples", "count");
 	value_type(pp, out, P_SAMPLE_TYPE, "cpu", "nanoseconds");

@@ -122,6 +122,17 @@ int kp_report_jit_note(const struct kp_report_info *info, char *buf, size_t len)
 	return info->jit_refused || info->jit_bad_lines;
 }
 
+int kp_report_debuginfod_note(const struct kp_report_info *info, char *buf,
+			      size_t len)
+{
+	if (!info || !info->debuginfod)
+		return 0;
+	snprintf(buf, len, "debuginfod: done %" PRIu64 ", failed %" PRIu64
+		 ", pending %" PRIu64, info->dbgd_done, info->dbgd_failed,
+		 info->dbgd_pending);
+	return 1;
+}
+
 int kp_report_view(struct kp_model *m, enum kp_view_kind kind,
 		   enum kp_sort sort, struct kp_view **out, struct kp_err *err)
 {

@@ -68,6 +68,11 @@ struct kp_report_info {
 	/* JIT maps (perf-PID.map) of this run: processes given one, maps
 	 * refused (untrusted, too big, over the budget), lines skipped. */
 	uint64_t jit_maps, jit_refused, jit_bad_lines;
+	/* Debug files fetched from debuginfod servers ($DEBUGINFOD_URLS;
+	 * debuginfod 0: not fetched): fetches not ended yet, ended with a
+	 * file, ended without one. */
+	int debuginfod;
+	uint64_t dbgd_pending, dbgd_done, dbgd_failed;
 	/* pprof: the build ID of a mapping that came without one (NULL: not
 	 * looked up), 0 when id[0..*len) is filled; and the kernel's. */
 	int (*build_id)(void *ctx, const char *path, uint8_t *id, uint8_t *len);

@@ -24,6 +24,8 @@ static void header(FILE *out, const char *pfx, const struct kp_report_facts *f,
 	kp_report_counters(out, pfx, f, info);
 	kp_report_jit_note(info, jit, sizeof(jit));
 	fprintf(out, "%s%s\n", pfx, jit);
+	if (kp_report_debuginfod_note(info, jit, sizeof(jit)))
+		fprintf(out, "%s%s\n", pfx, jit);
 	fprintf(out, "%sprocesses %" PRIu64 ", threads %" PRIu64 ", mappings %"
 		PRIu64 ", call-tree nodes %" PRIu64 "\n", pfx, f->sum.processes,
 		f->sum.threads, f->sum.mappings, f->sum.nodes);

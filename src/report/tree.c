@@ -69,6 +69,8 @@ int kp_report_tree(FILE *out, struct kp_model *m,
 	kp_report_counters(out, "# ", &f, info);
 	if (kp_report_jit_note(info, jit, sizeof(jit)))
 		fprintf(out, "# %s\n", jit);
+	if (kp_report_debuginfod_note(info, jit, sizeof(jit)))
+		fprintf(out, "# %s\n", jit);
 	if (sep)
 		rows_sep(out, v, sep);
 	else

@@ -71,6 +71,15 @@ static int check_candidate(const struct kp_debug_query *q, int fd, int checks)
 	return 0;
 }
 
+int kp_debug__check(int fd, const struct kp_elf_info *bin, uint64_t max_size)
+{
+	struct kp_debug_query q = { .bin = bin, .max_size = max_size };
+
+	if (!bin->build_id_len)
+		return -KP_EBUILDID;	/* nothing to tell it is the right one */
+	return check_candidate(&q, fd, CHECK_BUILD_ID);
+}
+
 static int try_fd(const struct kp_debug_query *q, int fd, int checks,
 		  struct kp_debug_result *r)
 {
@@ -165,7 +174,7 @@ int kp_debug__find(const struct kp_debug_query *q, struct kp_debug_result *r)
 	r->rejected = 0;
 	if (by_build_id(q, r) == 0)
 		return 0;
-	if (q->bin->debuglink[0] && by_debuglink(q, r) == 0)
+	if (!q->build_id_only && q->bin->debuglink[0] && by_debuglink(q, r) == 0)
 		return 0;
 	return -ENOENT;
 }

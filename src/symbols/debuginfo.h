@@ -28,6 +28,7 @@ struct kp_debug_query {
 	const char *bin_path;		/* as the process sees it */
 	const struct kp_elf_info *bin;	/* build-id and debuglink */
 	uint64_t max_size;		/* bytes; larger files are refused */
+	int build_id_only;		/* 1: the build-id path alone (cheap) */
 };
 
 struct kp_debug_result {
@@ -40,6 +41,12 @@ struct kp_debug_result {
 
 /* 0 with r->fd >= 0, or -ENOENT when nothing usable was found. */
 int kp_debug__find(const struct kp_debug_query *q, struct kp_debug_result *r);
+
+/* Is fd a debug file we may use for binary bin (a file found elsewhere,
+ * such as fetched from a debuginfod server): a regular file of at most
+ * max_size bytes, an ELF file, with bin's build-id. 0, -EINVAL,
+ * -KP_EFORMAT or -KP_EBUILDID. */
+int kp_debug__check(int fd, const struct kp_elf_info *bin, uint64_t max_size);
 
 /* The CRC-32 of .gnu_debuglink over fd's first max bytes (the whole file
  * must fit): 0 or -EFBIG / -errno. */

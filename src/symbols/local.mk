@@ -17,10 +17,13 @@ libkpsymbols_a_SOURCES = \
 	src/symbols/jitworker.h src/symbols/jitworker.c \
 	src/symbols/procfs.h src/symbols/procfs.c
 libkpsymbols_a_SOURCES += src/symbols/buildid.h src/symbols/buildid.c
-libkpsymbols_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBLZMA_CFLAGS) $(ZLIB_CFLAGS)
+libkpsymbols_a_SOURCES += src/symbols/debuginfod.h src/symbols/debuginfod.c \
+	src/symbols/remote.c
+libkpsymbols_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBLZMA_CFLAGS) \
+	$(ZLIB_CFLAGS) $(LIBDEBUGINFOD_CFLAGS)
 ## Link line for anything that uses libkpsymbols.a.
 KP_SYMBOLS_LIBS = libkpsymbols.a libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS) \
-	$(LIBLZMA_LIBS) $(ZLIB_LIBS) $(LIBIBERTY_LIBS)
+	$(LIBLZMA_LIBS) $(ZLIB_LIBS) $(LIBIBERTY_LIBS) $(LIBDEBUGINFOD_LIBS) -lpthread
 
 ## Test fixtures: known functions, built for `make check' into the build
 ## dir; mkvariants.sh makes the stripped / separate-debug variants.
@@ -91,6 +94,16 @@ tests_workload_jitspin_SOURCES = tests/workload/jitspin.c
 TESTS += tests/jit-maps.sh
 EXTRA_DIST += tests/jit-maps.sh
 
+## Debug files fetched from debuginfod servers: Debian's debuginfod over
+## the debug file of a stripped workload, one that is down, one that
+## never answers and one that answers late (tests/dbgd-sock).
+check_PROGRAMS += tests/workload/dbgspin tests/dbgd-sock
+tests_workload_dbgspin_SOURCES = tests/workload/dbgspin.c
+tests_workload_dbgspin_CFLAGS = $(AM_CFLAGS) $(KP_WORKLOAD_CFLAGS) -fno-omit-frame-pointer
+tests_dbgd_sock_SOURCES = tests/dbgd-sock.c
+TESTS += tests/debuginfod.sh
+EXTRA_DIST += tests/debuginfod.sh
+
 ## Fuzzing the ELF/symbol reader: make check replays fuzz/corpus/elf;
 ## `make fuzz' (CC=clang --enable-fuzzing) builds it with libFuzzer.
 check_PROGRAMS += fuzz/fuzz-elf-replay
@@ -108,7 +121,7 @@ fuzz_fuzz_elf_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) -g \
 	-fsanitize=fuzzer,address,undefined
 fuzz_fuzz_elf_LDFLAGS = -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_elf_LDADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBLZMA_LIBS) $(ZLIB_LIBS) \
-	$(LIBIBERTY_LIBS)
+	$(LIBIBERTY_LIBS) $(LIBDEBUGINFOD_LIBS) -lpthread
 FUZZ_TARGETS += fuzz/fuzz-elf
 CLEANFILES += fuzz/fuzz-elf
 endif

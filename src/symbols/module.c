@@ -298,6 +298,54 @@ struct kp_module *kp_module__open_mem(const void *buf, size_t len,
 	return module_init(m, o, st);
 }
 
+int kp_module__wants_debug(const struct kp_module *m)
+{
+	return m->fd >= 0 && !m->delf && !m->info.has_debug_info &&
+	       m->info.build_id_len > 0;
+}
+
+/* m's debug ELF is fd's for now: its symbols join the table, or nothing
+ * changes. */
+static int merge_debug(struct kp_module *m, int fd)
+{
+	struct kp_symtab *old = m->syms;
+	int err;
+
+	m->delf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!m->delf)
+		return -KP_EFORMAT;
+	m->syms = NULL;
+	err = load_symbols(m);
+	if (err) {
+		kp_symtab__free(m->syms);
+		m->syms = old;
+		elf_end(m->delf);
+		m->delf = NULL;
+		return err;
+	}
+	kp_symtab__free(old);
+	return 0;
+}
+
+int kp_module__add_debug(struct kp_module *m, int fd, uint64_t max_size)
+{
+	int err = kp_module__wants_debug(m) ? 0 : -EEXIST;
+
+	if (!err)
+		err = kp_debug__check(fd, &m->info, max_size);
+	if (!err)
+		err = merge_debug(m, fd);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	m->dfd = fd;
+	flush_cache(m);		/* names from .dynsym alone, made before */
+	m->dw_src = m->dw_elf = m->delf;
+	release_pages(m);
+	return 0;
+}
+
 const struct kp_elf_info *kp_module__info(const struct kp_module *m)
 {
 	return &m->info;

@@ -67,6 +67,18 @@ int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame
  * FDE covers vaddr, -ENOMEM. */
 int kp_module__start(struct kp_module *m, uint64_t vaddr, uint64_t *start);
 
+/* 1 when m is a file with a build-id but neither DWARF of its own nor a
+ * separate debug file (MiniDebugInfo has no lines): one could be
+ * fetched for it (debuginfod.h). */
+int kp_module__wants_debug(const struct kp_module *m);
+/* Take fd (closed on failure too) as m's separate debug file, found
+ * after m was opened: checked as a found one (kp_debug__check, m's
+ * build-id), its symbols merged into m's table, its DWARF used from the
+ * next lookup on; the names cached so far are flushed. 0, -EEXIST when
+ * m has debug information already, or -errno / -KP_EBUILDID /
+ * -KP_EFORMAT. */
+int kp_module__add_debug(struct kp_module *m, int fd, uint64_t max_size);
+
 size_t kp_module__nr_symbols(const struct kp_module *m);
 /* Heap the module holds: its symbol table, FDE table, name cache, DWARF
  * index, and what libdw and libelf allocated for its DWARF (measured,

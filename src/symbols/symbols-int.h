@@ -1,7 +1,7 @@
 /* symbols-int.h — private state of a kp_symbols, shared by symbols.c
  * (construction, kernel, stats), user.c (processes, mappings, module
- * cache, vdso) and jitcache.c (JIT tables). Not part of the API: include
- * only from those.
+ * cache, vdso), jitcache.c (JIT tables) and remote.c (debuginfod). Not
+ * part of the API: include only from those.
  */
 #ifndef KP_SYMBOLS_SYMBOLS_INT_H
 #define KP_SYMBOLS_SYMBOLS_INT_H
@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "symbols/debuginfod.h"
 #include "symbols/kallsyms.h"
 #include "symbols/module.h"
 #include "symbols/symbols.h"
@@ -24,6 +25,7 @@
 #define KP_JIT_COST_FACTOR 50	/* rereads: at most 1/50 of the time */
 #define KP_JIT_BUDGET (128u << 20)	/* bytes of all JIT tables together */
 #define KP_JIT_BUSY_NS 100000000ull	/* another map being read: retry */
+#define KP_PARKED_MAX 16	/* fetched debug files waiting for a module */
 
 enum kp_map_kind { MAP_NONE = 0, MAP_FILE, MAP_VDSO, MAP_ANON };
 
@@ -39,6 +41,7 @@ struct kp_modent {
 	uint64_t use_seq;	/* when a lookup last used it */
 	size_t bytes;		/* kp_module__bytes when last looked at */
 	uint64_t dw_ns;		/* DWARF begun: its last lookup; 0: not */
+	uint64_t debug_epoch;	/* a debug file came then (remote.c); 0: not */
 	struct kp_modent *next;
 };
 
@@ -99,6 +102,11 @@ struct kp_symbols {
 	struct kp_jitid jit_over_id;	/* the last map over the budget, */
 	size_t jit_over_bytes;		/* with this much held then */
 	struct kp_jitid jit_job_id;
+	struct kp_debuginfod *dbgd;	/* NULL: no debug files fetched */
+	uint64_t debug_epoch;		/* debug files added to modules */
+	/* fetched files no module wanted when they came (remote.c) */
+	struct kp_debuginfod_result parked[KP_PARKED_MAX];
+	size_t nr_parked;
 	struct kp_kallsyms *kallsyms;
 	int kallsyms_tried;
 	char kstatus[256];
@@ -123,6 +131,15 @@ int kp_symbols__open_map(const struct kp_symbols *s, const struct kp_sym_map *ma
 			 struct stat *st, char *buf, size_t len);
 
 struct kp_jitworker;
+
+/* remote.c: debug files from debuginfod servers. ask: for module m,
+ * just opened, if it wants one (kp_module__wants_debug): a parked file
+ * at once, else a fetch; poll: add the fetched ones to the modules
+ * waiting for them, or park them (before a lookup); drop: close the
+ * parked ones. */
+void kp_remote__ask(struct kp_symbols *s, struct kp_module *m);
+void kp_remote__poll(struct kp_symbols *s);
+void kp_remote__drop(struct kp_symbols *s);
 
 /* jitcache.c: the name of JIT code at addr in process p (its map read
  * or read again when need be), or NULL; and the release of p's table. */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "symbols/debuginfod.h"
 #include "symbols/procfs.h"
 #include "symbols/symbols-int.h"
 
@@ -60,6 +61,9 @@ struct kp_symbols *kp_symbols__new(const struct kp_symbols_opts *opts,
 	if (!s->kallsyms_path || !s->proc_root || !s->jit_dir ||
 	    copy_dirs(s, opts->debug_dirs) != 0)
 		goto out_enomem;
+	if (opts->debuginfod &&
+	    !(s->dbgd = kp_debuginfod__new(s->max_file_size, opts->debuginfod_signal)))
+		goto out_enomem;
 	return s;
 out_enomem:
 	kp_symbols__free(s);
@@ -73,6 +77,8 @@ void kp_symbols__free(struct kp_symbols *s)
 	if (!s)
 		return;
 	kp_jit__stop(s);
+	kp_debuginfod__free(s->dbgd);
+	kp_remote__drop(s);
 	kp_symbols__drop_procs(s);
 	kp_kallsyms__free(s->kallsyms);
 	for (size_t i = 0; s->debug_dirs && s->debug_dirs[i]; i++)
@@ -191,6 +197,8 @@ void kp_symbols__stats(const struct kp_symbols *s, struct kp_symbols_stats *out)
 
 	*out = s->st;
 	out->modules_idle = s->nr_idle;
+	out->debuginfod_pending = s->dbgd ? kp_debuginfod__pending(s->dbgd) : 0;
+	out->debuginfod = s->dbgd != NULL;
 	out->bytes = 0;
 	for (e = s->modules; e; e = e->next) {
 		out->bytes += kp_module__bytes(e->mod);

@@ -1,6 +1,7 @@
 /* symbols.h — a truthful name for every frame: user addresses through the
  * binaries processes map (ELF symbols, separate debug files, MiniDebugInfo,
- * DWARF lines and inlined frames, demangled C++/Rust), [vdso], JIT maps
+ * DWARF lines and inlined frames, demangled C++/Rust, debug files fetched
+ * from debuginfod servers), [vdso], JIT maps
  * (/tmp/perf-PID.map) and the kernel (/proc/kallsyms).
  *
  * Owns: a cache of modules shared by every process that maps them (key:
@@ -32,7 +33,8 @@
  *
  * Errors: 0 / counts or -errno (util/kp_err.h); constructor NULL with errno
  * and a message in err. Not thread-safe: one thread uses one kp_symbols
- * (which may read JIT maps in a thread of its own: jit_wait_ms).
+ * (which may read JIT maps in a thread of its own: jit_wait_ms, and fetch
+ * debug files in another: debuginfod).
  */
 #ifndef KP_SYMBOLS_SYMBOLS_H
 #define KP_SYMBOLS_SYMBOLS_H
@@ -70,6 +72,17 @@ struct kp_symbols_opts {
 	uint64_t max_bytes;
 	/* 0: 2 s; N: N - 1 ms (1: DWARF may be ended at once). */
 	unsigned dwarf_keep_ms;
+	/* 1: the debug file of a module that has none (no DWARF, nothing
+	 * under debug_dirs) is fetched by build-id from the servers in
+	 * $DEBUGINFOD_URLS, by a thread of its own (debuginfod.h): lookups
+	 * never wait for it, and name the module from its own symbols
+	 * until the file has come. The caller set $DEBUGINFOD_CACHE_PATH
+	 * to a checked directory first (kp_debuginfod__cache_dir), before
+	 * any thread started. */
+	int debuginfod;
+	/* A signal whose handler does nothing (0: none): it ends a stopping
+	 * fetcher's wait at once (kp_debuginfod__new). */
+	int debuginfod_signal;
 };
 
 /* A mapping of a process, as in an MMAP record. */
@@ -108,6 +121,12 @@ struct kp_symbols_stats {
 	uint64_t dwarf_begun;			/* modules whose DWARF was read */
 	uint64_t dwarf_ended;			/* ended for the byte budget */
 	uint64_t held;				/* holds not yet released */
+	/* debuginfod (opts.debuginfod): fetches asked for and not ended
+	 * yet; ended with a debug file (added to its modules); ended
+	 * without one (no server has it, a server is down or slow past
+	 * its timeout, or the file was refused). */
+	uint64_t debuginfod_pending, debuginfod_done, debuginfod_failed;
+	int debuginfod;				/* 1: fetching is on */
 	int kernel_restricted;			/* kallsyms addresses hidden */
 	uint64_t bytes;				/* memory held by modules */
 };
@@ -190,6 +209,25 @@ void kp_symbols__process_gone(struct kp_symbols *s, uint32_t pid,
  * another one). */
 int kp_symbols__safe_path(struct kp_symbols *s, const struct kp_sym_map *map,
 			  char *buf, size_t len);
+
+/* 1 when debug files are fetched (opts.debuginfod), else 0. */
+int kp_symbols__fetching(const struct kp_symbols *s);
+
+/* The first sample in the code of file mapping map: with debuginfod on,
+ * when the file has no debug information here (its ELF headers read,
+ * the debug dirs looked in), its debug file is fetched now, in the
+ * background, for the lookups to come (a batch run names frames after
+ * sampling). Never waits for the network. */
+void kp_symbols__prefetch(struct kp_symbols *s, const struct kp_sym_map *map);
+
+/* How many debug files came to modules after they were opened (fetched
+ * from a debuginfod server), the fetches that ended taken first: when
+ * it grows, addresses named before may have better names now (a
+ * function, a source line). Cheap; never waits for a fetch. */
+uint64_t kp_symbols__debug_epoch(struct kp_symbols *s);
+/* The epoch at which held module h got its debug file (0: it did not
+ * after it was opened): its addresses named before may be better now. */
+uint64_t kp_symbols__held_epoch(struct kp_symbols *s, struct kp_sym_held *h);
 
 void kp_symbols__stats(const struct kp_symbols *s, struct kp_symbols_stats *out);
 

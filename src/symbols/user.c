@@ -272,6 +272,7 @@ static struct kp_modent *file_module(struct kp_symbols *s,
 		s->st.debug_rejected++;
 		goto out_fail;
 	}
+	kp_remote__ask(s, m);	/* no debug information here: a server's? */
 	if ((e = modent_add(s, key, m)) != NULL) {
 		e->maj = major(st.st_dev);
 		e->min = minor(st.st_dev);
@@ -547,6 +548,7 @@ static int user_lookup(struct kp_symbols *s, const struct kp_sym_map *map,
 
 	if (max <= 0 || addr < map->start || addr >= map->end)
 		return counted(s, 0);
+	kp_remote__poll(s);
 	modent_budget(s);
 	if (!(pm = pmap_of(s, map, &p))) {
 		s->st.lookups++;
@@ -606,6 +608,7 @@ int kp_symbols__held_user(struct kp_symbols *s, struct kp_sym_held *h,
 {
 	if (max <= 0)
 		return counted(s, 0);
+	kp_remote__poll(s);
 	modent_budget(s);
 	return counted(s, module_lookup(s, (struct kp_modent *)h, off, out, max, 0));
 }

@@ -1,5 +1,6 @@
 /* header.c — the header (state, rates, time mode, drops and JIT maps
- * refused, saving, filter) and the status line of the main screen. */
+ * refused, debuginfod fetches, saving, filter) and the status line of
+ * the main screen. */
 #include "tui/app.h"
 
 #include <stdio.h>
@@ -120,6 +121,25 @@ static void human_bytes(char *buf, size_t n, uint64_t b)
 		snprintf(buf, n, "%.1f MiB", b / (1024.0 * 1024.0));
 }
 
+/* Debug files fetched from debuginfod servers, when that is on. */
+static void debuginfod(struct kp_tui *t)
+{
+	struct kp_symbols_stats ss;
+	struct kp_line *l = t->line;
+
+	if (!t->cfg.symbols)
+		return;
+	kp_symbols__stats(t->cfg.symbols, &ss);
+	if (!ss.debuginfod)
+		return;
+	kp_line__put(l, KP_ROLE_LABEL, "Debuginfod ", -1);
+	kp_line__putf(l, KP_ROLE_VALUE, "done %llu ", (unsigned long long)ss.debuginfod_done);
+	kp_line__putf(l, ss.debuginfod_failed ? KP_ROLE_WARN : KP_ROLE_VALUE,
+		      "failed %llu ", (unsigned long long)ss.debuginfod_failed);
+	kp_line__putf(l, KP_ROLE_VALUE, "pending %llu  ",
+		      (unsigned long long)ss.debuginfod_pending);
+}
+
 static void line_scope(struct kp_tui *t, const struct kp_model_summary *s, int y)
 {
 	struct kp_line *l = t->line;
@@ -138,6 +158,7 @@ static void line_scope(struct kp_tui *t, const struct kp_model_summary *s, int y
 		kp_line__put(l, KP_ROLE_MESSAGE, "Baseline set  ", -1);
 	kp_line__put(l, KP_ROLE_LABEL, "Sort ", -1);
 	kp_line__putf(l, KP_ROLE_VALUE, "%s  ", kp_sort_name(t->vopts.sort));
+	debuginfod(t);
 	if (s->idle + s->total > 0) {	/* the idle task's share of the CPUs */
 		kp_line__put(l, KP_ROLE_LABEL, "Idle ", -1);
 		kp_line__putf(l, KP_ROLE_VALUE, "%.0f%%  ", 100.0 * s->idle / (s->idle + s->total));

@@ -4,6 +4,7 @@ noinst_LIBRARIES += libkputil.a
 libkputil_a_SOURCES = src/util/kp_err.h src/util/kp_err.c \
 	src/util/safefile.h src/util/safefile.c \
 	src/util/crc32c.h src/util/crc32c.c \
+	src/util/safedir.h src/util/safedir.c \
 	src/util/cfi-rec.h src/util/cfi-rec.c
 
 if HAVE_CMOCKA
@@ -13,6 +14,12 @@ TESTS += tests/test-safefile
 tests_test_safefile_SOURCES = tests/test-safefile.c
 tests_test_safefile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_safefile_LDADD = libkputil.a $(CMOCKA_LIBS)
+## util/safedir: the private directory of a cache written by a library.
+check_PROGRAMS += tests/test-safedir
+TESTS += tests/test-safedir
+tests_test_safedir_SOURCES = tests/test-safedir.c
+tests_test_safedir_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_safedir_LDADD = libkputil.a $(CMOCKA_LIBS)
 endif
 
 ## Every write of kptop refused where another user planted a link, a FIFO
