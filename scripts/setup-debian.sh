@@ -19,12 +19,13 @@ as_root() {
 }
 
 # Build tools and libraries; test tools (tmux, golang-go for `go tool
-# pprof`, bpftrace-free) are needed by `make check`.
+# pprof`, libxml2-utils for xmllint and chromium for the SVG flame graph,
+# bpftrace-free) are needed by `make check`.
 PKGS="build-essential autoconf automake autoconf-archive libtool pkg-config
 clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev
 libncurses-dev libcmocka-dev tmux golang-go elfutils binutils xz-utils
 procps util-linux linux-perf man-db liblzma-dev libiberty-dev
-libasan8 libubsan1 libclang-rt-14-dev"
+libasan8 libubsan1 libclang-rt-14-dev libxml2-utils chromium"
 
 missing=""
 for p in $PKGS; do

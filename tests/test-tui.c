@@ -400,7 +400,7 @@ static void test_views_and_tree(void **state)
 	assert_int_equal(x->m.last.kind, KP_VIEW_FLAT);
 	assert_int_equal(x->m.last.root_fn, 0);
 	press(x, KP_KEY(KEY_BTAB));
-	assert_int_equal(x->m.last.kind, KP_VIEW_MODULE);
+	assert_int_equal(x->m.last.kind, KP_VIEW_FLAME);	/* the last view */
 	press(x, '1');
 	press(x, '3');		/* the callers view is about the selection */
 	assert_int_equal(x->m.last.kind, KP_VIEW_BOTTOMUP);

@@ -59,6 +59,7 @@ struct run {
 	int per_file;		/* -o PATTERN: one file per report */
 	uint64_t t0, t0_real;	/* start of the period of the next report */
 	int damaged;		/* the input file is damaged: exit 4 after the report */
+	char host[64];		/* the host sampled (META), for the reports */
 	struct kp_err err;
 };
 
@@ -322,10 +323,12 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->jit_refused = ss.jit_refused;
 	info->jit_bad_lines = ss.jit_bad_lines;
 	kp_pump__info(r->p, &pi);
+	snprintf(r->host, sizeof(r->host), "%s", pi.hostname);
 	info->index = idx;
 	info->count = r->o.count;
 	info->ncpus = pi.ncpus;
 	info->event = "cpu-clock (software, per CPU)";
+	info->host = r->host;
 	/* Build IDs the records lacked, from the files on this machine (as a
 	 * replay names frames from them too). */
 	info->build_id = main_build_id;

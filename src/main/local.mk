@@ -26,6 +26,15 @@ EXTRA_DIST += tests/batch-lib.sh tests/batch-formats.sh tests/batch-replay.sh \
 	tests/batch-sigint.sh tests/batch-pprof.sh tests/batch-exited.sh \
 	tests/batch-churn.sh tests/batch-fork.sh
 
+## --format svg: xmllint, the 50/30/20 widths, a headless Chromium
+## screenshot checked by its pixels (png-stat).
+TESTS += tests/batch-svg.sh
+EXTRA_DIST += tests/batch-svg.sh
+check_PROGRAMS += tests/png-stat
+tests_png_stat_SOURCES = tests/png-stat.c
+tests_png_stat_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
+tests_png_stat_LDADD = $(ZLIB_LIBS)
+
 ## A replay of a DWARF- or auto-mode run equals the live report, every
 ## format (pprof compared without its time and duration: pprof-strip).
 TESTS += tests/batch-replay-dwarf.sh

@@ -59,8 +59,9 @@ void kp_options_usage(FILE *f, const char *prog)
 "  -n, --iterations N     batch: number of reports (default 1)\n"
 "  -o, --output FILE      batch: write the report to FILE (default or -: stdout);\n"
 "                         with %%n (report number), %%Y%%m%%d-%%H%%M%%S: one file\n"
-"                         per report (needed by -n N --format pprof)\n"
-"      --format FMT       batch: text (default), tree, folded, pprof, json\n"
+"                         per report (needed by -n N --format pprof or svg)\n"
+"      --format FMT       batch: text (default), tree, folded, pprof, json,\n"
+"                         svg (a flame graph)\n"
 "  -w, --save FILE        also write the record stream to FILE\n"
 "  -i, --input FILE       read a saved stream instead of sampling\n"
 "      --force            read a stream owned by another user\n"
@@ -258,7 +259,7 @@ static int parse_word(struct kp_options *o, int c, const char *arg,
 	case OPT_FORMAT:
 		if (kp_format_parse(arg, &o->format))
 			return bad(err, "--format", arg,
-				   "expected text, tree, folded, pprof or json");
+				   "expected text, tree, folded, pprof, json or svg");
 		return 0;
 	case OPT_UNWIND:
 		if (!strcmp(arg, "fp"))
@@ -332,10 +333,12 @@ static int check_output(const struct kp_options *o, struct kp_err *err)
 		return kp_err_set(err, KP_EUSAGE, "invalid value '%s' for -o: with "
 				  "-n %u the pattern needs %%n (the report number), "
 				  "such as %s-%%n", o->output, o->count, o->output);
-	if (!fields && o->count > 1 && !o->input && o->format == KP_FORMAT_PPROF)
-		return kp_err_set(err, KP_EUSAGE, "-n %u --format pprof writes one "
+	if (!fields && o->count > 1 && !o->input &&
+	    (o->format == KP_FORMAT_PPROF || o->format == KP_FORMAT_SVG))
+		return kp_err_set(err, KP_EUSAGE, "-n %u --format %s writes one "
 				  "file per report: give -o a pattern with %%n, such "
-				  "as -o cpu-%%n.pb.gz", o->count);
+				  "as -o cpu-%%n.%s", o->count, kp_format_name(o->format),
+				  o->format == KP_FORMAT_SVG ? "svg" : "pb.gz");
 	return 0;
 }
 
