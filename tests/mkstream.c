@@ -4,7 +4,8 @@
  * hot_a/hot_b/hot_c (each called from main), and at the end the SYMTAB
  * that names them (a saved stream carries its own names), then the END
  * record and the CHECK record of the file's one block.
- * Usage: mkstream OUT */
+ * Usage: mkstream OUT [A B C]: A, B, C samples of hot_a, hot_b, hot_c
+ * (default 50 30 20), for a baseline with another split. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,10 +56,14 @@ int main(int argc, char **argv)
 	uint8_t hdr[KP_STREAM_HEADER_LEN];
 	struct kp_record r;
 
-	if (argc != 2 || !(out = fopen(argv[1], "wb"))) {
-		fprintf(stderr, "usage: mkstream OUT\n");
+	int split[3] = { 50, 30, 20 };
+
+	if ((argc != 2 && argc != 5) || !(out = fopen(argv[1], "wb"))) {
+		fprintf(stderr, "usage: mkstream OUT [A B C]\n");
 		return 2;
 	}
+	for (int i = 0; argc == 5 && i < 3; i++)
+		split[i] = atoi(argv[2 + i]);
 	kp_stream_header_encode(hdr);
 	fwrite(hdr, 1, sizeof(hdr), out);
 	kp_stream_sum__init(&sum, 0);
@@ -80,9 +85,9 @@ int main(int argc, char **argv)
 		.tid = 4242, .addr = 0x400000, .len = 0x10000, .prot = 5,
 		.path = APP };
 	put(&r);
-	samples(50, 0x401010);
-	samples(30, 0x403010);
-	samples(20, 0x404010);
+	samples(split[0], 0x401010);
+	samples(split[1], 0x403010);
+	samples(split[2], 0x404010);
 	r = (struct kp_record){ .type = KP_REC_SYMTAB };
 	r.symtab = (struct kp_rec_symtab){ .path = APP, .nr_syms = 4, .syms = syms };
 	put(&r);

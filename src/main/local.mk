@@ -13,6 +13,11 @@ TESTS += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout
 EXTRA_DIST += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh tests/man-drops.sh \
 	src/README.md tests/fixtures/stream-v1.1.kps
 
+## --baseline: a differential SVG and the live view, from synthetic
+## streams (no root, no BPF).
+TESTS += tests/cli-baseline.sh
+EXTRA_DIST += tests/cli-baseline.sh
+
 ## A synthetic stream for the CLI tests (no root, no BPF).
 check_PROGRAMS += tests/mkstream
 tests_mkstream_SOURCES = tests/mkstream.c

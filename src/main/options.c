@@ -11,7 +11,7 @@ enum {
 	OPT_BATCH = 256, OPT_FORMAT, OPT_FORCE, OPT_CGROUP, OPT_USER_ONLY,
 	OPT_KERNEL_ONLY, OPT_CPU_BUFFER, OPT_QUEUE_LIMIT, OPT_MAX_NODES,
 	OPT_SPOOL, OPT_UNWIND, OPT_STACK_BYTES, OPT_WINDOW, OPT_IDLE,
-	OPT_MAX_MEMORY, OPT_NO_MOUSE,
+	OPT_MAX_MEMORY, OPT_NO_MOUSE, OPT_BASELINE,
 };
 
 static const struct option long_opts[] = {
@@ -23,6 +23,7 @@ static const struct option long_opts[] = {
 	{ "save", required_argument, NULL, 'w' },
 	{ "input", required_argument, NULL, 'i' },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "freq", required_argument, NULL, 'F' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
@@ -65,6 +66,8 @@ void kp_options_usage(FILE *f, const char *prog)
 "  -w, --save FILE        also write the record stream to FILE\n"
 "  -i, --input FILE       read a saved stream instead of sampling\n"
 "      --force            read a stream owned by another user\n"
+"      --baseline FILE    a saved stream to compare with: the live view's\n"
+"                         baseline, or a differential --format svg\n"
 "\n"
 "Sampling:\n"
 "  -F, --freq HZ          samples per second per CPU (default %u)\n"
@@ -279,10 +282,13 @@ static int parse_word(struct kp_options *o, int c, const char *arg,
 			return bad(err, "-p", arg,
 				   "expected process ids > 0, separated by commas");
 		return 0;
-	case 'o': case 'w': case 'i': case OPT_CGROUP:
+	case 'o': case 'w': case 'i': case OPT_CGROUP: case OPT_BASELINE:
+		if (!*arg && c == OPT_BASELINE)
+			return kp_err_set(err, KP_EUSAGE, "empty file name for --baseline");
 		if (!*arg)
 			return kp_err_set(err, KP_EUSAGE, "empty file name for -%c",
 					  c == OPT_CGROUP ? '-' : c);
+		if (c == OPT_BASELINE) o->baseline = arg;
 		if (c == 'o') o->output = arg;
 		if (c == 'w') o->save = arg;
 		if (c == 'i') o->input = arg;
@@ -352,6 +358,10 @@ static int check_combination(struct kp_options *o, struct kp_err *err)
 				  "-i and -w cannot be combined: the input is a stream already");
 	if (!o->batch && o->output)
 		return kp_err_set(err, KP_EUSAGE, "-o needs --batch");
+	if (o->batch && o->baseline && o->format != KP_FORMAT_SVG)
+		return kp_err_set(err, KP_EUSAGE, "--baseline in batch mode needs "
+				  "--format svg (a differential flame graph); the "
+				  "live view shows it in every view");
 	return check_output(o, err);
 }
 

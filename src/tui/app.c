@@ -105,6 +105,14 @@ struct kp_tui *kp_tui__new(const struct kp_tui_config *cfg,
 	if (!cfg->no_mouse)
 		kp_crt__mouse(t->crt, 1);
 	kp_tui__load_settings(t);
+	if (kp_model__has_baseline(cfg->model)) {	/* --baseline: as after b */
+		memcpy(t->sorts_before_baseline, t->sorts, sizeof(t->sorts));
+		for (int k = 0; k < KP_VIEW_KIND_MAX; k++)
+			t->sorts[k] = KP_SORT_DELTA;
+		t->vopts.sort = KP_SORT_DELTA;
+		kp_tui__message(t, 0, "baseline %s: rows show the change since",
+				cfg->baseline_path ? cfg->baseline_path : "set");
+	}
 	return t;
 
 out_free:
