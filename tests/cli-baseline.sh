@@ -5,7 +5,8 @@
 # share and colours hot_a blue (shrunk), hot_c red (grown), hot_b as
 # unchanged; --baseline with another batch format, an empty name or a
 # file that is not there are refused with one line; and the live view
-# opens with the baseline set (the change column, sorted by change).
+# opens with the baseline set (the change column, sorted by change), its
+# flame graph coloured by change (marked - and + under NO_COLOR).
 . "$top_srcdir/tests/lib.sh"
 [ -x "$KPTOP" ] || fail "kptop binary not built: $KPTOP"
 mk="$top_builddir/tests/mkstream"
@@ -52,6 +53,20 @@ tui_wait 'Baseline set' 10
 screen | grep -q 'Sort change' || { screen >&2; fail "not sorted by change"; }
 screen | grep -Eq -- '-30\.0 +-30 +hot_a ' || { screen >&2; fail "hot_a's change not shown"; }
 screen | grep -Eq -- '\+30\.0 +\+30 +hot_c ' || { screen >&2; fail "hot_c's change not shown"; }
+# The flame graph is coloured by change: hot_a shrank (blue), hot_c grew
+# (red), hot_b did not (grey); without colours, - and + before the names.
+keys 8
+tui_wait 'hot_c' 5
+tmx capture-pane -e -p -t t | grep -a 'hot_a' >"$T/row"
+grep -q '48;5;26mhot_a' "$T/row" && grep -q '48;5;253mhot_b' "$T/row" &&
+	grep -q '48;5;160mhot_c' "$T/row" || { cat -v "$T/row" >&2; fail "flame: not coloured by change"; }
+type_text 'q'
+tui_gone 'Baseline set' 5
+keys "NO_COLOR=1 $KPTOP -i $T/now.kps --baseline $T/base.kps --no-mouse" Enter
+tui_wait 'Baseline set' 10
+keys 8
+tui_wait 'hot_c' 5
+screen | grep -q -- '-hot_a .*hot_b .*+hot_c' || { screen >&2; fail "flame, NO_COLOR: no - and + marks"; }
 type_text 'q'
 tui_gone 'Baseline set' 5
 echo ok

@@ -255,6 +255,13 @@ static const struct kp_action actions[] = {
 	{ { 'm' }, "m", "time mode: cumulative, decaying, window", act_mode },
 	{ { ' ', KP_CTRL('r') }, "Space", "refresh now", act_refresh },
 	{ { KP_CTRL('l') }, "Ctrl-L", "repaint the screen", act_refresh },
+	/* the flame graph's own keys (flame-keys.c takes them first) */
+	{ { 0 }, "flame arrows", "8: the parent, the widest child, the box beside", act_refresh },
+	{ { 0 }, "flame Enter", "zoom into the box; Esc or Backspace: out one level", act_refresh },
+	{ { 0 }, "flame / n N", "search (substring or regex): matches and their share; next, previous", act_refresh },
+	{ { 0 }, "flame r", "the root at the top or the bottom", act_refresh },
+	{ { 0 }, "flame c p", "callers of the box's function; focus on its process", act_refresh },
+	{ { 0 }, "flame a", "annotation of the function: not in kptop yet", act_refresh },
 	{ { 0 }, "click", "select a row; a title: sort by it; a view name: switch", act_refresh },
 	{ { 0 }, "dbl-click", "as Enter on the row; wheel: move 3 rows (--no-mouse: off)", act_refresh },
 };
