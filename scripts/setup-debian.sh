@@ -27,6 +27,12 @@ libncurses-dev libcmocka-dev tmux golang-go elfutils binutils xz-utils
 procps util-linux linux-perf man-db liblzma-dev libiberty-dev
 libasan8 libubsan1 libclang-rt-14-dev libxml2-utils chromium"
 
+# node and npm for the speedscope test (it installs speedscope's npm
+# package into the build directory): Debian's, unless a node with its
+# own npm is there already (NodeSource's nodejs has npm and conflicts
+# with Debian's npm package).
+command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
+
 missing=""
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

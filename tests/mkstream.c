@@ -4,8 +4,10 @@
  * hot_a/hot_b/hot_c (each called from main), and at the end the SYMTAB
  * that names them (a saved stream carries its own names), then the END
  * record and the CHECK record of the file's one block.
- * Usage: mkstream OUT [A B C]: A, B, C samples of hot_a, hot_b, hot_c
- * (default 50 30 20), for a baseline with another split. */
+ * Usage: mkstream OUT [A B C [threads]]: A, B, C samples of hot_a,
+ * hot_b, hot_c (default 50 30 20), for a baseline with another split;
+ * "threads": the hot_c samples come from a second thread, 4243 "worker".
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,8 @@ static void put(const struct kp_record *r)
 	kp_stream_sum__bytes(&sum, buf, (size_t)n);
 }
 
+static uint32_t tid = 4242;
+
 static void samples(int n, uint64_t leaf)
 {
 	uint64_t uf[2] = { leaf, 0x402010 };
@@ -39,8 +43,8 @@ static void samples(int n, uint64_t leaf)
 
 	for (int i = 0; i < n; i++) {
 		r.sample = (struct kp_rec_sample){ .time_ns = 2000000000ULL +
-			(uint64_t)i * 1000000, .pid = 4242, .tid = 4242,
-			.gpid = 4242, .gtid = 4242, .flags = KP_SAMPLE_USER_MODE,
+			(uint64_t)i * 1000000, .pid = 4242, .tid = tid,
+			.gpid = 4242, .gtid = tid, .flags = KP_SAMPLE_USER_MODE,
 			.nr_uframes = 2, .uframes = uf };
 		strcpy(r.sample.comm, "synth");
 		put(&r);
@@ -58,11 +62,13 @@ int main(int argc, char **argv)
 
 	int split[3] = { 50, 30, 20 };
 
-	if ((argc != 2 && argc != 5) || !(out = fopen(argv[1], "wb"))) {
-		fprintf(stderr, "usage: mkstream OUT [A B C]\n");
+	int threads = argc == 6 && !strcmp(argv[5], "threads");
+
+	if ((argc != 2 && argc != 5 && !threads) || !(out = fopen(argv[1], "wb"))) {
+		fprintf(stderr, "usage: mkstream OUT [A B C [threads]]\n");
 		return 2;
 	}
-	for (int i = 0; argc == 5 && i < 3; i++)
+	for (int i = 0; argc >= 5 && i < 3; i++)
 		split[i] = atoi(argv[2 + i]);
 	kp_stream_header_encode(hdr);
 	fwrite(hdr, 1, sizeof(hdr), out);
@@ -87,6 +93,13 @@ int main(int argc, char **argv)
 	put(&r);
 	samples(split[0], 0x401010);
 	samples(split[1], 0x403010);
+	if (threads) {
+		r = (struct kp_record){ .type = KP_REC_THREAD };
+		r.thread = (struct kp_rec_thread){ .time_ns = 1000000000ULL, .pid = 4242,
+			.tid = 4243, .comm = "worker" };
+		put(&r);
+		tid = 4243;
+	}
 	samples(split[2], 0x404010);
 	r = (struct kp_record){ .type = KP_REC_SYMTAB };
 	r.symtab = (struct kp_rec_symtab){ .path = APP, .nr_syms = 4, .syms = syms };

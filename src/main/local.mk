@@ -18,6 +18,15 @@ EXTRA_DIST += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/l
 TESTS += tests/cli-baseline.sh
 EXTRA_DIST += tests/cli-baseline.sh
 
+## --format speedscope: its schema (ajv) and its importer (headless
+## Chromium), npm packages installed into tests/npm-cache (no root, no BPF).
+TESTS += tests/cli-speedscope.sh
+EXTRA_DIST += tests/cli-speedscope.sh
+clean-local: clean-npm-cache
+clean-npm-cache:
+	rm -rf tests/npm-cache
+.PHONY: clean-npm-cache
+
 ## A synthetic stream for the CLI tests (no root, no BPF).
 check_PROGRAMS += tests/mkstream
 tests_mkstream_SOURCES = tests/mkstream.c

@@ -62,7 +62,7 @@ void kp_options_usage(FILE *f, const char *prog)
 "                         with %%n (report number), %%Y%%m%%d-%%H%%M%%S: one file\n"
 "                         per report (needed by -n N --format pprof or svg)\n"
 "      --format FMT       batch: text (default), tree, folded, pprof, json,\n"
-"                         svg (a flame graph)\n"
+"                         svg (a flame graph), speedscope\n"
 "  -w, --save FILE        also write the record stream to FILE\n"
 "  -i, --input FILE       read a saved stream instead of sampling\n"
 "      --force            read a stream owned by another user\n"
@@ -262,7 +262,7 @@ static int parse_word(struct kp_options *o, int c, const char *arg,
 	case OPT_FORMAT:
 		if (kp_format_parse(arg, &o->format))
 			return bad(err, "--format", arg,
-				   "expected text, tree, folded, pprof, json or svg");
+				   "expected text, tree, folded, pprof, json, svg or speedscope");
 		return 0;
 	case OPT_UNWIND:
 		if (!strcmp(arg, "fp"))
@@ -340,11 +340,13 @@ static int check_output(const struct kp_options *o, struct kp_err *err)
 				  "-n %u the pattern needs %%n (the report number), "
 				  "such as %s-%%n", o->output, o->count, o->output);
 	if (!fields && o->count > 1 && !o->input &&
-	    (o->format == KP_FORMAT_PPROF || o->format == KP_FORMAT_SVG))
+	    (o->format == KP_FORMAT_PPROF || o->format == KP_FORMAT_SVG ||
+	     o->format == KP_FORMAT_SPEEDSCOPE))
 		return kp_err_set(err, KP_EUSAGE, "-n %u --format %s writes one "
 				  "file per report: give -o a pattern with %%n, such "
 				  "as -o cpu-%%n.%s", o->count, kp_format_name(o->format),
-				  o->format == KP_FORMAT_SVG ? "svg" : "pb.gz");
+				  o->format == KP_FORMAT_SVG ? "svg" :
+				  o->format == KP_FORMAT_PPROF ? "pb.gz" : "speedscope.json");
 	return 0;
 }
 

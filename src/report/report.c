@@ -18,6 +18,7 @@ int kp_report__write(FILE *out, enum kp_format f, struct kp_model *m,
 	case KP_FORMAT_PPROF: rc = kp_report_pprof(out, m, info, err); break;
 	case KP_FORMAT_JSON: rc = kp_report_json(out, m, info, err); break;
 	case KP_FORMAT_SVG: rc = kp_report_svg(out, m, info, err); break;
+	case KP_FORMAT_SPEEDSCOPE: rc = kp_report_speedscope(out, m, info, err); break;
 	default:
 		return kp_err_set(err, -EINVAL, "unknown report format %d", (int)f);
 	}
