@@ -1,7 +1,8 @@
 /* test-flame.c — cmocka tests of the flame view (KP_VIEW_FLAME,
  * src/model/view-flame.c): boxes per command, their widths and offsets,
- * the zoom path, min_share, filters, hidden frames, kinds and the
- * baseline, on hand-built records with the fake resolver. */
+ * the zoom path, min_share, filters, hidden frames, kinds, the baseline
+ * and boxes merged from several processes, on hand-built records with
+ * the fake resolver. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -251,6 +252,45 @@ static void test_baseline(void **state)
 	kp_view__free(v);
 }
 
+/* Boxes made of several trie nodes (three processes of one comm), whose
+ * children are gathered from all of them, at several levels. */
+static void test_merged_children(void **state)
+{
+	struct ctx *c = *state;
+	const int a[] = { 8, 9, 10 }, b[] = { 8, 11 }, d[] = { 8, 9, 12 }, e[] = { 8, 9 };
+	struct kp_filter flt = { .comm = "multi" };
+	struct kp_view *v;
+
+	for (uint32_t p = 500; p <= 502; p++)
+		proc(c->m, p, "multi");
+	stack(c->m, 500, 1, 3, a, 0, NULL);
+	stack(c->m, 500, 2, 2, b, 0, NULL);
+	stack(c->m, 501, 3, 3, a, 0, NULL);
+	stack(c->m, 501, 1, 3, d, 0, NULL);
+	stack(c->m, 502, 4, 2, b, 0, NULL);
+	stack(c->m, 502, 5, 2, e, 0, NULL);
+	assert_int_equal(kp_model__set_filter(c->m, &flt), 0);
+	v = flame(c->m, NULL, 0, 0);
+	assert_int_equal(v->nr_rows, 7);	/* all, multi, 8, 9, 10, 12, 11 */
+	assert_int_equal(box(v, "multi", 1)->nr_procs, 3);
+	near(box(v, "fn_8", 2)->total, 16);
+	near(box(v, "fn_9", 3)->total, 10);
+	near(box(v, "fn_9", 3)->self, 5);
+	near(box(v, "fn_a", 4)->total, 4);
+	near(box(v, "fn_c", 4)->total, 1);
+	near(box(v, "fn_b", 3)->total, 6);
+	place(box(v, "fn_a", 4), 0, 0.25);
+	place(box(v, "fn_c", 4), 0.25, 0.0625);
+	place(box(v, "fn_b", 3), 0.625, 0.375);
+	kp_view__free(v);
+	/* the same with fn_c (1 of 16) too narrow: the others stay put */
+	v = flame(c->m, NULL, 0, 0.07);
+	assert_int_equal(v->nr_rows, 6);
+	place(box(v, "fn_b", 3), 0.625, 0.375);
+	near(box(v, "fn_a", 4)->total, 4);
+	kp_view__free(v);
+}
+
 static void test_empty(void **state)
 {
 	struct fake f = { 0 };
@@ -268,7 +308,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_layout), T(test_zoom), T(test_min_share),
-		T(test_filters_and_kinds), T(test_baseline), cmocka_unit_test(test_empty),
+		T(test_filters_and_kinds), T(test_baseline), T(test_merged_children),
+		cmocka_unit_test(test_empty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

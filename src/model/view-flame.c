@@ -20,14 +20,19 @@
  * below it, down to the last found, the zoom box, laid out in full.
  *
  * Cost: the boxes made and the trie children of the boxes made, never
- * the whole trie: a frame of a 1M-node tree on a 200-column terminal
- * visits some thousands of nodes. Counts come from the view cache
+ * the whole trie. Children are grouped by function through a slot per
+ * function (no sort), and only the groups wide enough are named and
+ * sorted; what is left is one walk of each made box's child list, a
+ * cache miss a child: bench/tui-bench's 1M-node tree (50 processes whose
+ * main calls 1758 functions each) takes some 10 ms, 100k functions 1 ms.
+ * Counts come from the view cache
  * (filter, hidden frames and time mode applied). Rows are in depth-first
  * order, root first; kp_row.id hashes the path of function ids (command
  * boxes: of the comm), so it is stable from one view to the next.
  */
 #include "model/view-int.h"
 #include "model/model-util.h"
+#include "model/scratch.h"
 #include "model/intern.h"
 #include "model/proc-int.h"
 #include "model/trie.h"
@@ -66,6 +71,9 @@ struct fl {
 	size_t nr_cand, cap_cand;
 	struct fl_grp *g;	/* groups: a stack of lists, one per level */
 	size_t nr_g, cap_g;
+	uint32_t *slot;		/* per function: its group + 1 while grouping */
+	uint32_t *tmp;		/* 3 per candidate of a level: fn_groups */
+	size_t cap_tmp;
 	double scale;		/* 1 / the zoom box's total */
 	double min;		/* boxes below this total are not made */
 	uint32_t pid;		/* the command box's pid on the current path */
@@ -94,9 +102,9 @@ static int push_cand(struct fl *f, uint32_t n)
 	return 0;
 }
 
-/* The visible live children of trie node n; a hidden child's own
- * visible children stand in its place (its self is its nearest visible
- * ancestor's already). */
+/* The visible children of trie node n (fn_groups leaves out those
+ * without counts); a hidden child's own visible children stand in its
+ * place (its self is its nearest visible ancestor's already). */
 static int push_children(struct fl *f, uint32_t n)
 {
 	const struct kp_model *m = f->m;
@@ -104,9 +112,10 @@ static int push_children(struct fl *f, uint32_t n)
 	int err = 0;
 
 	for (c = m->tr.nodes[n].child; c != KP_NONE && !err; c = m->tr.nodes[c].next) {
-		if (!kp_node_live(f->a->n, f->a->btotal, c))
-			continue;
-		err = kp_eff(f->p, c) == c ? push_cand(f, c) : push_children(f, c);
+		if (kp_eff(f->p, c) == c)
+			err = push_cand(f, c);
+		else if (kp_node_live(f->a->n, f->a->btotal, c))
+			err = push_children(f, c);
 	}
 	return err;
 }
@@ -134,27 +143,14 @@ static const char *node_comm(const struct kp_model *m, uint32_t n)
 	return c ? c : "";
 }
 
+/* Process roots by comm. */
 static int cand_cmp(const void *x, const void *y, void *ctx)
 {
 	const struct fl *f = ctx;
 	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	int c;
+	int c = strcmp(node_comm(f->m, a), node_comm(f->m, b));
 
-	if (f->m->tr.nodes[a].parent == KP_NONE) {	/* process roots: by comm */
-		c = strcmp(node_comm(f->m, a), node_comm(f->m, b));
-		if (c)
-			return c;
-	} else if (kp_node_fn(f->m, a) != kp_node_fn(f->m, b)) {
-		return kp_node_fn(f->m, a) < kp_node_fn(f->m, b) ? -1 : 1;
-	}
-	return a < b ? -1 : a > b;
-}
-
-static int same_grp(const struct fl *f, uint32_t a, uint32_t b)
-{
-	if (f->m->tr.nodes[a].parent == KP_NONE)
-		return !strcmp(node_comm(f->m, a), node_comm(f->m, b));
-	return kp_node_fn(f->m, a) == kp_node_fn(f->m, b);
+	return c ? c : (a < b ? -1 : a > b);
 }
 
 static void grp_add(const struct fl *f, struct fl_grp *g, uint32_t n)
@@ -182,37 +178,110 @@ static int grp_name_cmp(const void *x, const void *y)
 	return c ? c : (a->fn < b->fn ? -1 : a->fn > b->fn);
 }
 
-/* Group the candidates cand[from..) by function (by comm for process
- * roots) into groups pushed at f->g[nr_g..), sorted by name. */
-static int make_groups(struct fl *f, size_t from, uint64_t parent_id)
+static struct fl_grp *new_grp(struct fl *f)
+{
+	struct fl_grp *g;
+
+	if (kp_grow(&f->g, &f->cap_g, f->nr_g + 1, sizeof(*f->g)))
+		return NULL;
+	g = &f->g[f->nr_g++];
+	memset(g, 0, sizeof(*g));
+	return g;
+}
+
+/* The process roots cand[from..) grouped by comm into groups pushed at
+ * f->g[nr_g..), sorted by name (a sort: processes are few). */
+static int comm_groups(struct fl *f, size_t from)
 {
 	size_t i = from, first_g = f->nr_g;
 
 	qsort_r(f->cand + from, f->nr_cand - from, sizeof(*f->cand), cand_cmp, f);
 	while (i < f->nr_cand) {
 		uint32_t n = f->cand[i];
-		struct fl_grp *g;
+		struct fl_grp *g = new_grp(f);
 
-		if (kp_grow(&f->g, &f->cap_g, f->nr_g + 1, sizeof(*f->g)))
+		if (!g)
 			return -ENOMEM;
-		g = &f->g[f->nr_g++];
-		memset(g, 0, sizeof(*g));
 		g->first = (uint32_t)i;
-		if (f->m->tr.nodes[n].parent == KP_NONE) {
-			g->level = FL_COMM;
-			g->name = node_comm(f->m, n);
-			g->id = kp_hash_bytes(g->name, strlen(g->name), FL_ROOT_ID) | 1;
-		} else {
-			g->level = FL_FN;
-			g->fn = kp_node_fn(f->m, n);
-			g->name = f->m->in.fns[g->fn].name;
-			g->id = kp_hash2(parent_id, g->fn + 1) | 1;
-		}
-		for (; i < f->nr_cand && same_grp(f, n, f->cand[i]); i++)
+		g->level = FL_COMM;
+		g->name = node_comm(f->m, n);
+		g->id = kp_hash_bytes(g->name, strlen(g->name), FL_ROOT_ID) | 1;
+		for (; i < f->nr_cand && !strcmp(g->name, node_comm(f->m, f->cand[i])); i++)
 			grp_add(f, g, f->cand[i]);
 		g->n = (uint32_t)(i - g->first);
 	}
 	qsort(f->g + first_g, f->nr_g - first_g, sizeof(*f->g), grp_name_cmp);
+	return 0;
+}
+
+/* Group the trie nodes cand[from..) by function (slot[] finds a
+ * function's group: no sort), keep the groups wide enough to be made
+ * (total >= f->min) and their nodes only, gathered group by group in
+ * cand[from..), and sort those groups by name. gof: each candidate's
+ * group; remap: each group's kept index (KP_NONE: left out). */
+static int fn_groups(struct fl *f, size_t from, uint64_t parent_id)
+{
+	size_t n = f->nr_cand - from, first_g = f->nr_g, ng, kept = 0, pos = from;
+	uint32_t *gof, *remap, *buf;
+
+	if (kp_grow(&f->tmp, &f->cap_tmp, 3 * n + 1, sizeof(*f->tmp)))
+		return -ENOMEM;
+	gof = f->tmp;
+	remap = gof + n;
+	buf = remap + n;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t c = f->cand[from + k], fn;
+		struct fl_grp *g;
+
+		if (k + 8 < n) {	/* the trie is walked at random: fetch ahead */
+			uint32_t a = f->cand[from + k + 8];
+
+			__builtin_prefetch(&f->a->n[a]);
+			__builtin_prefetch(&f->m->in.frames[f->m->tr.nodes[a].frame]);
+		}
+		gof[k] = KP_NONE;
+		if (!kp_node_live(f->a->n, f->a->btotal, c))
+			continue;
+		fn = kp_node_fn(f->m, c);
+		if (!f->slot[fn]) {
+			if (!(g = new_grp(f)))
+				return -ENOMEM;
+			g->level = FL_FN;
+			g->fn = fn;
+			f->slot[fn] = (uint32_t)(f->nr_g - first_g);
+		}
+		gof[k] = f->slot[fn] - 1;
+		grp_add(f, &f->g[first_g + gof[k]], c);
+		f->g[first_g + gof[k]].n++;
+	}
+	ng = f->nr_g - first_g;
+	for (size_t j = 0; j < ng; j++) {	/* compact: kept ones in place */
+		struct fl_grp *g = &f->g[first_g + j];
+
+		f->slot[g->fn] = 0;
+		remap[j] = KP_NONE;
+		if (!(g->total > 0) || g->total < f->min)
+			continue;
+		g->name = f->m->in.fns[g->fn].name;	/* only for those kept */
+		g->id = kp_hash2(parent_id, g->fn + 1) | 1;
+		g->first = (uint32_t)pos;
+		pos += g->n;
+		g->n = 0;	/* counted again as the nodes are placed */
+		remap[j] = (uint32_t)kept;
+		f->g[first_g + kept++] = *g;
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct fl_grp *g;
+
+		if (gof[k] == KP_NONE || remap[gof[k]] == KP_NONE)
+			continue;
+		g = &f->g[first_g + remap[gof[k]]];
+		buf[g->first - from + g->n++] = f->cand[from + k];
+	}
+	memcpy(f->cand + from, buf, (pos - from) * sizeof(*buf));
+	f->nr_cand = pos;
+	f->nr_g = first_g + kept;
+	qsort(f->g + first_g, kept, sizeof(*f->g), grp_name_cmp);
 	return 0;
 }
 
@@ -263,7 +332,9 @@ static int children(struct fl *f, const struct fl_grp *g, size_t *cbase)
 		err = push_roots(f);
 	for (uint32_t k = 0; k < g->n && !err; k++)
 		err = push_children(f, f->cand[g->first + k]);
-	return err ? err : make_groups(f, from, g->id);
+	if (err)
+		return err;
+	return g->level == FL_ALL ? comm_groups(f, from) : fn_groups(f, from, g->id);
 }
 
 static int make_box(struct fl *f, struct fl_grp g, int depth, double x, size_t zpos);
@@ -338,8 +409,10 @@ int kp_view__flame(struct kp_model *m, const struct kp_view_opts *o,
 			root.samp += a->n[r].samp;
 	}
 	f.scale = 1 / a->vtotal;
-	err = make_box(&f, root, 0, 0, 0);
+	f.slot = kp_scratch(m, KP_SC_VMAP, (m->in.nr_fns + 1) * sizeof(*f.slot), 1);
+	err = f.slot ? make_box(&f, root, 0, 0, 0) : -ENOMEM;
 	free(f.cand);
 	free(f.g);
+	free(f.tmp);
 	return err;
 }
