@@ -132,7 +132,7 @@ int main(int argc, char **argv)
 		kp_report__write(mem, (enum kp_format)f, m, &info, &err);
 		fclose(mem);
 		fclose(null);
-		printf("%-7s %8.1f ms %10zu bytes\n", kp_format_name((enum kp_format)f),
+		printf("%-10s %8.1f ms %10zu bytes\n", kp_format_name((enum kp_format)f),
 		       ms, len);
 		free(buf);
 	}

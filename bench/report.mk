@@ -1,5 +1,6 @@
 ## bench/ — report benchmarks (not run by make check): `make bench'.
-## bench/report-bench: time and size of each report format over a model
+## bench/report-bench: time and size of each report format (svg and
+## speedscope too) over a model
 ## with 100k distinct stacks. bench/report-batch.sh: kptop's own CPU per
 ## 1000 samples in batch mode (root; run by hand).
 EXTRA_PROGRAMS += bench/report-bench

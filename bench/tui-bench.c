@@ -3,7 +3,9 @@
  *
  *   bench/tui-bench [-n FUNCS] [-r FRAMES] [-s SAMPLES] [-v]
  *                                            time frames on /dev/null
- *                                            (-v: each frame's time)
+ *                                            (-v: each frame's time);
+ *                                            -n 450000: a tree of about
+ *                                            1M nodes
  *   bench/tui-bench --ui [-n FUNCS]          run the view on this terminal
  *                                            with a synthetic live feed
  *
@@ -16,7 +18,12 @@
  * its own; then each view, then the flat view after a new filter at each
  * frame (every stack summed again), with every row made (as after End;
  * the view makes the rows up to the screen's: "rows made/all"), and in
- * the window and the decaying time modes. In --ui mode the collector and
+ * the window and the decaying time modes. Each line gives the mean wall
+ * time, the draw's part of it and the mean CPU time of the thread (what
+ * a frame costs when other programs share the CPUs). Every view includes the flame
+ * graph (its boxes for a 200-column screen, drawn in half cells); then
+ * the SVG flame graph of the same model is written to /dev/null (its
+ * time and its size). In --ui mode the collector and
  * pump are tests/fake-live.c's: the view sees a live profile whose hot
  * functions are hot_a 50%, hot_b 30%, hot_c 20%.
  */
@@ -31,6 +38,7 @@
 #include "collect/collect.h"
 #include "model/model.h"
 #include "pump/pump.h"
+#include "report/report.h"
 #include "symbols/symbols.h"
 #include "tui/app.h"
 #include "tui/tui.h"
@@ -191,13 +199,14 @@ static double ms_since(const struct timespec *a)
 static int time_frames(struct fake *f, struct kp_tui *t, int frames, unsigned per,
 		       const char *what, int verbose, int refilter)
 {
-	double best = 1e9, sum = 0, draw = 0;
-	struct timespec a, b;
+	double best = 1e9, sum = 0, draw = 0, cpu = 0;
+	struct timespec a, b, ca, cb;
 	int rc = 0;
 
 	for (int i = 0; i < frames && rc == 0; i++) {
 		if (feed_many(f, per, 4) < 0)
 			return -ENOMEM;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ca);
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		if (refilter) {	/* as a key would, just before the frame */
 			t->filter.show_idle = !t->filter.show_idle;
@@ -206,6 +215,8 @@ static int time_frames(struct fake *f, struct kp_tui *t, int frames, unsigned pe
 		rc = rc ? rc : kp_tui__refresh(t);
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		kp_tui__draw(t);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cb);
+		cpu += (cb.tv_sec - ca.tv_sec) * 1e3 + (cb.tv_nsec - ca.tv_nsec) / 1e6;
 		double ms = ms_since(&a);
 		draw += ms_since(&b);
 		sum += ms;
@@ -215,11 +226,51 @@ static int time_frames(struct fake *f, struct kp_tui *t, int frames, unsigned pe
 	}
 	if (verbose)
 		fprintf(stderr, " ms\n");
-	printf("frame %-10s rows %6zu/%-6zu  mean %6.2f ms (draw %5.2f)  best %6.2f ms%s\n",
-	       kp_view_name(t->vopts.kind), t->view ? t->view->nr_rows : 0,
-	       t->view ? t->view->nr_all : 0,
-	       sum / frames, draw / frames, best, what);
+	printf("frame %-10s rows %6zu/%-6zu  mean %6.2f ms (draw %5.2f, cpu %6.2f)  "
+	       "best %6.2f ms%s\n", kp_view_name(t->vopts.kind),
+	       t->view ? t->view->nr_rows : 0, t->view ? t->view->nr_all : 0,
+	       sum / frames, draw / frames, cpu / frames, best, what);
 	return rc;
+}
+
+/* The SVG flame graph of the model, as --format svg writes it: the time
+ * to /dev/null (best of 3), then its size. */
+static int bench_svg(struct kp_model *m)
+{
+	struct kp_report_info info = { .freq_hz = 999, .ncpus = 2, .duration_s = 10,
+				       .host = "bench", .event = "cpu-clock" };
+	struct kp_err err = { 0 };
+	double best = 1e9;
+	struct timespec a;
+	char *buf = NULL;
+	size_t bytes = 0;
+	FILE *mem;
+
+	for (int i = 0; i < 3; i++) {
+		FILE *out = fopen("/dev/null", "w");
+
+		if (!out)
+			return -errno;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if (kp_report__write(out, KP_FORMAT_SVG, m, &info, &err)) {
+			fprintf(stderr, "tui-bench: svg: %s\n", err.msg);
+			fclose(out);
+			return -EIO;
+		}
+		best = ms_since(&a) < best ? ms_since(&a) : best;
+		fclose(out);
+	}
+	mem = open_memstream(&buf, &bytes);
+	if (!mem || kp_report__write(mem, KP_FORMAT_SVG, m, &info, &err)) {
+		if (mem)
+			fclose(mem);
+		free(buf);
+		return -ENOMEM;
+	}
+	fclose(mem);
+	free(buf);
+	printf("svg flame graph: %.1f ms (best of 3), %zu bytes\n", best, bytes);
+	return 0;
 }
 
 static int bench_frames(struct fake *f, struct kp_tui_config *cfg, int frames,
@@ -272,6 +323,8 @@ static int bench_frames(struct fake *f, struct kp_tui_config *cfg, int frames,
 	kp_tui__free(t);
 	fclose(co.out);
 	fclose(co.in);
+	if (rc == 0)
+		rc = bench_svg(cfg->model);
 	return rc < 0;
 }
 

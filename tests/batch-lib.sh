@@ -20,11 +20,11 @@ start_split() {
 	kill -0 "$SPID" 2>/dev/null || fail "workload did not start: $(cat "$T/split.out")"
 }
 
-# check_shares WHAT FILE: FILE holds "NAME VALUE" lines for hot_a, hot_b,
-# hot_c (values summed per name); each share of their sum must be within 5
-# points of 50/30/20.
+# check_shares WHAT FILE [POINTS]: FILE holds "NAME VALUE" lines for
+# hot_a, hot_b, hot_c (values summed per name); each share of their sum
+# must be within POINTS (default 5) points of 50/30/20.
 check_shares() {
-	awk -v what="$1" '
+	awk -v what="$1" -v tol="${3:-5}" '
 	{ v[$1] += $2 }
 	END {
 		t = v["hot_a"] + v["hot_b"] + v["hot_c"];
@@ -34,10 +34,10 @@ check_shares() {
 		for (i = 1; i <= 6; i += 2) {
 			p = 100 * v[e[i]] / t;
 			printf "%s: %s %.1f%% (want %d%%)\n", what, e[i], p, e[i + 1];
-			if (p < e[i + 1] - 5 || p > e[i + 1] + 5) bad = 1;
+			if (p < e[i + 1] - tol || p > e[i + 1] + tol) bad = 1;
 		}
 		exit bad;
-	}' "$2" || fail "$1: shares off by more than 5 points"
+	}' "$2" || fail "$1: shares off by more than ${3:-5} points"
 }
 
 # Extract "NAME VALUE" for the hot functions from each report format.

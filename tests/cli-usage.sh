@@ -27,7 +27,7 @@ expect_usage -d --batch -d 0
 expect_usage -d --batch -d -1
 expect_usage -d --batch -d 2x
 expect_usage -n --batch -n 0
-expect_usage --format --batch --format svg
+expect_usage --format --batch --format png
 expect_usage --field-separator --batch --field-separator x
 expect_usage --field-separator --batch --field-separator .
 expect_usage --field-separator --batch --field-separator ',,'
@@ -53,6 +53,7 @@ expect_usage "no process" --batch -p 2147483647
 expect_usage --cgroup --batch --cgroup /nonexistent/kptop-cgroup
 expect_usage -o -o /tmp/x
 expect_usage -i -i /tmp/x -w /tmp/y
+expect_usage "one file per report" --batch -n 2 --format svg
 
 # A frequency over the kernel's limit is a usage error too, with the limit.
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 0)

@@ -3,10 +3,13 @@
  * mapping of a file that does not exist, 100 samples split 50/30/20 over
  * hot_a/hot_b/hot_c (each called from main), and at the end the SYMTAB
  * that names them (a saved stream carries its own names), then the END
- * record and the CHECK record of the file's one block. With "cxx", 25
- * samples more in a C++ function whose name has spaces and a comma,
- * CXX_NAME, called from main.
- * Usage: mkstream OUT [cxx] */
+ * record and the CHECK record of the file's one block.
+ * Usage: mkstream OUT [cxx | A B C [threads]]: "cxx", 25 samples more in
+ * a C++ function whose name has spaces and a comma, CXX_NAME, called
+ * from main; A, B, C samples of hot_a, hot_b, hot_c (default 50 30 20),
+ * for a baseline with another split; "threads": the hot_c samples come
+ * from a second thread, 4243 "worker".
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,8 @@ static void put(const struct kp_record *r)
 	kp_stream_sum__bytes(&sum, buf, (size_t)n);
 }
 
+static uint32_t tid = 4242;
+
 static void samples(int n, uint64_t leaf)
 {
 	uint64_t uf[2] = { leaf, 0x402010 };
@@ -41,8 +46,8 @@ static void samples(int n, uint64_t leaf)
 
 	for (int i = 0; i < n; i++) {
 		r.sample = (struct kp_rec_sample){ .time_ns = 2000000000ULL +
-			(uint64_t)i * 1000000, .pid = 4242, .tid = 4242,
-			.gpid = 4242, .gtid = 4242, .flags = KP_SAMPLE_USER_MODE,
+			(uint64_t)i * 1000000, .pid = 4242, .tid = tid,
+			.gpid = 4242, .gtid = tid, .flags = KP_SAMPLE_USER_MODE,
 			.nr_uframes = 2, .uframes = uf };
 		strcpy(r.sample.comm, "synth");
 		put(&r);
@@ -60,11 +65,15 @@ int main(int argc, char **argv)
 	struct kp_record r;
 	int cxx = argc == 3 && !strcmp(argv[2], "cxx");
 
-	if (argc < 2 || argc > 3 || (argc == 3 && !cxx) ||
-	    !(out = fopen(argv[1], "wb"))) {
-		fprintf(stderr, "usage: mkstream OUT [cxx]\n");
+	int split[3] = { 50, 30, 20 };
+	int threads = argc == 6 && !strcmp(argv[5], "threads");
+
+	if ((argc != 2 && argc != 5 && !threads && !cxx) || !(out = fopen(argv[1], "wb"))) {
+		fprintf(stderr, "usage: mkstream OUT [cxx | A B C [threads]]\n");
 		return 2;
 	}
+	for (int i = 0; argc >= 5 && i < 3; i++)
+		split[i] = atoi(argv[2 + i]);
 	kp_stream_header_encode(hdr);
 	fwrite(hdr, 1, sizeof(hdr), out);
 	kp_stream_sum__init(&sum, 0);
@@ -86,9 +95,16 @@ int main(int argc, char **argv)
 		.tid = 4242, .addr = 0x400000, .len = 0x10000, .prot = 5,
 		.path = APP };
 	put(&r);
-	samples(50, 0x401010);
-	samples(30, 0x403010);
-	samples(20, 0x404010);
+	samples(split[0], 0x401010);
+	samples(split[1], 0x403010);
+	if (threads) {
+		r = (struct kp_record){ .type = KP_REC_THREAD };
+		r.thread = (struct kp_rec_thread){ .time_ns = 1000000000ULL, .pid = 4242,
+			.tid = 4243, .comm = "worker" };
+		put(&r);
+		tid = 4243;
+	}
+	samples(split[2], 0x404010);
 	if (cxx)
 		samples(25, 0x405010);
 	r = (struct kp_record){ .type = KP_REC_SYMTAB };

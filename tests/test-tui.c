@@ -53,10 +53,27 @@ static struct kp_row fake_rows[3] = {
 	  .name = "hot_c", .module = "split", .pid = 8, .comm = "other" },
 };
 
+/* The flame view: all > app > main > hot_a (half), hot_b, hot_c. */
+static struct kp_row flame_rows[6] = {
+	{ .id = 20, .depth = 0, .has_children = 1, .total = 10, .w = 1, .name = "all",
+	  .kind = KP_KIND_PROCESS },
+	{ .id = 21, .depth = 1, .has_children = 1, .total = 10, .w = 1, .name = "app",
+	  .pid = 7, .kind = KP_KIND_PROCESS },
+	{ .id = 22, .fn = 200, .depth = 2, .has_children = 1, .total = 10, .w = 1,
+	  .name = "main", .pid = 7 },
+	{ .id = 23, .fn = 100, .depth = 3, .self = 5, .total = 5, .w = 0.5,
+	  .name = "hot_a", .pid = 7 },
+	{ .id = 24, .fn = 101, .depth = 3, .self = 3, .total = 3, .x = 0.5, .w = 0.3,
+	  .name = "hot_b", .pid = 7, .kind = KP_KIND_KERNEL },
+	{ .id = 25, .fn = 102, .depth = 3, .self = 2, .total = 2, .x = 0.8, .w = 0.2,
+	  .name = "hot_c", .pid = 7, .kind = KP_KIND_UNKNOWN },
+};
+
 int kp_model__view(struct kp_model *m, const struct kp_view_opts *o,
 		   struct kp_view **out)
 {
 	struct kp_view *v;
+	size_t n = o->kind == KP_VIEW_FLAME ? 6 : 3;
 
 	if (m->fail_view == 1)
 		return -ENOMEM;
@@ -65,7 +82,7 @@ int kp_model__view(struct kp_model *m, const struct kp_view_opts *o,
 	v = calloc(1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	v->nr_all = m->big ? m->big : 3;
+	v->nr_all = m->big ? m->big : n;
 	v->nr_rows = o->max_rows && o->max_rows < v->nr_all ? o->max_rows : v->nr_all;
 	v->rows = calloc(v->nr_rows, sizeof(*v->rows));
 	if (!v->rows) {
@@ -74,7 +91,7 @@ int kp_model__view(struct kp_model *m, const struct kp_view_opts *o,
 	}
 	for (size_t i = 0; i < v->nr_rows; i++) {
 		if (!m->big) {
-			v->rows[i] = fake_rows[i];
+			v->rows[i] = n == 6 ? flame_rows[i] : fake_rows[i];
 			continue;
 		}
 		v->rows[i].id = v->rows[i].fn = 1000 + i;
@@ -283,7 +300,8 @@ static void test_help_lists_every_key(void **state)
 {
 	static const char *const want[] = { "h ? F1", "q F10", "Up Down",
 		"PgUp PgDn", "Home End", "Tab v S-Tab", "Enter", "< > F6", "/ F3",
-		"\\ F4", "Esc", "p", "k", "u", "i", "s", "f", "w", "z", "b", "m" };
+		"\\ F4", "Esc", "p", "k", "u", "i", "s", "f", "w", "z", "b", "m",
+		"flame arrows", "flame Enter", "flame / n N", "flame r" };
 	const char *keys, *text;
 
 	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
@@ -400,11 +418,97 @@ static void test_views_and_tree(void **state)
 	assert_int_equal(x->m.last.kind, KP_VIEW_FLAT);
 	assert_int_equal(x->m.last.root_fn, 0);
 	press(x, KP_KEY(KEY_BTAB));
-	assert_int_equal(x->m.last.kind, KP_VIEW_MODULE);
+	assert_int_equal(x->m.last.kind, KP_VIEW_FLAME);	/* the last view */
 	press(x, '1');
 	press(x, '3');		/* the callers view is about the selection */
 	assert_int_equal(x->m.last.kind, KP_VIEW_BOTTOMUP);
 	assert_int_equal(x->m.last.root_fn, 100);
+	fix_free(x);
+}
+
+/* The flame graph's keys: arrows, zoom in and out (the path of ids
+ * handed to the model), the mouse, flip, search by substring and regex
+ * with the matches' share (nested once), next and previous, callers and
+ * back. */
+static void test_flame_keys(void **state)
+{
+	struct fix *x = fix_new(1);
+	struct kp_tui *t = x->t;
+	struct kp_mouse mc;
+
+	press(x, '8');
+	assert_int_equal(x->m.last.kind, KP_VIEW_FLAME);
+	assert_true(x->m.last.min_share > 0);	/* half a half cell of 80 */
+	assert_int_equal(t->sel, 0);		/* the root */
+	press(x, KP_KEY(KEY_DOWN));
+	press(x, KP_KEY(KEY_DOWN));
+	press(x, KP_KEY(KEY_DOWN));
+	assert_int_equal(t->sel, 3);		/* the widest child: hot_a */
+	press(x, KP_KEY(KEY_RIGHT));
+	assert_int_equal(t->sel, 4);
+	press(x, KP_KEY(KEY_RIGHT));
+	press(x, KP_KEY(KEY_RIGHT));
+	assert_int_equal(t->sel, 5);		/* the last at its depth */
+	press(x, KP_KEY(KEY_LEFT));
+	press(x, KP_KEY(KEY_UP));
+	assert_int_equal(t->sel, 2);		/* main */
+	press(x, KP_KEY(KEY_DOWN));
+	press(x, KP_KEY(KEY_RIGHT));
+	press(x, '\r');			/* zoom into hot_b */
+	assert_int_equal(x->m.last.zoom_len, 3);
+	assert_int_equal(x->m.last.zoom[0], 21);
+	assert_int_equal(x->m.last.zoom[1], 22);
+	assert_int_equal(x->m.last.zoom[2], 24);
+	assert_int_equal(t->sel, 4);		/* kept by its id */
+	press(x, KP_ESC);
+	assert_int_equal(x->m.last.zoom_len, 2);
+	press(x, KP_KEY(KEY_BACKSPACE));
+	press(x, KP_ESC);
+	assert_int_equal(x->m.last.zoom_len, 0);
+	assert_int_equal(press(x, KP_ESC), KP_ACT_NONE);	/* nothing to leave */
+	/* the mouse: depth 3 is screen row 8 (a header of 4, the heading) */
+	mc = (struct kp_mouse){ KP_MOUSE_CLICK, 50, 8 };
+	assert_int_equal(kp_mouse__act(t, &mc), KP_ACT_REDRAW);
+	assert_int_equal(t->sel, 4);		/* hot_b: columns 40..63 */
+	mc = (struct kp_mouse){ KP_MOUSE_DOUBLE, 70, 8 };
+	assert_int_equal(kp_tui__apply(t, kp_mouse__act(t, &mc)), 0);
+	assert_int_equal(x->m.last.zoom_len, 3);
+	assert_int_equal(x->m.last.zoom[2], 25);	/* hot_c */
+	for (int i = 0; i < 3; i++)
+		press(x, KP_ESC);
+	press(x, 'r');				/* root at the bottom: Up is a child */
+	assert_true(t->fl.root_bottom);
+	press(x, KP_KEY(KEY_DOWN));
+	assert_int_equal(t->sel, 2);
+	press(x, KP_KEY(KEY_UP));
+	assert_int_equal(t->sel, 3);
+	/* search: a substring, then a regex; hot_a and hot_b: 80% */
+	assert_int_equal(kp_actions__prompt_done(t, KP_PROMPT_SEARCH, "hot_"), KP_ACT_REDRAW);
+	assert_int_equal(t->fl.nr_match, 3);
+	assert_int_equal(t->sel, 4);		/* the next match after hot_a */
+	assert_int_equal(kp_actions__prompt_done(t, KP_PROMPT_SEARCH, "HOT_[ab]$"), KP_ACT_REDRAW);
+	assert_int_equal(t->fl.nr_match, 2);
+	assert_true(t->fl.match_share > 0.799 && t->fl.match_share < 0.801);
+	assert_int_equal(t->sel, 3);		/* wrapped to hot_a */
+	press(x, 'n');
+	assert_int_equal(t->sel, 4);
+	press(x, 'N');
+	assert_int_equal(t->sel, 3);
+	assert_non_null(strstr(t->msg, "2 boxes match"));
+	kp_actions__prompt_done(t, KP_PROMPT_SEARCH, "a");	/* nested: once */
+	assert_int_equal(t->fl.nr_match, 4);	/* all, app, main, hot_a */
+	assert_true(t->fl.match_share > 0.999 && t->fl.match_share < 1.001);
+	assert_int_equal(t->sel, 0);		/* the next match: wrapped to all */
+	press(x, 'a');
+	assert_non_null(strstr(t->msg, "annotation"));
+	press(x, 'n');
+	press(x, 'n');
+	assert_int_equal(t->sel, 2);
+	press(x, 'c');				/* the callers of main */
+	assert_int_equal(x->m.last.kind, KP_VIEW_BOTTOMUP);
+	assert_int_equal(x->m.last.root_fn, 200);
+	press(x, KP_ESC);
+	assert_int_equal(x->m.last.kind, KP_VIEW_FLAME);
 	fix_free(x);
 }
 
@@ -668,6 +772,7 @@ int main(void)
 		cmocka_unit_test(test_sampling_and_save),
 		cmocka_unit_test(test_zero_baseline_mode_sort),
 		cmocka_unit_test(test_views_and_tree),
+		cmocka_unit_test(test_flame_keys),
 		cmocka_unit_test(test_filter_focus_search),
 		cmocka_unit_test(test_rows_made_on_demand),
 		cmocka_unit_test(test_cpu_over_its_time),

@@ -224,7 +224,7 @@ static void same_view(struct kp_model *a, struct kp_model *b,
 	assert_int_equal(kp_model__view(a, o, &va), 0);
 	assert_int_equal(kp_model__view(b, o, &vb), 0);
 	if (va->nr_rows != vb->nr_rows || va->total != vb->total ||
-	    va->base_total != vb->base_total)
+	    va->base_total != vb->base_total || va->zoom_depth != vb->zoom_depth)
 		fail_msg("seed %llx step %zu kind %d: %zu rows, total %.17g/%.17g vs "
 			 "%zu rows, %.17g/%.17g", (unsigned long long)seed, step, o->kind,
 			 va->nr_rows, va->total, va->base_total, vb->nr_rows, vb->total,
@@ -239,7 +239,8 @@ static void same_view(struct kp_model *a, struct kp_model *b,
 		    !str_eq(x->name, y->name) || !str_eq(x->module, y->module) ||
 		    !str_eq(x->source, y->source) || !str_eq(x->comm, y->comm) ||
 		    x->pid != y->pid || x->tid != y->tid || x->nr_procs != y->nr_procs ||
-		    x->inlined != y->inlined || x->kernel != y->kernel)
+		    x->inlined != y->inlined || x->kernel != y->kernel ||
+		    x->x != y->x || x->w != y->w || x->kind != y->kind)
 			fail_msg("seed %llx step %zu kind %d sort %d root %llu row %zu: "
 				 "%s self %.17g total %.17g samples %llu procs %u vs "
 				 "%s self %.17g total %.17g samples %llu procs %u",

@@ -66,3 +66,60 @@ table_top() {
 samples_of() {
 	screen | awk -v f="$1" '$4 == f { print $3; exit }'
 }
+
+# Total% of function $1 in the flat view (second column), or empty.
+total_of() {
+	screen | awk -v f="$1" '$4 == f { print $2; exit }'
+}
+
+# flame_boxes REGEX: the boxes of the first flame row matching REGEX
+# (below the header and the heading: from the screen's 6th line), one
+# "LABEL FROM TO" line each, in half cells, from the screen captured with
+# its attributes (which tmux gives as changes, carried over from line to
+# line) and trailing blanks: a half cell is filled when it has a
+# background colour or reverse video, or is the filled half of U+258C /
+# U+2590; a box is a run of filled half cells, and a '|' (the edge of a
+# box without UTF-8) starts a new one. LABEL is the box's text without
+# blanks ("-" when too narrow for one).
+flame_boxes() {
+	n=$(screen | awk -v re="$1" 'NR > 5 && $0 ~ re { print NR; exit }')
+	[ -n "$n" ] || return 0
+	tmx capture-pane -e -N -p -t t | head -n "$n" |
+	sed -e 's/\xe2\x96\x8c/\x01/g' -e 's/\xe2\x96\x90/\x02/g' -e 's/\xe2\x80\xa6/~/g' \
+	    -e 's/$/\x03/' -e 's/\x1b\[\([0-9;]*\)m/\n\x1b\1\n/g' |
+	awk -v target="$n" '
+	BEGIN { esc = sprintf("%c", 27); lh = sprintf("%c", 1); rh = sprintf("%c", 2)
+		eol = sprintf("%c", 3); line = 1 }
+	function half(f, ch) {
+		if (line != target) return
+		if (f && !open) { open = 1; from = pos; label = "" }
+		if (!f && open) { open = 0; print (label == "" ? "-" : label), from, pos }
+		if (f && ch != "" && ch != " ") label = label ch
+		pos++
+	}
+	substr($0, 1, 1) == esc {
+		k = split(substr($0, 2), a, ";")
+		if (k == 0) { bg = 0; rev = 0 }
+		for (i = 1; i <= k; i++) {
+			c = a[i] + 0
+			if (c == 0) { bg = 0; rev = 0 }
+			else if (c == 7) rev = 1
+			else if (c == 27) rev = 0
+			else if (c == 49) bg = 0
+			else if ((c >= 40 && c <= 47) || (c >= 100 && c <= 107)) bg = 1
+			else if (c == 48) { bg = 1; i += a[i + 1] == 5 ? 2 : 4 }
+			else if (c == 38) i += a[i + 1] == 5 ? 2 : 4
+		}
+		next
+	}
+	{
+		for (j = 1; j <= length($0); j++) {
+			ch = substr($0, j, 1)
+			if (ch == eol) { if (line == target) half(0, ""); line++; pos = 0 }
+			else if (ch == lh) { half(1, ""); half(0, "") }
+			else if (ch == rh) { half(0, ""); half(1, "") }
+			else if (ch == "|" && (bg || rev)) { half(0, ""); pos--; half(1, ""); half(1, "") }
+			else { half(bg || rev, ch); half(bg || rev, "") }
+		}
+	}'
+}

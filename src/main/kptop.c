@@ -64,6 +64,7 @@ struct run {
 	struct kp_report_counts run;	/* since sampling started, up to it */
 	int damaged;		/* the input file is damaged: exit 4 after the report */
 	int debuginfod;		/* debug files fetched ($DEBUGINFOD_URLS) */
+	char host[64];		/* the host sampled (META), for the reports */
 	struct kp_err err;
 };
 
@@ -307,6 +308,43 @@ static int load_input(struct run *r)
 	return 0;
 }
 
+/* --baseline FILE: the stream read into the model by a pump of its own
+ * (its records never reach the save file), its counts made the model's
+ * baseline, then the counts, drops and times zeroed (the baseline
+ * stays): what comes next is compared with it. A damaged file: its
+ * records before the damage, a warning, exit 4 at the end (as -i). */
+static int load_baseline(struct run *r)
+{
+	struct kp_err warn = { 0 };
+	struct kp_pump *bp = kp_pump__new(NULL, r->m, 0, &r->err);
+	struct kp_pump_info pi;
+	int rc;
+
+	if (!bp)
+		return KP_EXIT_RUNTIME;
+	rc = kp_pump__load_file(bp, r->o.baseline, r->o.force, &warn, &r->err);
+	kp_pump__info(bp, &pi);
+	kp_pump__free(bp);
+	if (rc)
+		return rc == -ENOMEM ? KP_EXIT_RUNTIME : KP_EXIT_INPUT;
+	if (warn.msg[0]) {
+		fprintf(stderr, "kptop: warning: baseline %s\n", warn.msg);
+		r->damaged = 1;
+		if (pi.records == 0) {
+			kp_err_set(&r->err, warn.code, "%s: no record could be read",
+				   r->o.baseline);
+			return KP_EXIT_INPUT;
+		}
+	}
+	kp_model__baseline_mark(r->m);
+	if (!kp_model__has_baseline(r->m)) {
+		kp_err_set(&r->err, -ENOMEM, "out of memory for the baseline");
+		return KP_EXIT_RUNTIME;
+	}
+	kp_model__zero(r->m);
+	return 0;
+}
+
 /* ---- batch ---- */
 
 /* The pprof report's look-up of a mapping's build ID on disk. */
@@ -332,12 +370,14 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->dbgd_done = ss.debuginfod_done;
 	info->dbgd_failed = ss.debuginfod_failed;
 	kp_pump__info(r->p, &pi);
+	snprintf(r->host, sizeof(r->host), "%s", pi.hostname);
 	info->index = idx;
 	info->count = r->o.count;
 	info->ncpus = pi.ncpus;
 	info->event = "cpu-clock (software, per CPU)";
 	info->field_sep = r->o.field_sep;
 	info->folded_pid = r->o.folded_pid;
+	info->host = r->host;
 	/* Build IDs the records lacked, from the files on this machine (as a
 	 * replay names frames from them too). */
 	info->build_id = main_build_id;
@@ -586,6 +626,7 @@ static int run_live(struct run *r)
 		.save_default = NULL,	/* the view offers kptop-DATE-TIME.kps */
 		.show_idle = r->o.idle, .symbols = r->syms,
 		.no_mouse = r->o.no_mouse, .delay_set = r->o.delay_set,
+		.baseline_path = r->o.baseline,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -664,6 +705,11 @@ static int start(struct run *r)
 		return rc;
 	if (build_model(r))
 		return KP_EXIT_RUNTIME;
+	if (r->o.baseline) {
+		rc = load_baseline(r);
+		if (rc)
+			return rc;
+	}
 	if (!r->o.input) {
 		rc = build_collector(r);
 		if (rc)

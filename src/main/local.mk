@@ -15,6 +15,20 @@ EXTRA_DIST += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/l
 	tests/cli-reports.sh \
 	src/README.md tests/fixtures/stream-v1.1.kps
 
+## --baseline: a differential SVG and the live view, from synthetic
+## streams (no root, no BPF).
+TESTS += tests/cli-baseline.sh
+EXTRA_DIST += tests/cli-baseline.sh
+
+## --format speedscope: its schema (ajv) and its importer (headless
+## Chromium), npm packages installed into tests/npm-cache (no root, no BPF).
+TESTS += tests/cli-speedscope.sh
+EXTRA_DIST += tests/cli-speedscope.sh
+clean-local: clean-npm-cache
+clean-npm-cache:
+	rm -rf tests/npm-cache
+.PHONY: clean-npm-cache
+
 ## A synthetic stream for the CLI tests (no root, no BPF).
 check_PROGRAMS += tests/mkstream
 tests_mkstream_SOURCES = tests/mkstream.c
@@ -27,6 +41,15 @@ TESTS += tests/batch-formats.sh tests/batch-replay.sh tests/batch-sigint.sh \
 EXTRA_DIST += tests/batch-lib.sh tests/batch-formats.sh tests/batch-replay.sh \
 	tests/batch-sigint.sh tests/batch-pprof.sh tests/batch-exited.sh \
 	tests/batch-churn.sh tests/batch-fork.sh tests/batch-intervals.sh
+
+## --format svg: xmllint, the 50/30/20 widths, a headless Chromium
+## screenshot checked by its pixels (png-stat).
+TESTS += tests/batch-svg.sh
+EXTRA_DIST += tests/batch-svg.sh
+check_PROGRAMS += tests/png-stat
+tests_png_stat_SOURCES = tests/png-stat.c
+tests_png_stat_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
+tests_png_stat_LDADD = $(ZLIB_LIBS)
 
 ## A replay of a DWARF- or auto-mode run equals the live report, every
 ## format (pprof compared without its time and duration: pprof-strip).

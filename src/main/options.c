@@ -12,7 +12,7 @@ enum {
 	OPT_BATCH = 256, OPT_FORMAT, OPT_FORCE, OPT_CGROUP, OPT_USER_ONLY,
 	OPT_KERNEL_ONLY, OPT_CPU_BUFFER, OPT_QUEUE_LIMIT, OPT_MAX_NODES,
 	OPT_SPOOL, OPT_UNWIND, OPT_STACK_BYTES, OPT_WINDOW, OPT_IDLE,
-	OPT_MAX_MEMORY, OPT_NO_MOUSE, OPT_FIELD_SEP, OPT_FOLDED_PID,
+	OPT_MAX_MEMORY, OPT_NO_MOUSE, OPT_FIELD_SEP, OPT_FOLDED_PID, OPT_BASELINE,
 };
 
 static const struct option long_opts[] = {
@@ -26,6 +26,7 @@ static const struct option long_opts[] = {
 	{ "save", required_argument, NULL, 'w' },
 	{ "input", required_argument, NULL, 'i' },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "freq", required_argument, NULL, 'F' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
@@ -62,8 +63,9 @@ void kp_options_usage(FILE *f, const char *prog)
 "  -n, --iterations N     batch: number of reports (default 1)\n"
 "  -o, --output FILE      batch: write the report to FILE (default or -: stdout);\n"
 "                         with %%n (report number), %%Y%%m%%d-%%H%%M%%S: one file\n"
-"                         per report (needed by -n N --format pprof)\n"
-"      --format FMT       batch: text (default), tree, folded, pprof, json\n"
+"                         per report (needed by -n N --format pprof or svg)\n"
+"      --format FMT       batch: text (default), tree, folded, pprof, json,\n"
+"                         svg (a flame graph), speedscope\n"
 "      --field-separator SEP\n"
 "                         batch text, tree: table fields apart by SEP, one\n"
 "                         punctuation mark or \\t (a tab), unpadded (for awk)\n"
@@ -71,6 +73,8 @@ void kp_options_usage(FILE *f, const char *prog)
 "  -w, --save FILE        also write the record stream to FILE\n"
 "  -i, --input FILE       read a saved stream instead of sampling\n"
 "      --force            read a stream owned by another user\n"
+"      --baseline FILE    a saved stream to compare with: the live view's\n"
+"                         baseline, or a differential --format svg\n"
 "\n"
 "Sampling:\n"
 "  -F, --freq HZ          samples per second per CPU (default %u)\n"
@@ -282,7 +286,7 @@ static int parse_word(struct kp_options *o, int c, const char *arg,
 	case OPT_FORMAT:
 		if (kp_format_parse(arg, &o->format))
 			return bad(err, "--format", arg,
-				   "expected text, tree, folded, pprof or json");
+				   "expected text, tree, folded, pprof, json, svg or speedscope");
 		return 0;
 	case OPT_FIELD_SEP:
 		if (parse_sep(arg, &o->field_sep))
@@ -308,10 +312,13 @@ static int parse_word(struct kp_options *o, int c, const char *arg,
 			return bad(err, "-p", arg,
 				   "expected process ids > 0, separated by commas");
 		return 0;
-	case 'o': case 'w': case 'i': case OPT_CGROUP:
+	case 'o': case 'w': case 'i': case OPT_CGROUP: case OPT_BASELINE:
+		if (!*arg && c == OPT_BASELINE)
+			return kp_err_set(err, KP_EUSAGE, "empty file name for --baseline");
 		if (!*arg)
 			return kp_err_set(err, KP_EUSAGE, "empty file name for -%c",
 					  c == OPT_CGROUP ? '-' : c);
+		if (c == OPT_BASELINE) o->baseline = arg;
 		if (c == 'o') o->output = arg;
 		if (c == 'w') o->save = arg;
 		if (c == 'i') o->input = arg;
@@ -363,10 +370,14 @@ static int check_output(const struct kp_options *o, struct kp_err *err)
 		return kp_err_set(err, KP_EUSAGE, "invalid value '%s' for -o: with "
 				  "-n %u the pattern needs %%n (the report number), "
 				  "such as %s-%%n", o->output, o->count, o->output);
-	if (!fields && o->count > 1 && !o->input && o->format == KP_FORMAT_PPROF)
-		return kp_err_set(err, KP_EUSAGE, "-n %u --format pprof writes one "
+	if (!fields && o->count > 1 && !o->input &&
+	    (o->format == KP_FORMAT_PPROF || o->format == KP_FORMAT_SVG ||
+	     o->format == KP_FORMAT_SPEEDSCOPE))
+		return kp_err_set(err, KP_EUSAGE, "-n %u --format %s writes one "
 				  "file per report: give -o a pattern with %%n, such "
-				  "as -o cpu-%%n.pb.gz", o->count);
+				  "as -o cpu-%%n.%s", o->count, kp_format_name(o->format),
+				  o->format == KP_FORMAT_SVG ? "svg" :
+				  o->format == KP_FORMAT_PPROF ? "pb.gz" : "speedscope.json");
 	return 0;
 }
 
@@ -388,6 +399,10 @@ static int check_combination(struct kp_options *o, struct kp_err *err)
 	if (o->folded_pid && (!o->batch || o->format != KP_FORMAT_FOLDED))
 		return kp_err_set(err, KP_EUSAGE, "--folded-pid is for the folded "
 				  "report: it needs --batch and --format folded");
+	if (o->batch && o->baseline && o->format != KP_FORMAT_SVG)
+		return kp_err_set(err, KP_EUSAGE, "--baseline in batch mode needs "
+				  "--format svg (a differential flame graph); the "
+				  "live view shows it in every view");
 	return check_output(o, err);
 }
 

@@ -52,6 +52,7 @@ struct kp_options {
 	int folded_pid;		/* --folded-pid */
 	const char *save;	/* -w/--save FILE */
 	const char *input;	/* -i FILE */
+	const char *baseline;	/* --baseline FILE: a stream to compare with */
 	int force;		/* --force: read another user's stream */
 	uint32_t freq_hz;	/* -F */
 	uint32_t *pids;		/* -p, owned */

@@ -11,6 +11,7 @@ libkpmodel_a_SOURCES = src/model/model.h src/model/model-int.h \
 	src/model/tree.c src/model/time.c src/model/summary.c \
 	src/model/baseline.c src/model/filter.c src/model/view.c \
 	src/model/view-cache.c src/model/view-group.c src/model/view-tree.c \
+	src/model/view-flame.c \
 	src/model/stacks.c src/model/pending.c src/model/model.c src/model/merge.c \
 	src/model/mem.c src/model/fold.c src/model/rename.c
 
@@ -22,6 +23,11 @@ tests_test_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_model_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)
 check_PROGRAMS += tests/test-view-cache
 TESTS += tests/test-view-cache
+check_PROGRAMS += tests/test-flame
+TESTS += tests/test-flame
+tests_test_flame_SOURCES = tests/test-flame.c tests/model-fake.h
+tests_test_flame_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_flame_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)
 tests_test_view_cache_SOURCES = tests/test-view-cache.c tests/model-fake.h
 tests_test_view_cache_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_view_cache_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)

@@ -264,7 +264,19 @@ enum kp_view_kind {
 	KP_VIEW_THREAD,		/* one row per thread */
 	KP_VIEW_CGROUP,		/* one row per cgroup */
 	KP_VIEW_MODULE,		/* one row per module */
+	KP_VIEW_FLAME,		/* the boxes of a flame graph (view-flame.c) */
 	KP_VIEW_KIND_MAX,
+};
+
+/* What a function is, for the colours of a flame graph. */
+enum kp_frame_kind {
+	KP_KIND_USER = 0,
+	KP_KIND_KERNEL,
+	KP_KIND_JIT,		/* code named from a JIT map (module [jit]) */
+	KP_KIND_PYTHON,		/* Python code (CPython's perf map "py::" names) */
+	KP_KIND_UNKNOWN,	/* [unknown], module+0xoff, [other] */
+	KP_KIND_PROCESS,	/* not a function: a command's box, or the root */
+	KP_KIND_MAX,
 };
 
 /* Descending, except NAME. DELTA: by the size of the change of share
@@ -289,12 +301,27 @@ struct kp_view_opts {
 	 * grouped views still count every row (kp_view.nr_all), so a caller
 	 * can make the rows it shows and ask for more when it scrolls. */
 	size_t max_rows;
+	/* Flame: the ids of the boxes from a child of the root down to the
+	 * box to zoom into (zoom_len 0: none); where the path leaves the
+	 * view, the deepest box found on it is the zoom box. Boxes narrower
+	 * than min_share of the zoom box are not made (0: every box). */
+	const uint64_t *zoom;
+	size_t zoom_len;
+	double min_share;
 };
 
 /* Row ids: flat = fn; tree rows hash the path of function ids from their
  * process row (whose id is the process view's); thread: hash of process
  * and tid; cgroup: the cgroup id; module: its index + 1. Tree rows merge
- * the call sites of a function under the same parent. */
+ * the call sites of a function under the same parent.
+ * Flame: one row per box, depth first from the root box "all" (depth 0),
+ * then a box per command (its processes together: name and comm are the
+ * comm, pid that of its process when it has one, nr_procs how many), then
+ * the functions (pid: their command's), siblings by name; ids hash the
+ * comm and the path of function ids. x and w place the box: shares of
+ * the zoom box's width (its ancestors and itself: 0 and 1). A box's
+ * room past its children's is its self, and that of children too narrow
+ * to be made (min_share). Boxes with no current count are left out. */
 struct kp_row {
 	uint64_t id;		/* stable across refreshes: node, function, pid... */
 	uint64_t fn;		/* function id (for focus / bottom-up), 0 if none */
@@ -313,6 +340,8 @@ struct kp_row {
 				 * process, thread and tree rows of a merged
 				 * command: the processes merged (else 0) */
 	int inlined, kernel;
+	double x, w;		/* flame: left edge and width (see above) */
+	enum kp_frame_kind kind;	/* flame */
 };
 
 struct kp_view {
@@ -324,6 +353,7 @@ struct kp_view {
 	double total;		/* current samples in the view (after filters) */
 	double base_total;	/* baseline samples, 0 without one */
 	size_t cap_rows;	/* rows allocated */
+	int zoom_depth;		/* flame: depth of the zoom box (0: the root) */
 };
 
 /* The counts behind the views (up to about 80 bytes per trie node, 56

@@ -1,5 +1,6 @@
 /* view-int.h — the steps of kp_model__view: sorting rows, the process,
- * grouped and tree views (view.c, view-group.c, view-tree.c). Each
+ * grouped, tree and flame views (view.c, view-group.c, view-tree.c,
+ * view-flame.c). Each
  * reads the counts of the view cache and allocates only the view it
  * returns. Internal to src/model/.
  */
@@ -19,5 +20,8 @@ int kp_view__grouped(struct kp_model *m, const struct kp_prep *p,
 int kp_view__tree(struct kp_model *m, const struct kp_view_opts *o,
 		  const struct kp_prep *p, const struct kp_agg *a,
 		  struct kp_view *v);
+int kp_view__flame(struct kp_model *m, const struct kp_view_opts *o,
+		   const struct kp_prep *p, const struct kp_agg *a,
+		   struct kp_view *v);
 
 #endif /* KP_MODEL_VIEW_INT_H */

@@ -8,7 +8,7 @@
  * node of the function, total only from nodes with no ancestor of the
  * same function, so recursion counts each sample once. The tree views are
  * in view-tree.c, the groupings by process, thread, cgroup and module in
- * view-group.c.
+ * view-group.c, the flame graph's boxes in view-flame.c.
  */
 #include "model/view-int.h"
 #include "model/model-util.h"
@@ -260,6 +260,8 @@ static int build(struct kp_model *m, const struct kp_view_opts *o,
 		return view_flat(m, o, &a, v);
 	if (o->kind == KP_VIEW_PROCESS)
 		return kp_view__process(m, &a, v);
+	if (o->kind == KP_VIEW_FLAME)
+		return kp_view__flame(m, o, &p, &a, v);
 	return kp_view__tree(m, o, &p, &a, v);
 }
 
@@ -274,11 +276,12 @@ int kp_model__view_reuse(struct kp_model *m, const struct kp_view_opts *o,
 		return -ENOMEM;
 	v->nr_rows = v->nr_all = 0;
 	v->total = v->base_total = 0;
+	v->zoom_depth = 0;
 	if (o && o->kind >= 0 && o->kind < KP_VIEW_KIND_MAX)
 		err = kp_feed__settle(m);
 	err = err ? err : build(m, o, v);
 	if (!err && o->kind != KP_VIEW_TOPDOWN && o->kind != KP_VIEW_BOTTOMUP &&
-	    o->kind != KP_VIEW_FLAT)
+	    o->kind != KP_VIEW_FLAT && o->kind != KP_VIEW_FLAME)
 		err = kp_view__sort_rows(m, v->rows, v->nr_rows, o->sort, v->total,
 					 v->base_total);
 	if (err) {

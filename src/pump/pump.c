@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -292,6 +293,8 @@ void kp_pump_note_meta(struct kp_pump *p, const struct kp_record *r)
 	p->info.ncpus = r->meta.ncpus;
 	p->info.start_mono_ns = r->meta.start_mono_ns;
 	p->info.start_real_ns = r->meta.start_real_ns;
+	snprintf(p->info.hostname, sizeof(p->info.hostname), "%s",
+		 r->meta.hostname ? r->meta.hostname : "");
 }
 
 void kp_pump__info(const struct kp_pump *p, struct kp_pump_info *out)

@@ -63,6 +63,7 @@ struct kp_pump_info {
 	uint32_t freq_hz, ncpus;	/* from the newest META record */
 	uint64_t start_mono_ns;		/* META: CLOCK_MONOTONIC at start */
 	uint64_t start_real_ns;		/* META: CLOCK_REALTIME at the same instant */
+	char hostname[64];		/* META: the host sampled, "" unknown */
 	uint64_t records;		/* records read by kp_pump__load_file() */
 	uint64_t spool_bytes;		/* bytes in the spool now */
 	uint64_t live_bytes;		/* bytes taken from the collector */

@@ -9,6 +9,8 @@ static const char *const format_names[KP_FORMAT_MAX] = {
 	[KP_FORMAT_FOLDED] = "folded",
 	[KP_FORMAT_PPROF] = "pprof",
 	[KP_FORMAT_JSON] = "json",
+	[KP_FORMAT_SVG] = "svg",
+	[KP_FORMAT_SPEEDSCOPE] = "speedscope",
 };
 
 const char *kp_format_name(enum kp_format f)

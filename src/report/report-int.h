@@ -69,4 +69,13 @@ void kp_put_field(FILE *out, const char *s, char sep);
 /* Write s as a JSON string literal (quotes included). */
 void kp_json_string(FILE *out, const char *s);
 
+/* Write s (its first len bytes, kp_xml_bytes) as XML character data
+ * or an attribute's value: & < > " escaped, control characters (line breaks too) as '?',
+ * bytes that are not UTF-8 as U+FFFD. */
+void kp_xml_string(FILE *out, const char *s);
+void kp_xml_bytes(FILE *out, const char *s, size_t len);
+
+/* The script of the SVG flame graph (svg-js.c). */
+extern const char kp_svg_script[];
+
 #endif /* KP_REPORT_INT_H */

@@ -19,6 +19,8 @@ int kp_report__write(FILE *out, enum kp_format f, struct kp_model *m,
 	case KP_FORMAT_FOLDED: rc = kp_report_folded(out, m, info, err); break;
 	case KP_FORMAT_PPROF: rc = kp_report_pprof(out, m, info, err); break;
 	case KP_FORMAT_JSON: rc = kp_report_json(out, m, info, err); break;
+	case KP_FORMAT_SVG: rc = kp_report_svg(out, m, info, err); break;
+	case KP_FORMAT_SPEEDSCOPE: rc = kp_report_speedscope(out, m, info, err); break;
 	default:
 		return kp_err_set(err, -EINVAL, "unknown report format %d", (int)f);
 	}
@@ -218,6 +220,41 @@ void kp_put_field(FILE *out, const char *s, char sep)
 	for (; *s; s++)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f || *s == sep ? ' ' : *s,
 		      out);
+}
+
+void kp_xml_bytes(FILE *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	int n;
+
+	while (p < end && *p) {
+		if (*p == '&')
+			fputs("&amp;", out);
+		else if (*p == '<')
+			fputs("&lt;", out);
+		else if (*p == '>')
+			fputs("&gt;", out);
+		else if (*p == '"')
+			fputs("&quot;", out);
+		else if (*p < 0x20)
+			fputc('?', out);	/* not a character of XML 1.0 */
+		else if ((n = utf8_len(p)) == 0 || p + n > end)
+			fputs("\xef\xbf\xbd", out);	/* U+FFFD: keep the file XML */
+		else {	/* U+FFFE and U+FFFF are not XML characters either */
+			if (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)
+				fputs("\xef\xbf\xbd", out);
+			else
+				fwrite(p, 1, (size_t)n, out);
+			p += n;
+			continue;
+		}
+		p++;
+	}
+}
+
+void kp_xml_string(FILE *out, const char *s)
+{
+	kp_xml_bytes(out, s, s ? strlen(s) : 0);
 }
 
 const char *kp_safe(const char *s, char *buf, size_t len)

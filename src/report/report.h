@@ -1,7 +1,9 @@
-/* report.h — batch reports of a model: text, tree, folded, pprof, json.
+/* report.h — batch reports of a model: text, tree, folded, pprof, json,
+ * svg, speedscope.
  *
  * Owns: the output formats. Each format lives in its own file
- * (text.c, tree.c, folded.c, pprof.c, json.c); kp_report__write()
+ * (text.c, tree.c, folded.c, pprof.c, json.c, svg.c, speedscope.c);
+ * kp_report__write()
  * dispatches on the format.
  *
  * Who calls it: src/main/kptop.c in batch mode, after the model has been fed
@@ -32,10 +34,12 @@ enum kp_format {
 	KP_FORMAT_FOLDED,	/* comm;root;...;leaf COUNT */
 	KP_FORMAT_PPROF,	/* gzip-compressed profile.proto */
 	KP_FORMAT_JSON,		/* flat table and counters */
+	KP_FORMAT_SVG,		/* flame graph, differential with a baseline */
+	KP_FORMAT_SPEEDSCOPE,	/* speedscope's JSON: a profile per process, thread */
 	KP_FORMAT_MAX,
 };
 
-/* "text" ... "json" <-> enum; parse returns -EINVAL for an unknown name. */
+/* "text" ... "speedscope" <-> enum; parse returns -EINVAL for an unknown name. */
 const char *kp_format_name(enum kp_format f);
 int kp_format_parse(const char *name, enum kp_format *out);
 
@@ -86,6 +90,7 @@ struct kp_report_info {
 	/* --folded-pid: folded stacks start "comm-PID" (one line per process
 	 * and stack), as stackcollapse-perf --pid does. */
 	int folded_pid;
+	const char *host;		/* the host sampled, NULL or "" unknown */
 };
 
 /* -o with fields: a batch run writes each report to its own file, named
@@ -113,5 +118,9 @@ int kp_report_pprof(FILE *out, struct kp_model *m,
 		    const struct kp_report_info *info, struct kp_err *err);
 int kp_report_json(FILE *out, struct kp_model *m,
 		   const struct kp_report_info *info, struct kp_err *err);
+int kp_report_svg(FILE *out, struct kp_model *m,
+		  const struct kp_report_info *info, struct kp_err *err);
+int kp_report_speedscope(FILE *out, struct kp_model *m,
+			 const struct kp_report_info *info, struct kp_err *err);
 
 #endif /* KP_REPORT_H */

@@ -227,8 +227,8 @@ static const struct kp_action actions[] = {
 	{ { KP_KEY(KEY_PPAGE), KP_KEY(KEY_NPAGE) }, "PgUp PgDn", "a page up / down", act_nav },
 	{ { KP_KEY(KEY_HOME), KP_KEY(KEY_END) }, "Home End", "first / last row", act_nav },
 	{ { '\t', 'v', KP_KEY(KEY_BTAB) }, "Tab v S-Tab", "next / previous view", kp_act_view },
-	{ { '1', '2', '3', '4', '5' }, "1..7", "view: functions tree callers procs threads cgroups modules", kp_act_view },
-	{ { '6', '7' }, "", NULL, kp_act_view },
+	{ { '1', '2', '3', '4', '5' }, "1..8", "view: functions tree callers procs threads cgroups modules flame", kp_act_view },
+	{ { '6', '7', '8' }, "", NULL, kp_act_view },
 	{ { 't', KP_KEY(KEY_F(5)) }, "t F5", "call tree on / off", kp_act_view },
 	{ { 'c' }, "c", "callers of the selected function (bottom-up)", kp_act_view },
 	{ { '\r', '\n', KP_KEY(KEY_ENTER) }, "Enter", "tree: expand / collapse; functions: callers; processes: focus", kp_act_enter },
@@ -255,6 +255,13 @@ static const struct kp_action actions[] = {
 	{ { 'm' }, "m", "time mode: cumulative, decaying, window", act_mode },
 	{ { ' ', KP_CTRL('r') }, "Space", "refresh now", act_refresh },
 	{ { KP_CTRL('l') }, "Ctrl-L", "repaint the screen", act_refresh },
+	/* the flame graph's own keys (flame-keys.c takes them first) */
+	{ { 0 }, "flame arrows", "8: the parent, the widest child, the box beside", act_refresh },
+	{ { 0 }, "flame Enter", "zoom into the box; Esc or Backspace: out one level", act_refresh },
+	{ { 0 }, "flame / n N", "search (substring or regex): matches and their share; next, previous", act_refresh },
+	{ { 0 }, "flame r", "the root at the top or the bottom", act_refresh },
+	{ { 0 }, "flame c p", "callers of the box's function; focus on its process", act_refresh },
+	{ { 0 }, "flame a", "annotation of the function: not in kptop yet", act_refresh },
 	{ { 0 }, "click", "select a row; a title: sort by it; a view name: switch", act_refresh },
 	{ { 0 }, "dbl-click", "as Enter on the row; wheel: move 3 rows (--no-mouse: off)", act_refresh },
 };
@@ -297,7 +304,7 @@ const char *kp_view_name(enum kp_view_kind k)
 {
 	static const char *const names[KP_VIEW_KIND_MAX] = {
 		"Functions", "Tree", "Callers", "Processes", "Threads",
-		"Cgroups", "Modules",
+		"Cgroups", "Modules", "Flame",
 	};
 
 	return (unsigned)k < KP_VIEW_KIND_MAX ? names[k] : "?";

@@ -80,6 +80,7 @@ struct kp_tui *kp_tui__new(const struct kp_tui_config *cfg,
 		t->cfg.delay_ms = 2000;
 	if (!t->cfg.window_s)
 		t->cfg.window_s = 10;
+	kp_flame_ui__init(&t->fl);
 	t->expand = kp_expand__new();
 	if (!t->expand)
 		goto out_free;
@@ -105,6 +106,14 @@ struct kp_tui *kp_tui__new(const struct kp_tui_config *cfg,
 	if (!cfg->no_mouse)
 		kp_crt__mouse(t->crt, 1);
 	kp_tui__load_settings(t);
+	if (kp_model__has_baseline(cfg->model)) {	/* --baseline: as after b */
+		memcpy(t->sorts_before_baseline, t->sorts, sizeof(t->sorts));
+		for (int k = 0; k < KP_VIEW_KIND_MAX; k++)
+			t->sorts[k] = KP_SORT_DELTA;
+		t->vopts.sort = KP_SORT_DELTA;
+		kp_tui__message(t, 0, "baseline %s: rows show the change since",
+				cfg->baseline_path ? cfg->baseline_path : "set");
+	}
 	return t;
 
 out_free:
@@ -159,6 +168,7 @@ void kp_tui__free(struct kp_tui *t)
 	kp_view__free(t->view);
 	kp_line__free(t->line);
 	kp_expand__free(t->expand);
+	kp_flame_ui__fini(&t->fl);
 	free(t);
 }
 
@@ -202,7 +212,10 @@ static void keep_selection(struct kp_tui *t)
 			kp_table__select(t, i);
 			return;
 		}
-	kp_table__select(t, t->sel < v->nr_rows ? t->sel : v->nr_rows - 1);
+	if (t->vopts.kind == KP_VIEW_FLAME)	/* the box is gone: the zoom box */
+		kp_table__select(t, (size_t)v->zoom_depth);
+	else
+		kp_table__select(t, t->sel < v->nr_rows ? t->sel : v->nr_rows - 1);
 }
 
 int kp_tui__review(struct kp_tui *t)
@@ -211,6 +224,8 @@ int kp_tui__review(struct kp_tui *t)
 	int rc;
 
 	t->vopts.max_rows = kp_table__rows_wanted(t);
+	if (t->vopts.kind == KP_VIEW_FLAME)
+		kp_flame__opts(t, &t->vopts);
 	/* the old view's rows are reused: no fresh pages at every refresh */
 	rc = kp_model__view_reuse(t->cfg.model, &t->vopts, t->view, &v);
 
@@ -219,6 +234,8 @@ int kp_tui__review(struct kp_tui *t)
 		return kp_err_set(&t->err, rc, "cannot build the %s view: %s",
 				  kp_view_name(t->vopts.kind), kp_strerror(rc));
 	keep_selection(t);
+	if (t->vopts.kind == KP_VIEW_FLAME)
+		return kp_flame__reviewed(t);
 	if (t->expand_first && v->nr_rows && v->rows[0].has_children &&
 	    t->vopts.expanded && !kp_expand__has(t->expand, v->rows[0].id)) {
 		t->expand_first = 0;
@@ -273,7 +290,10 @@ void kp_tui__draw(struct kp_tui *t)
 	} else {
 		y = kp_header__draw(t, 0);
 		t->table_y = y;
-		kp_table__draw(t, y, rows - 1 - y);
+		if (t->vopts.kind == KP_VIEW_FLAME)
+			kp_flame__draw(t, y, rows - 1 - y);
+		else
+			kp_table__draw(t, y, rows - 1 - y);
 		if (t->screen == KP_SCREEN_PROMPT)
 			kp_prompt__draw(t, rows - 1);
 		else
@@ -305,6 +325,12 @@ enum kp_act kp_tui__key(struct kp_tui *t, int key)
 		return kp_prompt__key(t, key);
 	default:
 		break;
+	}
+	if (t->vopts.kind == KP_VIEW_FLAME) {
+		enum kp_act a;
+
+		if (kp_flame__key(t, key, &a))
+			return a;
 	}
 	return kp_actions__dispatch(t, key);
 }

@@ -7,7 +7,8 @@
  * from kp_tui_config and never freed here.
  *
  * Who calls it: loop.c (kp_tui__run), the screens (header.c, table.c,
- * help.c, prompt.c), the key handlers (actions.c) and bench/tui-bench.c.
+ * flame.c, help.c, prompt.c), the key handlers (actions.c, flame-keys.c)
+ * and bench/tui-bench.c.
  * Each screen has _draw and _key; key handlers return what must happen
  * next (enum kp_act). Errors: 0 or negative errno with t->err filled.
  * Not thread-safe: one thread owns the tui.
@@ -22,6 +23,7 @@
 #include "model/model.h"
 #include "tui/crt.h"
 #include "tui/expand.h"
+#include "tui/flame.h"
 #include "tui/line.h"
 #include "tui/tui.h"
 
@@ -76,6 +78,7 @@ struct kp_tui {
 	int table_y;			/* screen row of the table's heading (last
 					 * draw); the view tabs are the row above */
 	int tab_end[KP_VIEW_KIND_MAX];	/* screen column after each view's tab */
+	struct kp_flame_ui fl;		/* the flame graph (flame.h) */
 	int empty_reads;		/* stdin readable but no key: at EOF? */
 	uint64_t start_ms;		/* the loop's start (monotonic): early frames */
 
@@ -160,6 +163,17 @@ enum kp_act kp_mouse__act(struct kp_tui *t, const struct kp_mouse *m);
 /* The view's max_rows: 0 (all) but for the flat view, where the rows up
  * to twice the selection or the screen's end (at least 2048) are made. */
 size_t kp_table__rows_wanted(const struct kp_tui *t);
+/* The flame graph (flame.c, flame-keys.c): its view options (zoom,
+ * the narrowest box for this screen), the matches of the search after a
+ * new view (0 or -ENOMEM), the screen, its keys (1 with *act set when
+ * the key is the flame graph's; others go to the key table), a new
+ * search's text (from the prompt) and a click at a screen cell. */
+void kp_flame__opts(const struct kp_tui *t, struct kp_view_opts *o);
+int kp_flame__reviewed(struct kp_tui *t);
+void kp_flame__draw(struct kp_tui *t, int y, int h);
+int kp_flame__key(struct kp_tui *t, int key, enum kp_act *act);
+enum kp_act kp_flame__search(struct kp_tui *t, const char *text);
+enum kp_act kp_flame__click(struct kp_tui *t, int x, int y, int twice);
 void kp_help__draw(struct kp_tui *t);
 enum kp_act kp_help__key(struct kp_tui *t, int key);
 void kp_prompt__open(struct kp_tui *t, enum kp_prompt_kind kind,

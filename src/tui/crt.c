@@ -26,6 +26,7 @@ struct role_style {
 	short fg, bg;		/* -1: the terminal's default */
 	unsigned color_attrs;	/* with colours */
 	unsigned mono_attrs;	/* NO_COLOR or no colours */
+	short fg256, bg256;	/* with 256 colours (0 and 0: fg, bg) */
 };
 
 /* The colour table, like htop's CRT colour scheme: one entry per role. */
@@ -45,18 +46,56 @@ static const struct role_style styles[KP_ROLE_MAX] = {
 	[KP_ROLE_TAB]      = { -1, -1, 0, 0 },
 	[KP_ROLE_TAB_ON]   = { COLOR_BLACK, COLOR_GREEN, A_BOLD, A_REVERSE | A_BOLD },
 	[KP_ROLE_MESSAGE]  = { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
+	/* flame boxes: flamegraph.pl's warm user code, orange kernel, green
+	 * JIT, blue Python, grey unknown; purple search matches */
+	[KP_ROLE_FL_USER]        = { COLOR_BLACK, COLOR_YELLOW, 0, A_REVERSE, 16, 221 },
+	[KP_ROLE_FL_KERNEL]      = { COLOR_WHITE, COLOR_RED, 0, A_REVERSE, 16, 209 },
+	[KP_ROLE_FL_JIT]         = { COLOR_BLACK, COLOR_GREEN, 0, A_REVERSE, 16, 114 },
+	[KP_ROLE_FL_PYTHON]      = { COLOR_WHITE, COLOR_BLUE, 0, A_REVERSE, 16, 75 },
+	[KP_ROLE_FL_UNKNOWN]     = { COLOR_BLACK, COLOR_WHITE, 0, A_REVERSE, 16, 250 },
+	[KP_ROLE_FL_PROCESS]     = { COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE, 16, 152 },
+	[KP_ROLE_FL_GROW]        = { COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE | A_BOLD, 231, 160 },
+	[KP_ROLE_FL_GROW_SOME]   = { COLOR_WHITE, COLOR_RED, 0, A_REVERSE, 16, 217 },
+	[KP_ROLE_FL_SHRINK]      = { COLOR_WHITE, COLOR_BLUE, A_BOLD, A_REVERSE | A_BOLD, 231, 26 },
+	[KP_ROLE_FL_SHRINK_SOME] = { COLOR_WHITE, COLOR_BLUE, 0, A_REVERSE, 16, 153 },
+	[KP_ROLE_FL_SAME]        = { COLOR_BLACK, COLOR_WHITE, 0, A_REVERSE, 16, 253 },
+	[KP_ROLE_FL_MATCH]       = { COLOR_WHITE, COLOR_MAGENTA, A_BOLD, A_REVERSE | A_UNDERLINE, 231, 201 },
+	[KP_ROLE_FL_SEL]         = { COLOR_WHITE, COLOR_BLACK, A_BOLD, A_BOLD | A_UNDERLINE, 231, 236 },
+	/* KP_ROLE_FL_HALF..: made from the above by setup_roles */
 };
+
+enum kp_role kp_crt__half(enum kp_role r)
+{
+	if (r < KP_ROLE_FL_USER || r >= KP_ROLE_FL_HALF)
+		return r;
+	return (enum kp_role)(KP_ROLE_FL_HALF + (r - KP_ROLE_FL_USER));
+}
+
+/* A flame box's half cell: its colour as the foreground of a block
+ * character on the terminal's background; plain without colours (the
+ * block drawn in the foreground looks like the box's reverse video). */
+static struct role_style half_style(enum kp_role r)
+{
+	const struct role_style *box = &styles[KP_ROLE_FL_USER + (r - KP_ROLE_FL_HALF)];
+
+	return (struct role_style){ box->bg, -1, 0, 0, box->bg256, 0 };
+}
 
 static void setup_roles(struct kp_crt *c)
 {
+	int wide = c->color && COLORS >= 256;
+
 	for (int r = 0; r < KP_ROLE_MAX; r++) {
-		const struct role_style *s = &styles[r];
+		struct role_style s = r >= KP_ROLE_FL_HALF ? half_style((enum kp_role)r)
+							    : styles[r];
+		short fg = wide && (s.fg256 || s.bg256) ? s.fg256 : s.fg;
+		short bg = wide && s.bg256 ? s.bg256 : s.bg;
 
 		c->pair[r] = 0;
-		c->attrs[r] = c->color ? s->color_attrs : s->mono_attrs;
-		if (!c->color || (s->fg == -1 && s->bg == -1))
+		c->attrs[r] = c->color ? s.color_attrs : s.mono_attrs;
+		if (!c->color || (fg == -1 && bg == -1))
 			continue;
-		if (init_pair((short)r, s->fg, s->bg) == OK)
+		if (init_pair((short)r, fg, bg) == OK)
 			c->pair[r] = (short)r;
 	}
 }
@@ -170,6 +209,7 @@ int kp_crt__row_same(struct kp_crt *c, int y, uint64_t hash)
 int kp_crt__rows(const struct kp_crt *c) { (void)c; return LINES; }
 int kp_crt__cols(const struct kp_crt *c) { (void)c; return COLS; }
 int kp_crt__utf8(const struct kp_crt *c) { return c->utf8; }
+int kp_crt__color(const struct kp_crt *c) { return c->color; }
 
 void kp_crt__role(const struct kp_crt *c, enum kp_role r,
 		  unsigned *attrs, short *pair)

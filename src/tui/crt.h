@@ -40,7 +40,25 @@ enum kp_role {
 	KP_ROLE_TAB,		/* view names */
 	KP_ROLE_TAB_ON,		/* the current view */
 	KP_ROLE_MESSAGE,	/* status messages */
-	KP_ROLE_MAX,
+	/* Flame graph boxes (src/tui/flame.c): filled with a colour of
+	 * their own, in reverse video without colours. */
+	KP_ROLE_FL_USER,	/* by kind (enum kp_frame_kind order) */
+	KP_ROLE_FL_KERNEL,
+	KP_ROLE_FL_JIT,
+	KP_ROLE_FL_PYTHON,
+	KP_ROLE_FL_UNKNOWN,
+	KP_ROLE_FL_PROCESS,
+	KP_ROLE_FL_GROW,	/* with a baseline: by the change of share */
+	KP_ROLE_FL_GROW_SOME,
+	KP_ROLE_FL_SHRINK,
+	KP_ROLE_FL_SHRINK_SOME,
+	KP_ROLE_FL_SAME,
+	KP_ROLE_FL_MATCH,	/* a search match */
+	KP_ROLE_FL_SEL,		/* the selected box */
+	/* The same, for a half cell (U+258C / U+2590): the box's colour on
+	 * the terminal's background (kp_crt__half). */
+	KP_ROLE_FL_HALF,
+	KP_ROLE_MAX = KP_ROLE_FL_HALF + (KP_ROLE_FL_HALF - KP_ROLE_FL_USER),
 };
 
 struct kp_crt_opts {
@@ -59,6 +77,11 @@ int kp_crt__rows(const struct kp_crt *c);
 int kp_crt__cols(const struct kp_crt *c);
 /* 1 if the locale can show UTF-8 line-drawing and arrow characters. */
 int kp_crt__utf8(const struct kp_crt *c);
+/* 1 if roles have colours (0: NO_COLOR or a terminal without them). */
+int kp_crt__color(const struct kp_crt *c);
+/* The half-cell role of a flame box role (KP_ROLE_FL_USER ..
+ * KP_ROLE_FL_SEL); any other role is returned as it is. */
+enum kp_role kp_crt__half(enum kp_role r);
 /* Attributes and colour pair of a role, for setcchar(). */
 void kp_crt__role(const struct kp_crt *c, enum kp_role r,
 		  unsigned *attrs, short *pair);

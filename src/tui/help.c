@@ -33,7 +33,7 @@ static void help_line(struct kp_tui *t, int i, int y, int cols)
 		kp_line__put(l, KP_ROLE_DEFAULT, intro[i], -1);
 	} else if (kp_actions__help(i - NR_INTRO, &keys, &text) == 0) {
 		kp_line__put(l, KP_ROLE_DEFAULT, "  ", -1);
-		kp_line__field(l, KP_ROLE_KEY, keys, 13, 0);
+		kp_line__field(l, KP_ROLE_KEY, keys, 14, 0);
 		kp_line__put(l, KP_ROLE_DEFAULT, text, -1);
 	}
 	kp_line__flush(l, y);

@@ -161,6 +161,12 @@ int kp_text_width(const char *s)
 	return cols;
 }
 
+void kp_line__putc(struct kp_line *l, enum kp_role r, wchar_t wc)
+{
+	if (l->col < l->width)
+		add(l, r, wc, 1);
+}
+
 void kp_line__pad(struct kp_line *l, enum kp_role r, int col)
 {
 	if (col > l->width)

@@ -36,6 +36,8 @@ int kp_line__putf(struct kp_line *l, enum kp_role r, const char *fmt, ...)
  * left instead. */
 void kp_line__field(struct kp_line *l, enum kp_role r, const char *s, int w,
 		    int right);
+/* Append one character one column wide (a block element, a mark). */
+void kp_line__putc(struct kp_line *l, enum kp_role r, wchar_t wc);
 /* Pad with spaces up to column col. */
 void kp_line__pad(struct kp_line *l, enum kp_role r, int col);
 /* Put the line on screen row y, the full width, in one call. */

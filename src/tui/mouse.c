@@ -1,7 +1,9 @@
 /* mouse.c — the mouse on the main screen, as htop has it: a click selects
  * a row, a double-click is Enter on it (expand a tree row, the callers of
  * a function, the focus on a process), the wheel scrolls, a click on a
- * column title sorts by it and one on a view's name switches to it.
+ * column title sorts by it and one on a view's name switches to it. In
+ * the flame graph a click selects a box, a double-click zooms into it
+ * and the wheel moves up and down it (flame-keys.c).
  * The help screen scrolls with the wheel; a click there, or anything in
  * the prompt, is ignored. Positions are those of the last draw
  * (t->table_y, t->table_rows, t->tab_end). */
@@ -38,9 +40,12 @@ static enum kp_act click_heading(struct kp_tui *t, int x)
 }
 
 /* A click or double-click on table row y (a screen row). */
-static enum kp_act click_row(struct kp_tui *t, int y, int twice)
+static enum kp_act click_row(struct kp_tui *t, int x, int y, int twice)
 {
 	size_t i = t->top + (size_t)(y - t->table_y - 1);
+
+	if (t->vopts.kind == KP_VIEW_FLAME)
+		return kp_flame__click(t, x, y, twice);
 
 	if (!t->view || i >= t->view->nr_rows)
 		return KP_ACT_NONE;	/* below the last row */
@@ -58,6 +63,13 @@ static enum kp_act wheel(struct kp_tui *t, int up)
 	for (int i = 0; i < KP_WHEEL_ROWS; i++) {
 		if (t->screen == KP_SCREEN_HELP) {
 			kp_help__key(t, key);
+			continue;
+		}
+		if (t->vopts.kind == KP_VIEW_FLAME) {	/* up and down the graph */
+			enum kp_act f;
+
+			if (kp_flame__key(t, key, &f) && f > a)
+				a = f;
 			continue;
 		}
 		/* rows past those made: the view is made again */
@@ -81,8 +93,8 @@ enum kp_act kp_mouse__act(struct kp_tui *t, const struct kp_mouse *m)
 		return k < 0 ? KP_ACT_NONE : kp_act_view(t, '1' + k);
 	}
 	if (m->y == t->table_y)
-		return click_heading(t, m->x);
+		return t->vopts.kind == KP_VIEW_FLAME ? KP_ACT_NONE : click_heading(t, m->x);
 	if (m->y > t->table_y && m->y <= t->table_y + t->table_rows)
-		return click_row(t, m->y, m->kind == KP_MOUSE_DOUBLE);
+		return click_row(t, m->x, m->y, m->kind == KP_MOUSE_DOUBLE);
 	return KP_ACT_NONE;
 }

@@ -13,6 +13,7 @@
 
 static const char *const view_names[KP_VIEW_KIND_MAX] = {
 	"functions", "tree", "callers", "processes", "threads", "cgroups", "modules",
+	"flame",
 };
 static const char *const sort_names[] = { "self", "total", "name" };
 static const char *const mode_names[] = { "cumulative", "decaying", "window" };

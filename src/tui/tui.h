@@ -40,6 +40,7 @@ struct kp_tui_config {
 	int no_mouse;			/* --no-mouse: leave the mouse to the terminal */
 	int delay_set;			/* -d given: it wins over the settings file */
 	struct kp_symbols *symbols;	/* for the header's JIT map counters; may be NULL */
+	const char *baseline_path;	/* --baseline: the model has its baseline */
 };
 
 /* Whether the terminal named term (NULL: $TERM) can show the live view:

@@ -246,6 +246,8 @@ enum kp_act kp_actions__prompt_done(struct kp_tui *t, enum kp_prompt_kind kind,
 			kp_tui__message(t, 0, "saving to %s: w again to stop", text);
 		return KP_ACT_REDRAW;
 	case KP_PROMPT_SEARCH:
+		if (t->vopts.kind == KP_VIEW_FLAME)
+			return kp_flame__search(t, text);
 		snprintf(t->search, sizeof(t->search), "%s", text);
 		return *text ? kp_act_find(t, text) : KP_ACT_REDRAW;
 	case KP_PROMPT_FILTER:
