@@ -50,6 +50,20 @@ check_widths() {
 
 heading() { screen | sed -n 5p; }
 
+# settled: after s, the samples already taken still come in for a
+# refresh or two; wait until the header's Total holds still.
+settled() {
+	prev= n=0
+	while :; do
+		cur=$(screen | sed -n 's/.*Total \([0-9]*\).*/\1/p' | head -1)
+		[ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
+		n=$((n + 1))
+		[ "$n" -le 20 ] || { screen >&2; fail "Total never held still"; }
+		prev=$cur
+		sleep 0.7
+	done
+}
+
 # until_heading REGEX KEY: press KEY until the heading matches (20 at most).
 until_heading() {
 	n=0
@@ -67,6 +81,7 @@ tui_wait ' hot_c ' 10
 sleep 2
 type_text 's'
 tui_wait 'stopped' 5
+settled
 shares
 keys 8
 tui_wait '8 Flame' 5
@@ -135,6 +150,7 @@ tui_wait ' hot_c ' 10
 sleep 1
 type_text 's'
 tui_wait 'stopped' 5
+settled
 shares
 keys 8
 tui_wait 'hot_c' 5
