@@ -224,7 +224,8 @@ static int build_model(struct run *r)
 				      .jit_budget = share(r, KP_SHARE_JIT),
 				      .max_bytes = share(r, KP_SHARE_SYMBOLS),
 				      .debuginfod = r->debuginfod,
-				      .debuginfod_signal = r->debuginfod ? SIGRTMIN : 0 };
+				      .debuginfod_signal = r->debuginfod ? SIGRTMIN : 0,
+				      .dwarf_cache = 1 };
 	struct kp_err uerr = { 0 };
 
 	r->syms = kp_symbols__new(&so, &r->err);

@@ -17,6 +17,7 @@ libkpsymbols_a_SOURCES = \
 	src/symbols/jitworker.h src/symbols/jitworker.c \
 	src/symbols/procfs.h src/symbols/procfs.c
 libkpsymbols_a_SOURCES += src/symbols/buildid.h src/symbols/buildid.c
+libkpsymbols_a_SOURCES += src/symbols/dwcache.h src/symbols/dwcache.c
 libkpsymbols_a_SOURCES += src/symbols/debuginfod.h src/symbols/debuginfod.c \
 	src/symbols/remote.c
 libkpsymbols_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBLZMA_CFLAGS) \
@@ -39,6 +40,12 @@ tests_fixtures_libfx_so_SOURCES = tests/fixtures/fx-lib.c
 tests_fixtures_libfx_so_CFLAGS = -O2 -g -fPIC
 tests_fixtures_libfx_so_LDFLAGS = -shared
 EXTRA_DIST += tests/fixtures/mkvariants.sh
+## ... and with its DWARF compressed (zlib), as Debian's -dbg packages are:
+## the persistent DWARF cache's case (tests/test-dwcache).
+check_PROGRAMS += tests/fixtures/fx-prog-gz
+tests_fixtures_fx_prog_gz_SOURCES = tests/fixtures/fx-prog.c
+tests_fixtures_fx_prog_gz_CFLAGS = -O2 -g -gz=zlib -fPIE
+tests_fixtures_fx_prog_gz_LDFLAGS = -pie -Wl,--compress-debug-sections=zlib -Wl,--build-id
 
 ## Code only .eh_frame can name: static functions, stripped whole
 ## (tests/fixtures/fx-fde.c); the unstripped build says where they start.
@@ -76,6 +83,12 @@ TESTS += tests/test-buildid
 tests_test_buildid_SOURCES = tests/test-buildid.c
 tests_test_buildid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS)
 tests_test_buildid_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS)
+## The persistent DWARF cache, on a fixture whose DWARF is compressed.
+check_PROGRAMS += tests/test-dwcache
+TESTS += tests/test-dwcache
+tests_test_dwcache_SOURCES = tests/test-dwcache.c
+tests_test_dwcache_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS)
+tests_test_dwcache_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS)
 endif
 
 ## Root tests: a deleted/replaced binary, a workload in a private mount

@@ -12,6 +12,7 @@
 #include "symbols/demangle.h"
 #include "symbols/dwarfidx.h"
 #include "symbols/dwarfsrc.h"
+#include "symbols/dwcache.h"
 #include "symbols/fdetab.h"
 #include "util/kp_err.h"
 
@@ -35,6 +36,12 @@ struct kp_module {
 	Elf *dw_src;		/* the ELF holding DWARF (begun or not), or NULL */
 	size_t dw_bytes;	/* heap taken by libdw and libelf for DWARF */
 	int dw_looked;		/* a lookup in dw was measured (aranges read) */
+	/* The persistent cache (dwcache.h): celf, the cached inflated DWARF
+	 * in use (cfd its file), or dwc_store: none was cached, write it
+	 * as DWARF begins. */
+	struct kp_dwcache *dwc;
+	Elf *celf;
+	int cfd, dwc_store;
 	struct kp_dw_index *dwi;	/* its scopes by CU, made on first use */
 	struct kp_elf_info info;
 	struct kp_symtab *syms;
@@ -76,8 +83,11 @@ void kp_module__free(struct kp_module *m)
 	elf_end(m->melf);
 	elf_end(m->delf);
 	elf_end(m->elf);
+	elf_end(m->celf);
 	free(m->mini);
 	free(m->mem);
+	if (m->cfd >= 0)
+		close(m->cfd);
 	if (m->dfd >= 0)
 		close(m->dfd);
 	if (m->fd >= 0)
@@ -99,6 +109,26 @@ static void load_minidebug(struct kp_module *m, const struct kp_module_opts *o,
 		return;
 	}
 	st->debug_mini++;
+}
+
+/* DWARF from the persistent cache when the file it comes from has it
+ * compressed: the cached inflated copy if there is one, else one is
+ * written as DWARF begins (dw_of). */
+static void use_cache(struct kp_module *m)
+{
+	const struct kp_elf_info *i = &m->info;
+
+	m->dwc_store = 0;
+	if (!m->dwc || !m->dw_src || m->dw_src == m->celf || !i->build_id_len ||
+	    !kp_dwcache__worth(m->dw_src))
+		return;
+	m->celf = kp_dwcache__open(m->dwc, i->build_id, i->build_id_len, &m->cfd);
+	if (!m->celf) {
+		m->cfd = -1;
+		m->dwc_store = 1;
+		return;
+	}
+	m->dw_src = m->dw_elf = m->celf;
 }
 
 static void load_debug(struct kp_module *m, const struct kp_module_opts *o,
@@ -129,6 +159,7 @@ static void load_debug(struct kp_module *m, const struct kp_module_opts *o,
 	 * uses them (kp_module__function). */
 	m->dw_src = m->delf ? m->delf : m->info.has_debug_info ? m->elf : NULL;
 	m->dw_elf = m->dw_src;
+	use_cache(m);
 }
 
 /* The heap in use, all arenas: libdw and libelf allocate behind our back,
@@ -156,8 +187,12 @@ static Dwarf *dw_of(struct kp_module *m)
 		size_t heap0 = heap_in_use();
 
 		m->dw = dwarf_begin_elf(m->dw_elf, DWARF_C_READ, NULL);
-		m->dw_elf = NULL;
 		dw_charge(m, heap0, kp_dw_index__bytes(m->dwi));
+		if (m->dw && m->dwc_store)	/* inflated now: keep them */
+			(void)kp_dwcache__store(m->dwc, m->dw_elf, m->info.build_id,
+						m->info.build_id_len);
+		m->dwc_store = 0;
+		m->dw_elf = NULL;
 	}
 	return m->dw;
 }
@@ -181,6 +216,7 @@ static void release_pages(struct kp_module *m)
 {
 	release_image(m->elf, m->fd);
 	release_image(m->delf, m->dfd);
+	release_image(m->celf, m->cfd);
 }
 
 /* A fresh Elf of fd for *e: what libelf inflated for DWARF is freed
@@ -204,7 +240,10 @@ size_t kp_module__end_dwarf(struct kp_module *m)
 	m->dw = NULL;
 	m->dw_bytes = 0;
 	m->dw_looked = 0;
-	if (m->dw_src && m->dw_src == m->delf && m->dfd >= 0) {
+	if (m->dw_src && m->dw_src == m->celf && m->cfd >= 0) {
+		reopen(&m->celf, m->cfd);
+		m->dw_src = m->celf;
+	} else if (m->dw_src && m->dw_src == m->delf && m->dfd >= 0) {
 		reopen(&m->delf, m->dfd);
 		m->dw_src = m->delf;
 	} else if (m->dw_src && m->dw_src == m->elf && m->fd >= 0) {
@@ -244,6 +283,7 @@ static struct kp_module *module_init(struct kp_module *m,
 	if (!m->elf || kp_elf__info(m->elf, &m->info) != 0 || !m->info.nr_loads)
 		goto out_err;
 	m->demangle = o->demangle;
+	m->dwc = o->dwcache;
 	load_debug(m, o, st);
 	err = load_symbols(m);
 	if (err)
@@ -273,7 +313,7 @@ struct kp_module *kp_module__open(int fd, const struct kp_module_opts *o,
 		return NULL;
 	}
 	m->fd = fd;
-	m->dfd = -1;
+	m->dfd = m->cfd = -1;
 	m->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	return module_init(m, o, st);
 }
@@ -286,7 +326,7 @@ struct kp_module *kp_module__open_mem(const void *buf, size_t len,
 
 	if (!m)
 		return NULL;
-	m->fd = m->dfd = -1;
+	m->fd = m->dfd = m->cfd = -1;
 	m->mem = malloc(len ? len : 1);
 	if (!m->mem) {
 		free(m);
@@ -342,6 +382,7 @@ int kp_module__add_debug(struct kp_module *m, int fd, uint64_t max_size)
 	m->dfd = fd;
 	flush_cache(m);		/* names from .dynsym alone, made before */
 	m->dw_src = m->dw_elf = m->delf;
+	use_cache(m);
 	release_pages(m);
 	return 0;
 }

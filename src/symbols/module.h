@@ -10,6 +10,10 @@
  * module is freed or its name cache is flushed (kp_module__lookup may
  * flush it when full: copy what you keep before the next lookup).
  *
+ * DWARF whose debug sections are compressed is read from the persistent
+ * cache of inflated DWARF (dwcache.h) when it has the module's build ID,
+ * and written to it as it is first inflated (kp_module_opts.dwcache).
+ *
  * Errors: constructors NULL with errno. Never crashes on a hostile file:
  * every read is bounded (elfread.h, debuginfo.h, fdetab.h). Not
  * thread-safe.
@@ -23,6 +27,8 @@
 #include "symbols/elfread.h"
 #include "symbols/symbols.h"
 
+struct kp_dwcache;
+
 struct kp_module_opts {
 	const char *const *debug_dirs;	/* NULL-terminated */
 	const char *proc_root;
@@ -31,6 +37,9 @@ struct kp_module_opts {
 	uint64_t max_file_size;
 	size_t max_debugdata;		/* MiniDebugInfo decompressed cap */
 	int demangle;
+	/* The persistent cache of inflated DWARF (dwcache.h), borrowed: it
+	 * outlives the module. NULL: none. */
+	struct kp_dwcache *dwcache;
 };
 
 struct kp_module_stats {

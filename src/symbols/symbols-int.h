@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "symbols/debuginfod.h"
+#include "symbols/dwcache.h"
 #include "symbols/kallsyms.h"
 #include "symbols/module.h"
 #include "symbols/symbols.h"
@@ -107,6 +108,8 @@ struct kp_symbols {
 	/* fetched files no module wanted when they came (remote.c) */
 	struct kp_debuginfod_result parked[KP_PARKED_MAX];
 	size_t nr_parked;
+	struct kp_dwcache *dwcache;	/* NULL: no persistent DWARF cache */
+	char cache_status[KP_ERR_MSG];	/* why not, when it was asked for */
 	struct kp_kallsyms *kallsyms;
 	int kallsyms_tried;
 	char kstatus[256];

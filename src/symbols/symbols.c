@@ -34,6 +34,35 @@ static int copy_dirs(struct kp_symbols *s, const char *const *dirs)
 	return 0;
 }
 
+/* The persistent DWARF cache, when asked for: a directory that cannot
+ * be used leaves it off, and kp_symbols__cache_status says why. */
+static void open_cache(struct kp_symbols *s, const struct kp_symbols_opts *opts)
+{
+	struct kp_err e = { 0 };
+	char dir[4096];
+	const char *path = opts->dwarf_cache_dir;
+
+	if (!opts->dwarf_cache)
+		return;
+	if (!path) {
+		if (kp_dwcache__default_dir(dir, sizeof(dir))) {
+			snprintf(s->cache_status, sizeof(s->cache_status), "no "
+				 "directory for the DWARF cache (set HOME or "
+				 "XDG_CACHE_HOME)");
+			return;
+		}
+		path = dir;
+	}
+	s->dwcache = kp_dwcache__new(path, opts->dwarf_cache_max, s->max_file_size, &e);
+	if (!s->dwcache)
+		snprintf(s->cache_status, sizeof(s->cache_status), "%s", e.msg);
+}
+
+const char *kp_symbols__cache_status(const struct kp_symbols *s)
+{
+	return s->cache_status[0] ? s->cache_status : NULL;
+}
+
 struct kp_symbols *kp_symbols__new(const struct kp_symbols_opts *opts,
 				   struct kp_err *err)
 {
@@ -64,6 +93,7 @@ struct kp_symbols *kp_symbols__new(const struct kp_symbols_opts *opts,
 	if (opts->debuginfod &&
 	    !(s->dbgd = kp_debuginfod__new(s->max_file_size, opts->debuginfod_signal)))
 		goto out_enomem;
+	open_cache(s, opts);
 	return s;
 out_enomem:
 	kp_symbols__free(s);
@@ -81,6 +111,7 @@ void kp_symbols__free(struct kp_symbols *s)
 	kp_remote__drop(s);
 	kp_symbols__drop_procs(s);
 	kp_kallsyms__free(s->kallsyms);
+	kp_dwcache__free(s->dwcache);	/* after the modules that borrow it */
 	for (size_t i = 0; s->debug_dirs && s->debug_dirs[i]; i++)
 		free(s->debug_dirs[i]);
 	free(s->debug_dirs);
@@ -199,6 +230,14 @@ void kp_symbols__stats(const struct kp_symbols *s, struct kp_symbols_stats *out)
 	out->modules_idle = s->nr_idle;
 	out->debuginfod_pending = s->dbgd ? kp_debuginfod__pending(s->dbgd) : 0;
 	out->debuginfod = s->dbgd != NULL;
+	if (s->dwcache) {
+		struct kp_dwcache_stats c;
+
+		kp_dwcache__stats(s->dwcache, &c);
+		out->dwcache_hits = c.hits;
+		out->dwcache_stored = c.stored;
+		out->dwcache_failed = c.failed;
+	}
 	out->bytes = 0;
 	for (e = s->modules; e; e = e->next) {
 		out->bytes += kp_module__bytes(e->mod);

@@ -12,7 +12,8 @@
  * the DWARF of the least recently used); per-process
  * mapping tables; JIT tables (one per map file, shared by the processes
  * whose map it is, all together within a byte budget); the kernel
- * symbol table.
+ * symbol table; when asked for (opts.dwarf_cache), the persistent cache
+ * of inflated DWARF on disk (dwcache.h).
  *
  * Who calls it: src/pump/resolve.c (the model's resolver), tests, bench, fuzz.
  * It never includes model, collect or curses.
@@ -83,6 +84,16 @@ struct kp_symbols_opts {
 	/* A signal whose handler does nothing (0: none): it ends a stopping
 	 * fetcher's wait at once (kp_debuginfod__new). */
 	int debuginfod_signal;
+	/* 1: keep the DWARF of modules whose debug sections are compressed,
+	 * inflated, in a persistent cache by build-id (dwcache.h), so that
+	 * it is inflated once, not at every start: in dwarf_cache_dir
+	 * (NULL: kptop's, /var/cache/kptop/dwarf for root), within
+	 * dwarf_cache_max bytes (0: 256 MiB). A directory that cannot be
+	 * used (a link, another user's, open to others) only leaves the
+	 * cache off: kp_symbols__cache_status says why. */
+	int dwarf_cache;
+	const char *dwarf_cache_dir;
+	uint64_t dwarf_cache_max;
 };
 
 /* A mapping of a process, as in an MMAP record. */
@@ -129,6 +140,9 @@ struct kp_symbols_stats {
 	int debuginfod;				/* 1: fetching is on */
 	int kernel_restricted;			/* kallsyms addresses hidden */
 	uint64_t bytes;				/* memory held by modules */
+	/* the persistent DWARF cache (opts.dwarf_cache): inflated DWARF
+	 * read from it, written to it, its files refused or writes failed */
+	uint64_t dwcache_hits, dwcache_stored, dwcache_failed;
 };
 
 struct kp_symbols;
@@ -209,6 +223,10 @@ void kp_symbols__process_gone(struct kp_symbols *s, uint32_t pid,
  * another one). */
 int kp_symbols__safe_path(struct kp_symbols *s, const struct kp_sym_map *map,
 			  char *buf, size_t len);
+
+/* NULL when the persistent DWARF cache is on or was not asked for, else
+ * why it is off (one line naming the directory and what to do). */
+const char *kp_symbols__cache_status(const struct kp_symbols *s);
 
 /* 1 when debug files are fetched (opts.debuginfod), else 0. */
 int kp_symbols__fetching(const struct kp_symbols *s);

@@ -182,6 +182,7 @@ static void module_opts(struct kp_symbols *s, const struct kp_sym_map *map,
 	o->max_file_size = s->max_file_size;
 	o->max_debugdata = KP_MINIDEBUG_MAX;
 	o->demangle = s->demangle;
+	o->dwcache = s->dwcache;
 }
 
 static void add_module_stats(struct kp_symbols *s, const struct kp_module_stats *ms)
