@@ -15,3 +15,14 @@ bench_jitmap_bench_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 bench_jitmap_bench_LDADD = $(KP_SYMBOLS_LIBS)
 CLEANFILES += bench/jitmap-bench
 bench-build: bench/jitmap-bench
+## bench/dwcache-bench: the CPU time of a first full name of libc with no
+## DWARF cache, a cold one and a warm one (the persistent DWARF cache).
+## bench/dwcache-live.sh: the live view's CPU in its first 10 s, cold and
+## warm (root, tmux, libc6-dbg).
+EXTRA_PROGRAMS += bench/dwcache-bench
+bench_dwcache_bench_SOURCES = bench/dwcache-bench.c
+bench_dwcache_bench_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
+bench_dwcache_bench_LDADD = $(KP_SYMBOLS_LIBS) -ldl
+CLEANFILES += bench/dwcache-bench
+EXTRA_DIST += bench/dwcache-live.sh
+bench-build: bench/dwcache-bench
