@@ -5,7 +5,7 @@ kptop_CFLAGS = $(AM_CFLAGS)
 kptop_LDADD = libkptui.a libkpreport.a libkppump.a libkpmodel.a \
 	libkpsymbols.a libkpunwind.a libkpcollect.a libkpstream.a libkputil.a \
 	$(NCURSESW_LIBS) $(LIBBPF_LIBS) $(LIBELF_LIBS) $(LIBDW_LIBS) \
-	$(LIBLZMA_LIBS) $(LIBIBERTY_LIBS) $(ZLIB_LIBS) $(LIBDEBUGINFOD_LIBS) \
+	$(LIBLZMA_LIBS) $(LIBIBERTY_LIBS) $(ZLIB_LIBS) $(LIBDEBUGINFOD_LIBS) $(CAPSTONE_LIBS) \
 	-lpthread -lm
 
 ## Command-line tests: no root needed.
