@@ -552,66 +552,91 @@ static struct kp_annot_row *row_at(struct kp_annot *a, const size_t *ins, size_t
 	return lo < n && a->rows[ins[lo]].off == off ? &a->rows[ins[lo]] : NULL;
 }
 
-static void recount_rows(struct kp_model *m, struct kp_annot *a, const size_t *ins,
-			 size_t nins, const struct kp_pck_count *cnt, size_t n)
+/* Stack s's samples into a's rows: at the INSN row of its leaf pc, else
+ * elsewhere. */
+static void add_stack(struct kp_model *m, struct kp_annot *a, const size_t *ins,
+		      size_t nins, const struct kp_stk *s, double b, uint32_t pck)
 {
+	const struct kp_pck *k = &m->in.pcks[pck];
+	struct kp_annot_row *r = (uint64_t)k->module + 1 == a->module_id ?
+				 row_at(a, ins, nins, k->off) : NULL;
+
+	a->total += s->cur;
+	a->base_total += b;
+	a->samples += s->samples;
+	if (!r) {
+		a->elsewhere += s->cur;
+		return;
+	}
+	r->self += s->cur;
+	r->base_self += b;
+	r->samples += s->samples;
+}
+
+/* As kp_annot__counts, straight into the rows: no list to sort. */
+static int recount_rows(struct kp_model *m, struct kp_annot *a, const size_t *ins,
+			size_t nins, uint32_t fn)
+{
+	struct kp_prep p;
+	int err = kp_filter__prep(m, &p);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < m->st.nr_stk; i++) {
+		const struct kp_stk *s = kp_stk(m, (uint32_t)i);
+		double b = m->bl.has_base ? m->bl.base[i] : 0;
+		uint32_t e, fr;
+
+		if ((s->cur == 0 && b == 0) || !kp_filter__stack(m, &p, s))
+			continue;
+		e = kp_eff(&p, s->leaf);
+		if (m->tr.nflags[e] & KP_NODE_OTHER) {
+			if (s->lfr != KP_NONE && m->in.frames[KP_LFR_FRAME(s->lfr)].fn == fn) {
+				a->elsewhere += s->cur;
+				a->total += s->cur;
+			}
+			continue;
+		}
+		fr = m->tr.nodes[e].frame;
+		if (m->in.frames[fr].fn == fn && m->in.frames[fr].pck != KP_NONE)
+			add_stack(m, a, ins, nins, s, b, m->in.frames[fr].pck);
+	}
+	kp_filter__prep_free(&p);
+	return 0;
+}
+
+int kp_model__annotate_recount(struct kp_model *m, struct kp_annot *a)
+{
+	size_t nins = 0, *ins;
+	int err;
+
+	if (!a->fn || a->fn > m->in.nr_fns || a->why || !a->len)
+		return -EINVAL;
+	err = kp_feed__settle(m);
+	if (err)
+		return err;
+	ins = malloc((a->nr_rows ? a->nr_rows : 1) * sizeof(*ins));
+	if (!ins)
+		return -ENOMEM;
 	for (size_t i = 0; i < a->nr_rows; i++) {
 		a->rows[i].self = a->rows[i].base_self = 0;
 		a->rows[i].samples = 0;
+		if (a->rows[i].kind == KP_ANNOT_INSN)
+			ins[nins++] = i;
 	}
-	a->total = a->elsewhere;
-	a->base_total = a->samples = 0;
+	a->total = a->elsewhere = a->base_total = 0;
+	a->samples = 0;
+	err = recount_rows(m, a, ins, nins, (uint32_t)(a->fn - 1));
+	free(ins);
+	if (err)
+		return err;
 	a->hottest = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct kp_pck *k = &m->in.pcks[cnt[i].pck];
-		struct kp_annot_row *r = (uint64_t)k->module + 1 == a->module_id ?
-					 row_at(a, ins, nins, k->off) : NULL;
-
-		a->total += cnt[i].cur;
-		a->base_total += cnt[i].base;
-		a->samples += cnt[i].samples;
-		if (!r) {
-			a->elsewhere += cnt[i].cur;
-			continue;
-		}
-		r->self = cnt[i].cur;
-		r->base_self = cnt[i].base;
-		r->samples = cnt[i].samples;
-	}
 	for (size_t i = 0; i < a->nr_rows; i++)
 		if (a->rows[i].kind == KP_ANNOT_INSN &&
 		    (a->rows[a->hottest].kind != KP_ANNOT_INSN ||
 		     a->rows[i].self + a->rows[i].base_self >
 		     a->rows[a->hottest].self + a->rows[a->hottest].base_self))
 			a->hottest = i;
-}
-
-int kp_model__annotate_recount(struct kp_model *m, struct kp_annot *a)
-{
-	struct kp_pck_count *cnt = NULL;
-	size_t n = 0, nins = 0, *ins;
-	double folded = 0;
-	int err;
-
-	if (!a->fn || a->fn > m->in.nr_fns || a->why || !a->len)
-		return -EINVAL;
-	err = kp_feed__settle(m);
-	if (!err)
-		err = kp_annot__counts(m, (uint32_t)(a->fn - 1), &cnt, &n, &folded);
-	if (err)
-		return err;
-	ins = malloc((a->nr_rows ? a->nr_rows : 1) * sizeof(*ins));
-	if (!ins) {
-		free(cnt);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < a->nr_rows; i++)
-		if (a->rows[i].kind == KP_ANNOT_INSN)
-			ins[nins++] = i;
-	a->elsewhere = folded;
-	recount_rows(m, a, ins, nins, cnt, n);
-	free(ins);
-	free(cnt);
 	return line_counts(a);
 }
 
