@@ -3,8 +3,10 @@
 # (tests/workload/annospin.c): divloop's hottest source line is the line
 # of its division (DIV_LINE) and its hottest instruction is within two
 # instructions of the div; splitloop's two loops (LOOP_A, LOOP_B) share
-# its samples 75/25 within 5 points; and a saved stream (-w) read with -i
-# after the binary was deleted gives the same text. Root + BPF.
+# its samples 75/25 within 5 points; go tool pprof -list agrees on the
+# hot line; and a saved stream (-w) read with -i after the binary was
+# deleted gives the same text, and pprof -list the same line (from the
+# stream's CODE records). Root + BPF.
 . "$top_srcdir/tests/lib.sh"
 require_bpf
 spin="$top_builddir/tests/workload/annospin"
@@ -57,26 +59,30 @@ awk -v a="$a_line" -v b="$b_line" '$2 ~ /^annospin\.c:[0-9]+$/ { split($2, x, ":
 	      s = 100 * pa / (pa + pb); printf "LOOP_A %.1f%% of the two loops (want 75)\n", s;
 	      exit (s < 70 || s > 80) }' "$T/split.txt" || fail "splitloop's two loops are not 75/25"
 
-# pprof (the binary still there): go tool pprof -list divloop gives
-# DIV_LINE the most samples, its share of divloop's within a point of
-# annotate's
+# pprof_list WHAT: a pprof report of the saved stream, and go tool pprof
+# -list divloop on it: DIV_LINE has the most samples, its share of
+# divloop's within a point of annotate's.
+pprof_list() {
+	"$KPTOP" --batch -i "$T/run.kps" --format pprof -o "$T/cpu.pb.gz" 2>"$T/pp.err" ||
+		fail "pprof report: $(cat "$T/pp.err")"
+	"$go" tool pprof -sample_index=samples -list '^divloop$' "$T/cpu.pb.gz" >"$T/list" 2>"$T/list.err" ||
+		fail "go tool pprof -list ($1): $(cat "$T/list.err")"
+	cat "$T/list"
+	want=$(awk -v l="$div_line" '$2 == "annospin.c:" l { print $1; exit }' "$T/div.txt")
+	awk -v l="$div_line" -v want="$want" -v what="$1" '
+		$3 ~ /^[0-9]+:/ { n = $3; sub(/:.*/, "", n); v = ($1 == ".") ? 0 : $1 + 0;
+			tot += v; if (v > best) { best = v; bl = n } if (n == l) got = v }
+		END { if (tot <= 0) { print "pprof -list (" what "): no samples"; exit 1 }
+		      p = 100 * got / tot; printf "pprof -list (%s): line %s hottest, DIV_LINE %.2f%% (annotate %.2f%%)\n", what, bl, p, want;
+		      exit (bl != l || p - want > 1 || want - p > 1) }' "$T/list" ||
+		fail "pprof -list ($1) does not agree with annotate on divloop's hot line"
+}
+
 go=$(command -v go || ls /usr/lib/go/bin/go 2>/dev/null) || go=
 if [ -z "$go" ]; then
 	echo "note: go (golang-go) is not installed: pprof -list not checked"
 else
-	"$KPTOP" --batch -i "$T/run.kps" --format pprof -o "$T/cpu.pb.gz" 2>"$T/pp.err" ||
-		fail "pprof report: $(cat "$T/pp.err")"
-	"$go" tool pprof -sample_index=samples -list '^divloop$' "$T/cpu.pb.gz" >"$T/list" 2>"$T/list.err" ||
-		fail "go tool pprof -list: $(cat "$T/list.err")"
-	cat "$T/list"
-	want=$(awk -v l="$div_line" '$2 == "annospin.c:" l { print $1; exit }' "$T/div.txt")
-	awk -v l="$div_line" -v want="$want" '
-		$3 ~ /^[0-9]+:/ { n = $3; sub(/:.*/, "", n); v = ($1 == ".") ? 0 : $1 + 0;
-			tot += v; if (v > best) { best = v; bl = n } if (n == l) got = v }
-		END { if (tot <= 0) { print "pprof -list: no samples"; exit 1 }
-		      p = 100 * got / tot; printf "pprof -list: line %s hottest, DIV_LINE %.2f%% (annotate %.2f%%)\n", bl, p, want;
-		      exit (bl != l || p - want > 1 || want - p > 1) }' "$T/list" ||
-		fail "pprof -list does not agree with annotate on divloop's hot line"
+	pprof_list "the binary here"
 fi
 
 # the saved stream, the binary gone: the same text
@@ -84,5 +90,7 @@ rm -f "$T/annospin"
 "$KPTOP" --batch -i "$T/run.kps" --annotate loop >"$T/replay.txt" 2>"$T/replay.err" ||
 	fail "kptop -i --annotate: $(cat "$T/replay.err")"
 diff -u "$T/live.txt" "$T/replay.txt" || fail "the replay's annotation differs from the live one"
+# ... and pprof's lines come from the stream's CODE records
+[ -z "$go" ] || pprof_list "the binary deleted"
 
 echo "ok: annotate's lines, instructions, replay and pprof -list"

@@ -269,6 +269,53 @@ static void test_no_code(void **state)
 	assert_int_equal(kp_model__annotate(c->m, 0, &a), -ENOENT);
 }
 
+struct leaves {
+	int n;
+	char what[4][64];
+};
+
+/* "name file:line" of each stack's innermost frame, and of its caller
+ * when that one is inlined. */
+static int leaf_of(void *ctx, const struct kp_stack_visit *v)
+{
+	struct leaves *l = ctx;
+	const struct kp_frame_ref *f = v->frames[v->depth - 1];
+
+	if (l->n < 4)
+		snprintf(l->what[l->n++], 64, "%s %s:%u%s%s", f->name, f->file ? f->file : "-",
+			 f->line, f->inlined ? " in " : "",
+			 f->inlined ? v->frames[v->depth - 2]->name : "");
+	return 0;
+}
+
+/* A replay whose binary is not here: the SYMTAB names the function, the
+ * CODE record gives its lines and the function inlined there. */
+static void test_stream_lines(void **state)
+{
+	static const struct kp_symbol sym[] = { { 0xdead00, 0x80, "tbl_fn" } };
+	static const char *const tstrs[] = { "/src/t.c", "inl_t" };
+	static const struct kp_code_line tl[] = { { 0, 1, 5, 0 }, { 0x40, 1, 9, 2 } };
+	struct ctx *c = *state;
+	struct kp_record r = { .type = KP_REC_CODE };
+	struct leaves l = { 0 };
+
+	r.code = (struct kp_rec_code){ .path = "/bin/app", .start = 0xdead00, .vaddr = 0xdead00,
+		.name = "tbl_fn", .len = 0x80, .code = code_bytes, .nr_strs = 2,
+		.strs = tstrs, .nr_lines = 2, .lines = tl };
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	r = (struct kp_record){ .type = KP_REC_SYMTAB };
+	r.symtab = (struct kp_rec_symtab){ .path = "/bin/app", .nr_syms = 1, .syms = sym };
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	/* the fake names nothing at 0xdead00..: a mapping that holds it */
+	assert_int_equal(feed_mmap(c->m, 100, 0x10000000, 0x1000000, 0, "/bin/app", 1), 0);
+	leaf(c->m, 0x10000000 + 0xdead10, 3);
+	leaf(c->m, 0x10000000 + 0xdead44, 2);
+	assert_int_equal(kp_model__foreach_stack(c->m, leaf_of, &l), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.what[0], "tbl_fn /src/t.c:5");
+	assert_string_equal(l.what[1], "inl_t /src/t.c:9 in tbl_fn");
+}
+
 static int count_code(void *ctx, const struct kp_rec_code *code)
 {
 	(*(int *)ctx)++;
@@ -296,7 +343,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_counts), T(test_time_and_baseline), T(test_stream_code),
-		T(test_no_code), T(test_foreach_code),
+		T(test_no_code), T(test_foreach_code), T(test_stream_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,12 @@ int kp_codes__keep(struct kp_model *m, const struct kp_rec_code *c);
 const struct kp_rec_code *kp_codes__find(const struct kp_model *m,
 					 const struct kp_model_module *mod,
 					 uint64_t off);
+/* The frames a kept CODE record gives file offset off of module mod,
+ * whose function is `name`: its source line, in an inlined function
+ * first when the record says so (then name's frame after it). Returns
+ * the frames filled (at most max), 0 when no record holds off. */
+int kp_codes__frames(const struct kp_model *m, const struct kp_model_module *mod,
+		     uint64_t off, const char *name, struct kp_frame_info *fi, int max);
 void kp_codes__fini(struct kp_model *m);
 void kp_codes__bytes(const struct kp_codes *c, struct kp_mem *a);
 

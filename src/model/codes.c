@@ -93,6 +93,42 @@ const struct kp_rec_code *kp_codes__find(const struct kp_model *m,
 	return NULL;
 }
 
+int kp_codes__frames(const struct kp_model *m, const struct kp_model_module *mod,
+		     uint64_t off, const char *name, struct kp_frame_info *fi, int max)
+{
+	const struct kp_rec_code *c = kp_codes__find(m, mod, off);
+	const struct kp_code_line *l = NULL;
+	uint64_t o;
+	size_t lo = 0, hi;
+
+	if (!c || max < 1)
+		return 0;
+	o = off - c->start;
+	hi = c->nr_lines;
+	while (lo < hi) {	/* the last entry at or before o */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->lines[mid].off <= o)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || !c->lines[lo - 1].file)
+		return 0;
+	l = &c->lines[lo - 1];
+	memset(fi, 0, sizeof(*fi) * (l->inlined && max >= 2 ? 2 : 1));
+	fi[0].file = c->strs[l->file - 1];
+	fi[0].line = l->line;
+	if (!l->inlined || max < 2) {
+		fi[0].name = name;
+		return 1;
+	}
+	fi[0].name = c->strs[l->inlined - 1];
+	fi[0].inlined = 1;
+	fi[1].name = name;
+	return 2;
+}
+
 void kp_codes__fini(struct kp_model *m)
 {
 	for (size_t i = 0; i < m->codes.nr; i++)
