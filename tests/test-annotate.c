@@ -207,6 +207,28 @@ static void test_counts(void **state)
 	kp_annot__free(a);
 }
 
+/* Enter on a call: the function at its target, with or without samples. */
+static void test_call_target(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_annot *a = NULL, *b = NULL;
+
+	feed_known(c->m);
+	assert_int_equal(kp_model__annotate(c->m, fn_10(c->m), &a), 0);
+	/* the call at +0x70 targets 0x402000: fn_20, no samples, no code */
+	assert_int_equal(kp_model__annotate_addr(c->m, a, insn_at(a, FN + 0x70)->target, &b), 0);
+	assert_string_equal(b->name, "fn_20");
+	assert_int_equal(b->samples, 0);
+	assert_string_equal(b->why, "not fn_10");
+	kp_annot__free(b);
+	/* a jump back into fn_10 annotates fn_10 there, with its counts */
+	assert_int_equal(kp_model__annotate_addr(c->m, a, FN + 0x24, &b), 0);
+	assert_string_equal(b->name, "fn_10");
+	assert_true(insn_at(b, FN + 0x10)->self == 30);
+	kp_annot__free(b);
+	kp_annot__free(a);
+}
+
 static void test_time_and_baseline(void **state)
 {
 	struct ctx *c = *state;
@@ -342,7 +364,7 @@ static void test_foreach_code(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_counts), T(test_time_and_baseline), T(test_stream_code),
+		T(test_counts), T(test_call_target), T(test_time_and_baseline), T(test_stream_code),
 		T(test_no_code), T(test_foreach_code), T(test_stream_lines),
 	};
 
