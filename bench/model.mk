@@ -13,3 +13,11 @@ bench_churn_mem_SOURCES = bench/churn-mem.c tests/model-fake.h
 bench_churn_mem_LDADD = libkpmodel.a libkpstream.a libkputil.a
 CLEANFILES += bench/churn-mem
 bench-build: bench/churn-mem
+## bench/annotate-bench: opening an annotation (5,000 instructions, libc's
+## memcpy) cold and warm, and one refresh of it, with the real resolver.
+EXTRA_PROGRAMS += bench/annotate-bench
+bench_annotate_bench_SOURCES = bench/annotate-bench.c
+bench_annotate_bench_CFLAGS = $(AM_CFLAGS) -O2 -fno-inline
+bench_annotate_bench_LDADD = libkppump.a libkpmodel.a libkpunwind.a $(KP_SYMBOLS_LIBS) -ldl
+CLEANFILES += bench/annotate-bench
+bench-build: bench/annotate-bench

@@ -17,3 +17,6 @@ bench-build: bench/tui-bench
 ## bench/tui-first-frame.sh: how soon the live view shows the hot
 ## function after its start (min / median of 5 runs).
 EXTRA_DIST += bench/tui-first-frame.sh
+## bench/annotate-cpu.sh: kptop's CPU at 999 Hz with the annotate screen
+## open against the functions view (root, tmux).
+EXTRA_DIST += bench/annotate-cpu.sh

@@ -33,6 +33,14 @@ grep -Eq '^ *50\.00 +50\.00 +50 +hot_a ' "$T/out" || fail "good stream: $(cat "$
 expect 0 0 "" -- -i "$T/good.kps" --batch --format folded
 grep -qx 'synth;main;hot_c 20' "$T/out" || fail "folded: $(cat "$T/out")"
 
+# --annotate of a stream with no CODE record whose binary is absent: the
+# reason, then the sampled offsets; a name nothing matches: exit 1.
+expect 0 0 "" -- -i "$T/good.kps" --batch --annotate hot_a
+grep -q '^== hot_a (' "$T/out" || fail "annotate: no hot_a section: $(cat "$T/out")"
+grep -q 'no disassembly: ' "$T/out" || fail "annotate: no reason: $(cat "$T/out")"
+grep -Eq '^ *[0-9.]+ +\+0x[0-9a-f]+$' "$T/out" || fail "annotate: no offsets: $(cat "$T/out")"
+expect 1 1 "no function with samples" -- -i "$T/good.kps" --batch --annotate no_such_fn
+
 # A file of version 1.1 (no blocks, no END record; written by kptop 0.1.0
 # before minor 2) still reads, the same as today's.
 expect 0 0 "" -- -i "$top_srcdir/tests/fixtures/stream-v1.1.kps" --batch

@@ -35,6 +35,9 @@ expect_usage --field-separator --batch --format json --field-separator ,
 expect_usage --field-separator --field-separator ,
 expect_usage --folded-pid --batch --folded-pid
 expect_usage --folded-pid --folded-pid --format folded
+expect_usage --annotate --annotate main
+expect_usage --annotate --batch --annotate main --format folded
+expect_usage --annotate --batch --annotate ''
 expect_usage --unwind --unwind lbr
 expect_usage -p -p 12,,3
 expect_usage -p -p abc

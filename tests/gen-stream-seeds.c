@@ -6,7 +6,8 @@
  * idle samples, a later minor version with a longer header and extra
  * fields, a cut stream, damaged
  * lengths and counts; a file in blocks with its END record (minor 2),
- * one with a changed byte, one whose END counts are off. Deterministic: the same bytes on every run. Not run
+ * one with a changed byte, one whose END counts are off; CODE records
+ * (minor 3), whole and with a line out of order. Deterministic: the same bytes on every run. Not run
  * by make check; the files it wrote are checked in.
  */
 #include <errno.h>
@@ -189,6 +190,41 @@ static int blocks(struct out *o, const char *dir)
 	return save(o, dir, "end-counts-off", o->len);
 }
 
+/* A CODE record (minor 3) after a sample; then the same with its second
+ * line entry's offset below the first's. */
+static int code(struct out *o, const char *dir)
+{
+	static const uint8_t bytes[] = { 0x55, 0x48, 0x89, 0xe5, 0x48, 0x99, 0x48,
+		0xf7, 0xf9, 0xeb, 0xf9, 0x5d, 0xc3 };
+	static const char *const strs[] = { "/src/div.c", "helper" };
+	static const struct kp_code_line lines[] = {
+		{ 0, 1, 3, 0 }, { 4, 1, 5, 2 }, { 9, 1, 6, 0 }, { 11, 0, 0, 0 } };
+	struct kp_record r = meta();
+	size_t at;
+	int rc;
+
+	header(o);
+	if ((rc = add(o, &r)))
+		return rc;
+	r = sample(20, 1, 2, 0, 0);
+	if ((rc = add(o, &r)))
+		return rc;
+	at = o->len;
+	r = (struct kp_record){ .type = KP_REC_CODE, .code = { "/usr/bin/bash",
+		4, { 0xde, 0xad, 0xbe, 0xef }, 0x1000, 0x401000, "divloop",
+		sizeof(bytes), bytes, 2, strs, 4, lines } };
+	if ((rc = add(o, &r)) || (rc = save(o, dir, "code", o->len)))
+		return rc;
+	/* the second entry's offset (4) after envelope 2, path 14, build-id
+	 * 5, start 2, vaddr 8, name 8, code 14, strings 1 + 11 + 7, count 1,
+	 * the first entry 4 */
+	at += 2 + 14 + 5 + 2 + 8 + 8 + 14 + 1 + 11 + 7 + 1 + 4;
+	if (o->buf[at] != 4)
+		return -EINVAL;
+	o->buf[at] = 0;
+	return save(o, dir, "code-line-order", o->len);
+}
+
 static int gen(struct out *o, const char *dir)
 {
 	static const struct kp_symbol many[] = {
@@ -294,6 +330,8 @@ static int gen(struct out *o, const char *dir)
 	raw(o, "\x04\x06\x01\x02\x02" "new", 8);	/* EXIT + 3 new bytes */
 	raw(o, "\x07\x05\x01\x04\x00\x05" "\x09", 7);	/* LOST + 1 */
 	if ((rc = save(o, dir, "minor-later", o->len)))
+		return rc;
+	if ((rc = code(o, dir)))
 		return rc;
 	return blocks(o, dir);
 }

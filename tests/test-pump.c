@@ -63,6 +63,17 @@ int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 	return 0;
 }
 
+int kp_model__foreach_code(struct kp_model *m, size_t max_bytes,
+			   int (*cb)(void *ctx, const struct kp_rec_code *c),
+			   void *ctx)
+{
+	(void)m;
+	(void)max_bytes;
+	(void)cb;
+	(void)ctx;
+	return 0;
+}
+
 int kp_model__foreach_symbol(struct kp_model *m,
 			     int (*cb)(void *ctx, const char *path,
 				       const uint8_t *build_id, uint8_t build_id_len,

@@ -112,6 +112,31 @@ static struct kp_record rec_symtab(uint32_t n, const struct kp_symbol *syms)
 	return r;
 }
 
+static const uint8_t code9[9] = { 0x55, 0x48, 0x89, 0xe5, 0xf7, 0xf9, 0x5d, 0xc3, 0x90 };
+static const char *const code_strs[] = { "/src/div.c", "inl_helper" };
+static const struct kp_code_line code_lines[] = {
+	{ 0, 1, 10, 0 }, { 4, 1, 12, 2 }, { 6, 0, 0, 0 },
+};
+
+static struct kp_record rec_code(void)
+{
+	struct kp_record r = { .type = KP_REC_CODE };
+
+	r.code.path = "/usr/bin/div";
+	r.code.build_id_len = KP_BUILD_ID_MAX;
+	memcpy(r.code.build_id, bid20, sizeof(bid20));
+	r.code.start = 0x1130;
+	r.code.vaddr = 0x401130;
+	r.code.name = "divloop";
+	r.code.len = sizeof(code9);
+	r.code.code = code9;
+	r.code.nr_strs = 2;
+	r.code.strs = code_strs;
+	r.code.nr_lines = 3;
+	r.code.lines = code_lines;
+	return r;
+}
+
 static const uint64_t counts12[KP_REC_TYPE_MAX] = { 1, 2, 3, 4, 5, 1ull << 40,
 	7, 8, 9, 10, 11, 0 };
 
@@ -137,6 +162,7 @@ static size_t every_type(struct kp_record *out)
 	out[n] = (struct kp_record){ .type = KP_REC_EXIT };
 	out[n++].exit = (struct kp_rec_exit){ 8, 100, 100 };
 	out[n++] = rec_symtab(3, syms3);
+	out[n++] = rec_code();
 	out[n] = (struct kp_record){ .type = KP_REC_CHECK };
 	out[n++].check = (struct kp_rec_check){ 123456, 0xdeadbeef };
 	out[n] = (struct kp_record){ .type = KP_REC_END };
@@ -235,7 +261,7 @@ static void test_header(void **state)
 	struct kp_err e = { 0 };
 
 	kp_stream_header_encode(h);
-	assert_memory_equal(h, "KPTOPSTR\x01\x00\x02\x00\x01\x00\x10\x00", 16);
+	assert_memory_equal(h, "KPTOPSTR\x01\x00\x03\x00\x01\x00\x10\x00", 16);
 	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), 0);
 	assert_int_equal(hd.major, 1);
 	assert_int_equal(hd.minor, KP_STREAM_MINOR);
@@ -982,6 +1008,98 @@ static void test_unsorted_symbols(void **state)
 	expect_damage(rec, n, 0);
 }
 
+static void test_roundtrip_code(void **state)
+{
+	struct kp_decoder *d = kp_decoder__new();
+	uint8_t *buf = malloc(BIG);
+	static uint8_t big[KP_CODE_MAX + 1];
+	struct kp_record in = rec_code(), out;
+
+	assert_non_null(buf);
+	roundtrip(&in, &out, d, buf);
+	assert_string_equal(out.code.path, "/usr/bin/div");
+	assert_int_equal(out.code.build_id_len, KP_BUILD_ID_MAX);
+	assert_int_equal(out.code.start, 0x1130);
+	assert_int_equal(out.code.vaddr, 0x401130);
+	assert_string_equal(out.code.name, "divloop");
+	assert_int_equal(out.code.len, 9);
+	assert_memory_equal(out.code.code, code9, 9);
+	assert_int_equal(out.code.nr_strs, 2);
+	assert_string_equal(out.code.strs[1], "inl_helper");
+	assert_int_equal(out.code.nr_lines, 3);
+	assert_memory_equal(out.code.lines, code_lines, sizeof(code_lines));
+	/* the limits: KP_CODE_MAX bytes pass, one more does not */
+	in.code.code = big;
+	in.code.len = KP_CODE_MAX;
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.code.len, KP_CODE_MAX);
+	in.code.len = KP_CODE_MAX + 1;
+	assert_int_equal(kp_record_encode(&in, buf, BIG), -EINVAL);
+	in.code.len = 0;
+	assert_int_equal(kp_record_encode(&in, buf, BIG), -EINVAL);
+	kp_decoder__free(d);
+	free(buf);
+}
+
+/* A CODE record written field by field: lines[] as given, unchecked. */
+static size_t raw_code(uint8_t *rec, uint32_t len, uint32_t nr_strs,
+		       const char *str, const uint32_t (*lines)[4], uint32_t nl)
+{
+	uint8_t pl[256], *p = pl;
+
+	p = kp_varint_put(p, 1);
+	*p++ = 'x';
+	*p++ = 0;			/* no build-id */
+	p = kp_varint_put(p, 0x1000);
+	p = kp_le64_put(p, 0x401000);
+	p = kp_varint_put(p, 1);
+	*p++ = 'f';
+	p = kp_varint_put(p, len);
+	memset(p, 0x90, len);
+	p += len;
+	p = kp_varint_put(p, nr_strs);
+	for (uint32_t i = 0; i < nr_strs; i++) {
+		p = kp_varint_put(p, strlen(str));
+		memcpy(p, str, strlen(str));
+		p += strlen(str);
+	}
+	p = kp_varint_put(p, nl);
+	for (uint32_t i = 0; i < nl; i++)
+		for (int k = 0; k < 4; k++)
+			p = kp_varint_put(p, lines[i][k]);
+	rec[0] = KP_REC_CODE;
+	rec[1] = (uint8_t)(p - pl);
+	memcpy(rec + 2, pl, (size_t)(p - pl));
+	return (size_t)(p - pl) + 2;
+}
+
+static void test_bad_code(void **state)
+{
+	static const uint32_t ok[2][4] = { { 0, 1, 3, 0 }, { 2, 0, 0, 1 } };
+	static const uint32_t order[2][4] = { { 2, 1, 3, 0 }, { 2, 0, 0, 0 } };
+	static const uint32_t past[1][4] = { { 4, 1, 3, 0 } };
+	static const uint32_t file[1][4] = { { 0, 2, 3, 0 } };
+	static const uint32_t inl[1][4] = { { 0, 0, 0, 2 } };
+	struct kp_decoder *d = kp_decoder__new();
+	struct kp_err e = { 0 };
+	struct kp_record r;
+	uint8_t rec[300];
+	size_t n, used;
+
+	(void)state;
+	n = raw_code(rec, 4, 1, "a.c", ok, 2);
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &r, &e), 1);
+	assert_int_equal(r.code.lines[1].inlined, 1);
+	kp_decoder__free(d);
+	expect_damage(rec, raw_code(rec, 4, 1, "a.c", order, 2), 0);
+	expect_damage(rec, raw_code(rec, 4, 1, "a.c", past, 1), 0);
+	expect_damage(rec, raw_code(rec, 4, 1, "a.c", file, 1), 0);
+	expect_damage(rec, raw_code(rec, 4, 1, "a.c", inl, 1), 0);
+	expect_damage(rec, raw_code(rec, 0, 1, "a.c", NULL, 0), 0);	/* no code */
+	expect_damage(rec, raw_code(rec, 4, 1, "", NULL, 0), 0);	/* empty string */
+	expect_damage(rec, raw_code(rec, 1, 1, "a.c", ok, 2), 0);	/* more lines than bytes */
+}
+
 static void test_decoder_free_null(void **state)
 {
 	struct kp_decoder_stats st = { 1, 2, 3 };
@@ -1192,6 +1310,8 @@ int main(void)
 		cmocka_unit_test(test_bad_weight),
 		cmocka_unit_test(test_unsorted_symbols),
 		cmocka_unit_test(test_decoder_free_null),
+		cmocka_unit_test(test_roundtrip_code),
+		cmocka_unit_test(test_bad_code),
 	};
 
 	fill_fixtures();

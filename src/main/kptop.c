@@ -396,6 +396,14 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->have_collector = 1;	/* counts and run: see count_interval */
 }
 
+/* The report of this run's kind: --annotate's or the --format one. */
+static int report_to(struct run *r, FILE *out, const struct kp_report_info *info)
+{
+	if (r->o.annotate)
+		return kp_report_annotate(out, r->m, r->o.annotate, info, &r->err);
+	return kp_report__write(out, r->o.format, r->m, info, &r->err);
+}
+
 /* The report, to the output or (-o PATTERN) to its own file put in
  * place at once. */
 static int write_report(struct run *r, const struct kp_report_info *info)
@@ -410,7 +418,7 @@ static int write_report(struct run *r, const struct kp_report_info *info)
 		if (info->index > 1 && (r->o.format == KP_FORMAT_TEXT ||
 					r->o.format == KP_FORMAT_TREE))
 			fputc('\n', r->out);
-		return kp_report__write(r->out, r->o.format, r->m, info, &r->err);
+		return report_to(r, r->out, info);
 	}
 	rc = kp_report_path(r->o.output, info->index, info->time_real_ns, path,
 			    sizeof(path), &r->err);
@@ -419,8 +427,7 @@ static int write_report(struct run *r, const struct kp_report_info *info)
 	f = kp_safefile__open(path, &r->err);
 	if (!f)
 		return r->err.code ? r->err.code : -EIO;
-	rc = kp_report__write(kp_safefile__stream(f), r->o.format, r->m, info,
-			      &r->err);
+	rc = report_to(r, kp_safefile__stream(f), info);
 	if (rc) {
 		kp_safefile__abort(f);
 		return rc;

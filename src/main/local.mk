@@ -5,7 +5,7 @@ kptop_CFLAGS = $(AM_CFLAGS)
 kptop_LDADD = libkptui.a libkpreport.a libkppump.a libkpmodel.a \
 	libkpsymbols.a libkpunwind.a libkpcollect.a libkpstream.a libkputil.a \
 	$(NCURSESW_LIBS) $(LIBBPF_LIBS) $(LIBELF_LIBS) $(LIBDW_LIBS) \
-	$(LIBLZMA_LIBS) $(LIBIBERTY_LIBS) $(ZLIB_LIBS) $(LIBDEBUGINFOD_LIBS) \
+	$(LIBLZMA_LIBS) $(LIBIBERTY_LIBS) $(ZLIB_LIBS) $(LIBDEBUGINFOD_LIBS) $(CAPSTONE_LIBS) \
 	-lpthread -lm
 
 ## Command-line tests: no root needed.
@@ -59,3 +59,11 @@ check_PROGRAMS += tests/pprof-strip
 tests_pprof_strip_SOURCES = tests/pprof-strip.c
 tests_pprof_strip_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
 tests_pprof_strip_LDADD = $(ZLIB_LIBS)
+
+## --annotate: the known lines and instructions of tests/workload/annospin.c,
+## live and from a saved stream after the binary was deleted (root, BPF).
+check_PROGRAMS += tests/workload/annospin
+tests_workload_annospin_SOURCES = tests/workload/annospin.c
+tests_workload_annospin_CFLAGS = $(AM_CFLAGS) $(KP_WORKLOAD_CFLAGS) -fno-omit-frame-pointer
+TESTS += tests/batch-annotate.sh
+EXTRA_DIST += tests/batch-annotate.sh

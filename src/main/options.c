@@ -13,6 +13,7 @@ enum {
 	OPT_KERNEL_ONLY, OPT_CPU_BUFFER, OPT_QUEUE_LIMIT, OPT_MAX_NODES,
 	OPT_SPOOL, OPT_UNWIND, OPT_STACK_BYTES, OPT_WINDOW, OPT_IDLE,
 	OPT_MAX_MEMORY, OPT_NO_MOUSE, OPT_FIELD_SEP, OPT_FOLDED_PID, OPT_BASELINE,
+	OPT_ANNOTATE,
 };
 
 static const struct option long_opts[] = {
@@ -23,6 +24,7 @@ static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "field-separator", required_argument, NULL, OPT_FIELD_SEP },
 	{ "folded-pid", no_argument, NULL, OPT_FOLDED_PID },
+	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 	{ "save", required_argument, NULL, 'w' },
 	{ "input", required_argument, NULL, 'i' },
 	{ "force", no_argument, NULL, OPT_FORCE },
@@ -70,6 +72,8 @@ void kp_options_usage(FILE *f, const char *prog)
 "                         batch text, tree: table fields apart by SEP, one\n"
 "                         punctuation mark or \\t (a tab), unpadded (for awk)\n"
 "      --folded-pid       batch folded: comm-PID;... (stackcollapse-perf --pid)\n"
+"      --annotate NAME    batch: the source lines and instructions the samples\n"
+"                         of each function whose name holds NAME fall on\n"
 "  -w, --save FILE        also write the record stream to FILE\n"
 "  -i, --input FILE       read a saved stream instead of sampling\n"
 "      --force            read a stream owned by another user\n"
@@ -312,6 +316,11 @@ static int parse_word(struct kp_options *o, int c, const char *arg,
 			return bad(err, "-p", arg,
 				   "expected process ids > 0, separated by commas");
 		return 0;
+	case OPT_ANNOTATE:
+		if (!*arg)
+			return kp_err_set(err, KP_EUSAGE, "empty function name for --annotate");
+		o->annotate = arg;
+		return 0;
 	case 'o': case 'w': case 'i': case OPT_CGROUP: case OPT_BASELINE:
 		if (!*arg && c == OPT_BASELINE)
 			return kp_err_set(err, KP_EUSAGE, "empty file name for --baseline");
@@ -399,6 +408,9 @@ static int check_combination(struct kp_options *o, struct kp_err *err)
 	if (o->folded_pid && (!o->batch || o->format != KP_FORMAT_FOLDED))
 		return kp_err_set(err, KP_EUSAGE, "--folded-pid is for the folded "
 				  "report: it needs --batch and --format folded");
+	if (o->annotate && (!o->batch || o->format != KP_FORMAT_TEXT || o->field_sep))
+		return kp_err_set(err, KP_EUSAGE, "--annotate writes a text report: "
+				  "it needs --batch, and no --format but text");
 	if (o->batch && o->baseline && o->format != KP_FORMAT_SVG)
 		return kp_err_set(err, KP_EUSAGE, "--baseline in batch mode needs "
 				  "--format svg (a differential flame graph); the "

@@ -50,6 +50,7 @@ struct kp_options {
 	enum kp_format format;	/* --format */
 	char field_sep;		/* --field-separator: 0 aligned columns */
 	int folded_pid;		/* --folded-pid */
+	const char *annotate;	/* --annotate NAME: the annotate report */
 	const char *save;	/* -w/--save FILE */
 	const char *input;	/* -i FILE */
 	const char *baseline;	/* --baseline FILE: a stream to compare with */

@@ -19,6 +19,7 @@
 #include "model/view-cache.h"
 #include "model/merge.h"
 #include "model/mem.h"
+#include "model/annot.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -405,6 +406,8 @@ int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 		else
 			m->sum.lost[0] += r->lost.count;
 		return 0;
+	case KP_REC_CODE:
+		return kp_codes__keep(m, &r->code);
 	case KP_REC_SYMTAB:
 		kp_vcache__invalidate(m, KP_VC_NODES);	/* names may change */
 		err = kp_intern__symtab(m, &r->symtab);

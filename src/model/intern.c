@@ -13,6 +13,7 @@
 #include "model/model-util.h"
 #include "model/proc-int.h"
 #include "model/mem.h"
+#include "model/annot.h"
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
@@ -337,7 +338,8 @@ static const char *table_name(struct kp_model *m, uint32_t k)
  * the live run found there (one name per address), and the resolver's
  * frames stand only when they end in that function. Then they are what
  * the live run had, inlined frames and lines too, named when the live
- * run named them; else the file read now is not the one sampled. */
+ * run named them; else the file read now is not the one sampled, and
+ * the stream's CODE record there, if any, gives the line. */
 static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi,
 		    uint64_t addr)
 {
@@ -357,7 +359,11 @@ static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi
 		n = KP_MAX_INLINE;
 	if (name && (n <= 0 || !fi[n - 1].name || strcmp(fi[n - 1].name, name))) {
 		fi[0] = (struct kp_frame_info){ .name = name };
-		n = 1;
+		/* the stream's code has the line (and the inlined function)
+		 * the live run found there */
+		n = kp_codes__frames(m, mod, m->in.pcks[k].off, name, fi, KP_MAX_INLINE);
+		if (n <= 0)
+			n = 1;
 	}
 	return add_frames(m, k, fi, n);
 }

@@ -14,6 +14,7 @@ libkpmodel_a_SOURCES = src/model/model.h src/model/model-int.h \
 	src/model/view-flame.c \
 	src/model/stacks.c src/model/pending.c src/model/model.c src/model/merge.c \
 	src/model/mem.c src/model/fold.c src/model/rename.c
+libkpmodel_a_SOURCES += src/model/annot.h src/model/annotate.c src/model/codes.c
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-model
@@ -23,6 +24,11 @@ tests_test_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_model_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)
 check_PROGRAMS += tests/test-view-cache
 TESTS += tests/test-view-cache
+check_PROGRAMS += tests/test-annotate
+TESTS += tests/test-annotate
+tests_test_annotate_SOURCES = tests/test-annotate.c tests/model-fake.h
+tests_test_annotate_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_annotate_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)
 check_PROGRAMS += tests/test-flame
 TESTS += tests/test-flame
 tests_test_flame_SOURCES = tests/test-flame.c tests/model-fake.h

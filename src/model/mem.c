@@ -53,6 +53,7 @@ size_t kp_model__mem(const struct kp_model *m, struct kp_model_mem *out, size_t 
 	kp_filter__bytes(&m->filt, &a);
 	kp_feed__bytes(&m->fd, &a);
 	kp_pend__bytes(&m->pd, &a);
+	kp_codes__bytes(&m->codes, &a);
 	kp_mem__put(&a, "model struct", sizeof(*m), sizeof(*m));
 	return a.n;
 }

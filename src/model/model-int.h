@@ -22,6 +22,7 @@
 #include "model/view-cache.h"
 #include "model/merge.h"
 #include "model/view-int.h"
+#include "model/annot.h"
 
 struct kp_model {
 	struct kp_resolver res;
@@ -40,6 +41,7 @@ struct kp_model {
 	struct kp_scratch sc[KP_SC_MAX];
 	struct kp_model_summary sum;	/* counters kept as they come */
 	struct kp_sums sums;
+	struct kp_codes codes;		/* CODE records of a stream (annot.h) */
 };
 
 static inline struct kp_stk *kp_stk(const struct kp_model *m, uint32_t i)

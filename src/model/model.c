@@ -58,6 +58,7 @@ void kp_model__free(struct kp_model *m)
 	kp_tree__fini(m);
 	kp_proc__fini(m);
 	kp_intern__fini(m);
+	kp_codes__fini(m);
 	kp_scratch__fini(m);
 	kp_strpool__fini(&m->strs);
 	free(m);

@@ -94,6 +94,16 @@ struct kp_frame_info {
 	uint64_t start;
 };
 
+/* One machine instruction, for annotate (the resolver's disasm op). */
+enum kp_insn_type { KP_INSN_T_OTHER = 0, KP_INSN_T_JUMP, KP_INSN_T_CALL, KP_INSN_T_RET };
+struct kp_insn_info {
+	uint64_t addr;		/* link-time address */
+	uint32_t size;
+	enum kp_insn_type type;
+	uint64_t target;	/* a direct jump's or call's target, 0: none */
+	const char *text;	/* "mnemonic operands"; valid during the call */
+};
+
 struct kp_resolver_ops {
 	/* Name the code at `addr`: for a user frame map != NULL and addr is
 	 * the virtual address in that mapping; for a kernel frame map == NULL
@@ -149,6 +159,18 @@ struct kp_resolver_ops {
 	 * one frame takes the containing function and line named now. May
 	 * be NULL. */
 	uint64_t (*names_epoch)(void *ctx, void *held);
+	/* Annotate (both may be NULL: then only per-address counts). code:
+	 * the function holding file offset off of map's module, as a CODE
+	 * record (kptop-stream(5)): its bytes, link-time address and the
+	 * source line of each instruction; borrowed until the next call. 1
+	 * filled; 0 with *why a one-line reason; -errno. disasm: call cb
+	 * for each instruction of code[0..len) at link-time address vaddr;
+	 * 0, cb's non-zero return, or -errno. */
+	int (*code)(void *ctx, const struct kp_map_info *map, uint64_t off,
+		    struct kp_rec_code *out, const char **why);
+	int (*disasm)(void *ctx, const uint8_t *code, size_t len, uint64_t vaddr,
+		      int (*cb)(void *cbctx, const struct kp_insn_info *in),
+		      void *cbctx);
 };
 
 struct kp_resolver {
@@ -415,6 +437,82 @@ int kp_model__foreach_symbol(struct kp_model *m,
 				       const uint8_t *build_id, uint8_t build_id_len,
 				       uint64_t addr, const char *name),
 			     void *ctx);
+
+/* ---- annotate: where in a function the samples fall ---- */
+
+/* One row of an annotation: a source line (the lines of one source line
+ * that follow, up to the next source row, are its instructions) or an
+ * instruction, or, when the code could not be read, a sampled address. */
+enum kp_annot_kind { KP_ANNOT_SOURCE = 0, KP_ANNOT_INSN, KP_ANNOT_ADDR };
+struct kp_annot_row {
+	enum kp_annot_kind kind;
+	/* SOURCE: the line, in file (NULL: not known); inlined: the
+	 * function inlined there (NULL: the annotated function's own code).
+	 * Its counts are the line's in the whole function (every row of it). */
+	const char *file;
+	uint32_t line;
+	const char *inlined;
+	/* INSN and ADDR: file offset and link-time address (ADDR: the
+	 * offset only); text, type and target of an instruction. */
+	uint64_t off, addr;
+	const char *text;
+	enum kp_insn_type type;
+	uint64_t target;
+	double self, base_self;	/* current and baseline samples */
+	uint64_t samples;	/* raw */
+};
+
+struct kp_annot {
+	const char *name;	/* the function */
+	uint64_t fn;		/* its id (a row's fn) */
+	uint64_t module_id;	/* its module's, for kp_model__annotate_addr */
+	const char *module;	/* display name */
+	const char *path;	/* its module's file, or NULL (kernel) */
+	uint8_t build_id_len;
+	uint8_t build_id[KP_BUILD_ID_MAX];
+	uint64_t start, vaddr;	/* file offset and address of its code */
+	uint32_t len;		/* bytes of code, 0: not read */
+	const char *why;	/* the code could not be read: why; else NULL */
+	double total, base_total;	/* the function's self samples */
+	uint64_t samples;
+	/* samples of the function at no instruction of the code shown:
+	 * folded by the node limit (the address was cut) or outside it */
+	double elsewhere;
+	size_t nr_rows;
+	struct kp_annot_row *rows;
+	size_t hottest;		/* row of the hottest instruction or address */
+};
+
+/* Annotate function fn (a row's fn: its index + 1): its self samples per
+ * instruction (the leaf pc of each stack, module + offset, so processes
+ * of one binary add up), in the time mode, with the baseline and the
+ * filter; the code of the function holding its hottest address (a
+ * CODE record the model was fed, else the resolver's code op),
+ * disassembled, with a SOURCE row before each run of instructions of one
+ * source line. Samples of exited processes merged by command keep their
+ * line but not their instruction (merge.c): they count at the line's
+ * first sampled instruction. Strings stay valid until the model is
+ * freed. 0, -ENOENT (no such function), -ENOMEM. */
+int kp_model__annotate(struct kp_model *m, uint64_t fn, struct kp_annot **out);
+/* The annotation of the function at link-time address addr of from's
+ * module (a call's target: a function with or without samples), named
+ * by the resolver. -ENOENT when nothing names it. */
+int kp_model__annotate_addr(struct kp_model *m, const struct kp_annot *from,
+			    uint64_t addr, struct kp_annot **out);
+/* Count a's instructions again from the model (a refresh of an
+ * annotation that has its code: a->len, no a->why), without asking
+ * for the code or the disassembly again. 0, -EINVAL (annotate anew),
+ * -ENOMEM. */
+int kp_model__annotate_recount(struct kp_model *m, struct kp_annot *a);
+void kp_annot__free(struct kp_annot *a);
+
+/* Every function with samples whose code the resolver can give (or a
+ * CODE record held), hottest first, for CODE records at the end of a
+ * save: cb gets each function's code (borrowed for the call). At most
+ * max_bytes of code in all. cb returns 0 to go on. */
+int kp_model__foreach_code(struct kp_model *m, size_t max_bytes,
+			   int (*cb)(void *ctx, const struct kp_rec_code *c),
+			   void *ctx);
 
 struct kp_model_summary {
 	double total;			/* current non-idle samples (time mode) */

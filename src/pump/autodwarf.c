@@ -374,6 +374,24 @@ static uint64_t op_names_epoch(void *ctx, void *held)
 	return a->inner.ops->names_epoch(a->inner.ctx, held);
 }
 
+/* Annotate's ops go to the inner resolver as they are. */
+static int op_code(void *ctx, const struct kp_map_info *map, uint64_t off,
+		   struct kp_rec_code *out, const char **why)
+{
+	struct kp_autodwarf *a = ctx;
+
+	return a->inner.ops->code(a->inner.ctx, map, off, out, why);
+}
+
+static int op_disasm(void *ctx, const uint8_t *code, size_t len, uint64_t vaddr,
+		     int (*cb)(void *cbctx, const struct kp_insn_info *in),
+		     void *cbctx)
+{
+	struct kp_autodwarf *a = ctx;
+
+	return a->inner.ops->disasm(a->inner.ctx, code, len, vaddr, cb, cbctx);
+}
+
 static const struct kp_resolver_ops autodwarf_ops = {
 	.symbolize = op_symbolize,
 	.module_name = op_module_name,
@@ -384,6 +402,8 @@ static const struct kp_resolver_ops autodwarf_ops = {
 	.release = op_release,
 	.prefetch = op_prefetch,
 	.names_epoch = op_names_epoch,
+	.code = op_code,
+	.disasm = op_disasm,
 };
 
 struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)
@@ -405,6 +425,10 @@ struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)
 		a->ops.prefetch = NULL;	/* the model then skips its work */
 	if (!inner.ops->names_epoch)
 		a->ops.names_epoch = NULL;
+	if (!inner.ops->code)
+		a->ops.code = NULL;
+	if (!inner.ops->disasm)
+		a->ops.disasm = NULL;
 	a->self = (uint32_t)getpid();
 	return a;
 }

@@ -5,7 +5,8 @@ noinst_LIBRARIES += libkppump.a
 libkppump_a_SOURCES = src/pump/pump.h src/pump/pump-int.h src/pump/pump.c \
 	src/pump/pump-state.h src/pump/pump-state.c src/pump/pump-save.c \
 	src/pump/pump-load.c src/pump/resolve.h src/pump/resolve.c \
-	src/pump/autodwarf.h src/pump/autodwarf.c
+	src/pump/autodwarf.h src/pump/autodwarf.c \
+	src/pump/resolve-code.h src/pump/resolve-code.c
 libkppump_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 
 if HAVE_CMOCKA

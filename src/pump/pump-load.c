@@ -199,6 +199,9 @@ static int take(struct kp_pump *p, struct walk *w, const struct kp_record *r,
 	if ((r->type == KP_REC_CHECK || r->type == KP_REC_END) && f->minor < 2)
 		return damage(w, off, "a %s record in a stream of version 1.%u",
 			      r->type == KP_REC_CHECK ? "CHECK" : "END", f->minor);
+	if (r->type == KP_REC_CODE && f->minor < 3)
+		return damage(w, off, "a CODE record in a stream of version 1.%u",
+			      f->minor);
 	if (r->type == KP_REC_CHECK) {
 		kp_stream_tally__add(&w->t, r);
 		if (in_block)
@@ -437,7 +440,7 @@ int kp_pump_load_damage(struct kp_err *err, int code, const char *path,
 }
 
 struct feed {
-	int symtab;	/* pass 1: SYMTAB records only; pass 2: the rest */
+	int symtab;	/* pass 1: SYMTAB and CODE records only; pass 2: the rest */
 	const char *path;
 };
 
@@ -449,7 +452,7 @@ static int feed(struct kp_pump *p, const struct kp_record *r,
 
 	(void)bytes;
 	(void)len;
-	if ((r->type == KP_REC_SYMTAB) != fd->symtab)
+	if ((r->type == KP_REC_SYMTAB || r->type == KP_REC_CODE) != fd->symtab)
 		return 0;
 	kp_pump_note_meta(p, r);
 	rc = kp_model__feed(p->m, r);

@@ -1,7 +1,8 @@
 /* pump-save.c — the save-to-stream writer: a new file (mode 0600) next
  * to the target, checked and renamed into place by util/safefile.h; the
  * header, what is already known, the spool, the live bytes, and on stop
- * the SYMTAB records of every frame the model saw and the END record.
+ * the CODE records of the functions with samples, the SYMTAB records of
+ * every frame the model saw and the END record.
  * Every record written is counted (for END) and checksummed, and a CHECK
  * record closes each block (stream-blk.h). */
 #include "pump/pump.h"
@@ -15,6 +16,9 @@
 #include "util/safefile.h"
 
 #define SYMS_PER_RECORD 4096
+/* Code of the functions with samples a save embeds (kptop-stream(5),
+ * "13 CODE"), hottest first. */
+#define KP_SAVE_CODE_MAX (16u << 20)
 
 struct sym {
 	char *path, *name;
@@ -318,6 +322,35 @@ static void symvec_free(struct symvec *sv)
 	free(sv->v);
 }
 
+struct codew {
+	struct kp_pump *p;
+	struct kp_err *err;
+};
+
+/* One CODE record; one that cannot be encoded (a name over the limit)
+ * is left out. */
+static int write_code(void *ctx, const struct kp_rec_code *c)
+{
+	struct codew *w = ctx;
+	struct kp_record r = { .type = KP_REC_CODE };
+	size_t size;
+	ssize_t len;
+	uint8_t *buf;
+	int rc;
+
+	r.code = *c;
+	size = kp_record_encoded_size(&r);
+	if (!size)
+		return 0;
+	buf = malloc(size);
+	if (!buf)
+		return kp_err_set(w->err, -ENOMEM, "out of memory");
+	len = kp_record_encode(&r, buf, size);
+	rc = len > 0 ? wr_records(w->p, buf, (size_t)len, w->err) : 0;
+	free(buf);
+	return rc;
+}
+
 /* Sync and rename into place, with the checks of util/safefile.h. */
 static int finish_file(struct kp_pump *p, struct kp_err *err)
 {
@@ -333,9 +366,15 @@ int kp_pump__save_stop(struct kp_pump *p, struct kp_err *err)
 	struct symvec sv = { 0 };
 	int rc;
 
+	struct codew cw = { p, err };
+
 	if (!p->save)
 		return kp_err_set(err, -EINVAL, "not saving");
-	rc = kp_model__foreach_symbol(p->m, collect_sym, &sv);
+	rc = kp_model__foreach_code(p->m, KP_SAVE_CODE_MAX, write_code, &cw);
+	if (rc < 0 && err && !err->code)
+		kp_err_set(err, rc, "collecting the code of functions: %s", kp_strerror(rc));
+	if (rc == 0)
+		rc = kp_model__foreach_symbol(p->m, collect_sym, &sv);
 	if (rc == 0)
 		rc = sv.rc;
 	if (rc)

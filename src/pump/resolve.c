@@ -1,4 +1,5 @@
 #include "pump/resolve.h"
+#include "pump/resolve-code.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@ struct kp_resolve {
 	struct kp_unwind_map *umaps;
 	size_t cap_umaps;
 	struct kp_resolver_ops ops;	/* resolve_ops; prefetch only if fetching */
+	struct kp_rcode *code;		/* annotate's ops, made on first use */
 };
 
 static uint64_t hash_str(const char *s)
@@ -360,6 +362,23 @@ static uint64_t op_names_epoch(void *ctx, void *held)
 		      kp_symbols__debug_epoch(r->syms);
 }
 
+static int op_code(void *ctx, const struct kp_map_info *map, uint64_t off,
+		   struct kp_rec_code *out, const char **why)
+{
+	struct kp_resolve *r = ctx;
+
+	return kp_rcode__code(&r->code, r->syms, map, off, out, why);
+}
+
+static int op_disasm(void *ctx, const uint8_t *code, size_t len, uint64_t vaddr,
+		     int (*cb)(void *cbctx, const struct kp_insn_info *in),
+		     void *cbctx)
+{
+	struct kp_resolve *r = ctx;
+
+	return kp_rcode__disasm(&r->code, code, len, vaddr, cb, cbctx);
+}
+
 static const struct kp_resolver_ops resolve_ops = {
 	.symbolize = op_symbolize,
 	.module_name = op_module_name,
@@ -371,6 +390,8 @@ static const struct kp_resolver_ops resolve_ops = {
 	.release = op_release,
 	.prefetch = op_prefetch,
 	.names_epoch = op_names_epoch,
+	.code = op_code,
+	.disasm = op_disasm,
 };
 
 struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,
@@ -410,6 +431,7 @@ void kp_resolve__free(struct kp_resolve *r)
 		r->chunks = c->next;
 		free(c);
 	}
+	kp_rcode__free(r->code);
 	free(r->set);
 	free(r->paths);
 	free(r->umaps);

@@ -6,6 +6,7 @@ libkpreport_a_SOURCES += src/report/report-int.h src/report/report.c \
 	src/report/json.c src/report/pb.h src/report/pb.c src/report/pprof.c \
 	src/report/outpath.c src/report/svg.c src/report/svg-js.c \
 	src/report/speedscope.c
+libkpreport_a_SOURCES += src/report/annotate.c
 libkpreport_a_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)
 
 if HAVE_CMOCKA

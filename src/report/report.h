@@ -107,6 +107,13 @@ int kp_report_path(const char *pattern, unsigned index, uint64_t time_real_ns,
 int kp_report__write(FILE *out, enum kp_format f, struct kp_model *m,
 		     const struct kp_report_info *info, struct kp_err *err);
 
+/* --annotate NAME (annotate.c): for every function with samples whose
+ * name holds NAME, hottest first, its source lines with samples and
+ * their instructions, with each one's share of the function's samples
+ * (kp_model__annotate). -ENOENT with a message when none matches. */
+int kp_report_annotate(FILE *out, struct kp_model *m, const char *name,
+		       const struct kp_report_info *info, struct kp_err *err);
+
 /* One function per format, called by kp_report__write(). */
 int kp_report_text(FILE *out, struct kp_model *m,
 		   const struct kp_report_info *info, struct kp_err *err);

@@ -37,7 +37,8 @@ enum kp_rec_type {
 	KP_REC_CGROUP = 10,	/* a cgroup id and its path */
 	KP_REC_CHECK = 11,	/* closes a block of a saved file (CRC32C) */
 	KP_REC_END = 12,	/* the last record of a saved file: its counts */
-	KP_REC_TYPE_MAX = 12,
+	KP_REC_CODE = 13,	/* the code and lines of one function (minor 3) */
+	KP_REC_TYPE_MAX = 13,
 };
 
 /* Limits shared by the BPF side, the codec and the model. */
@@ -199,6 +200,32 @@ struct kp_rec_end {
 	const uint64_t *counts;	/* counts[i]: records of type i + 1 before END */
 };
 
+/* The code of one function of a user module, with the source line of
+ * each instruction (kptop-stream(5), "13 CODE"). */
+#define KP_CODE_MAX 65536	/* bytes of code a CODE record may hold */
+
+struct kp_code_line {
+	uint32_t off;		/* in code: where this entry starts */
+	uint32_t file;		/* 1 + index in strs, 0: not known */
+	uint32_t line;		/* 0: not known */
+	uint32_t inlined;	/* 1 + index in strs of the inlined function, 0: none */
+};
+
+struct kp_rec_code {
+	const char *path;
+	uint8_t build_id_len;
+	uint8_t build_id[KP_BUILD_ID_MAX];
+	uint64_t start;		/* file offset of the first byte */
+	uint64_t vaddr;		/* link-time address of the first byte */
+	const char *name;	/* the function, as the module spells it */
+	uint32_t len;		/* 1 .. KP_CODE_MAX */
+	const uint8_t *code;
+	uint32_t nr_strs;
+	const char *const *strs;	/* file and inlined function names */
+	uint32_t nr_lines;
+	const struct kp_code_line *lines;	/* by increasing off */
+};
+
 struct kp_record {
 	uint32_t type;	/* enum kp_rec_type */
 	union {
@@ -214,6 +241,7 @@ struct kp_record {
 		struct kp_rec_cgroup cgroup;
 		struct kp_rec_check check;
 		struct kp_rec_end end;
+		struct kp_rec_code code;
 	};
 };
 

@@ -26,6 +26,11 @@
 #define SCRATCH_BASE (4 * (KP_PATH_MAX + 1) + 256)
 #define SYMTAB_SCRATCH(plen) (4 * (size_t)(plen) + SCRATCH_BASE)
 #define SYM_MIN_BYTES 10	/* addr 8 + size varint 1 + name length 1 */
+/* CODE: a string of k >= 2 payload bytes takes a pointer and k bytes of
+ * scratch, a line entry of >= 4 bytes 16: at most 5 per payload byte. */
+#define CODE_SCRATCH(plen) (5 * (size_t)(plen) + SCRATCH_BASE)
+#define CODE_STR_MIN 2		/* length 1 + one byte */
+#define CODE_LINE_MIN 4		/* four varints */
 
 _Static_assert(SCRATCH_BASE >= 2 * KP_MAX_FRAMES * 8 + 64, "frames fit");
 _Static_assert(sizeof(struct kp_symbol) <= 24, "SYMTAB_SCRATCH bound");
@@ -45,6 +50,7 @@ static const char *const type_names[KP_REC_TYPE_MAX + 1] = {
 	[KP_REC_LOST] = "LOST record", [KP_REC_SYMTAB] = "SYMTAB record",
 	[KP_REC_THREAD] = "THREAD record", [KP_REC_CGROUP] = "CGROUP record",
 	[KP_REC_CHECK] = "CHECK record", [KP_REC_END] = "END record",
+	[KP_REC_CODE] = "CODE record",
 };
 
 int kp_stream_header_decode(const uint8_t *buf, size_t len,
@@ -294,6 +300,74 @@ static void dec_end(struct rd *r, struct kp_rec_end *t)
 	t->counts = r->rc ? NULL : counts;
 }
 
+static const char *const *dec_code_strs(struct rd *r, uint32_t *nr)
+{
+	const uint8_t *at = r->p;
+	const char **strs = NULL;
+	uint32_t n = get_u32(r, "string count");
+
+	if (!r->rc && n > (uint64_t)(r->end - r->p) / CODE_STR_MIN)
+		fail(r, at, "string count %u runs past the end of the record", n);
+	if (!r->rc && n)
+		strs = take(r, (size_t)n * sizeof(*strs), 8);
+	for (uint32_t i = 0; i < n && !r->rc; i++) {
+		at = r->p;
+		strs[i] = get_str(r, KP_PATH_MAX, "string");
+		if (!r->rc && !strs[i][0])
+			fail(r, at, "string %u is empty", i);
+	}
+	*nr = r->rc ? 0 : n;
+	return r->rc ? NULL : strs;
+}
+
+static void dec_code_lines(struct rd *r, struct kp_rec_code *c)
+{
+	const uint8_t *at = r->p;
+	struct kp_code_line *l = NULL;
+	uint32_t n = get_u32(r, "line count");
+
+	if (!r->rc && (n > c->len || n > (uint64_t)(r->end - r->p) / CODE_LINE_MIN))
+		fail(r, at, "line count %u is over the code's length or the record's", n);
+	if (!r->rc && n)
+		l = take(r, (size_t)n * sizeof(*l), 8);
+	for (uint32_t i = 0; i < n && !r->rc; i++) {
+		at = r->p;
+		l[i].off = get_u32(r, "line offset");
+		l[i].file = get_u32(r, "line file");
+		l[i].line = get_u32(r, "line number");
+		l[i].inlined = get_u32(r, "line inlined");
+		if (r->rc)
+			break;
+		if (l[i].off >= c->len || (i && l[i].off <= l[i - 1].off))
+			fail(r, at, "line %u: offset %u is out of order or past the code", i,
+			     l[i].off);
+		else if (l[i].file > c->nr_strs || l[i].inlined > c->nr_strs)
+			fail(r, at, "line %u names string %u of %u", i,
+			     l[i].file > l[i].inlined ? l[i].file : l[i].inlined, c->nr_strs);
+	}
+	c->nr_lines = r->rc ? 0 : n;
+	c->lines = r->rc ? NULL : l;
+}
+
+static void dec_code(struct rd *r, struct kp_rec_code *c)
+{
+	const uint8_t *at;
+	size_t n;
+
+	c->path = get_str(r, KP_PATH_MAX, "path");
+	c->build_id_len = get_build_id(r, c->build_id);
+	c->start = get_u64(r, "start");
+	c->vaddr = get_addr(r, "vaddr");
+	c->name = get_str(r, KP_PATH_MAX, "name");
+	at = r->p;
+	c->code = get_span(r, KP_CODE_MAX, &n, "code");
+	c->len = (uint32_t)n;
+	if (!r->rc && !n)
+		fail(r, at, "code is empty");
+	c->strs = dec_code_strs(r, &c->nr_strs);
+	dec_code_lines(r, c);
+}
+
 static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 {
 	switch (out->type) {
@@ -309,14 +383,16 @@ static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 	case KP_REC_CGROUP: dec_cgroup(r, &out->cgroup); break;
 	case KP_REC_CHECK: dec_check(r, &out->check); break;
 	case KP_REC_END: dec_end(r, &out->end); break;
+	case KP_REC_CODE: dec_code(r, &out->code); break;
 	}
 }
 
 /* Make the scratch big enough for a record of this type and payload
- * length; it only grows, and only for SYMTAB. */
+ * length; it only grows, and only for SYMTAB and CODE. */
 static int reserve(struct kp_decoder *d, uint32_t type, size_t plen)
 {
-	size_t need = type == KP_REC_SYMTAB ? SYMTAB_SCRATCH(plen) : SCRATCH_BASE;
+	size_t need = type == KP_REC_SYMTAB ? SYMTAB_SCRATCH(plen) :
+		      type == KP_REC_CODE ? CODE_SCRATCH(plen) : SCRATCH_BASE;
 	uint8_t *p;
 
 	d->sc.used = 0;

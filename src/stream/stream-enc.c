@@ -191,6 +191,52 @@ static void e_end(struct enc *e, const struct kp_rec_end *t)
 		e_u(e, t->counts[i]);
 }
 
+/* The checks a reader makes (kptop-stream(5), "13 CODE"). */
+static int code_ok(const struct kp_rec_code *c)
+{
+	if (!c->len || c->len > KP_CODE_MAX || !c->code ||
+	    (c->nr_strs && !c->strs) || (c->nr_lines && !c->lines) ||
+	    c->nr_lines > c->len)
+		return 0;
+	for (uint32_t i = 0; i < c->nr_strs; i++)
+		if (!c->strs[i] || !c->strs[i][0])
+			return 0;
+	for (uint32_t i = 0; i < c->nr_lines; i++) {
+		const struct kp_code_line *l = &c->lines[i];
+
+		if (l->off >= c->len || (i && l->off <= c->lines[i - 1].off) ||
+		    l->file > c->nr_strs || l->inlined > c->nr_strs)
+			return 0;
+	}
+	return 1;
+}
+
+static void e_code(struct enc *e, const struct kp_rec_code *c)
+{
+	if (!code_ok(c)) {
+		e->bad = 1;
+		return;
+	}
+	e_str(e, c->path, KP_PATH_MAX);
+	e_build_id(e, c->build_id_len, c->build_id);
+	e_u(e, c->start);
+	e_le64(e, c->vaddr);
+	e_str(e, c->name, KP_PATH_MAX);
+	e_bytes(e, c->code, c->len);
+	e_u(e, c->nr_strs);
+	for (uint32_t i = 0; i < c->nr_strs; i++)
+		e_str(e, c->strs[i], KP_PATH_MAX);
+	e_u(e, c->nr_lines);
+	for (uint32_t i = 0; i < c->nr_lines; i++) {
+		e_u(e, c->lines[i].off);
+		e_u(e, c->lines[i].file);
+		e_u(e, c->lines[i].line);
+		e_u(e, c->lines[i].inlined);
+	}
+	if (e->n > KP_STREAM_RECORD_MAX)
+		e->bad = 1;
+}
+
 static void e_meta(struct enc *e, const struct kp_rec_meta *m)
 {
 	e_str(e, m->version, KP_PATH_MAX);
@@ -252,6 +298,7 @@ static void e_payload(struct enc *e, const struct kp_record *r)
 		e_u32(e, r->check.crc32c);
 		break;
 	case KP_REC_END: e_end(e, &r->end); break;
+	case KP_REC_CODE: e_code(e, &r->code); break;
 	case KP_REC_CGROUP:
 		e_u(e, r->cgroup.time_ns);
 		e_u(e, r->cgroup.id);

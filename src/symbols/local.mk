@@ -16,15 +16,16 @@ libkpsymbols_a_SOURCES = \
 	src/symbols/jitmap.h src/symbols/jitmap.c src/symbols/jitcache.c \
 	src/symbols/jitworker.h src/symbols/jitworker.c \
 	src/symbols/procfs.h src/symbols/procfs.c
+libkpsymbols_a_SOURCES += src/symbols/disasm.h src/symbols/disasm.c
 libkpsymbols_a_SOURCES += src/symbols/buildid.h src/symbols/buildid.c
 libkpsymbols_a_SOURCES += src/symbols/dwcache.h src/symbols/dwcache.c
 libkpsymbols_a_SOURCES += src/symbols/debuginfod.h src/symbols/debuginfod.c \
 	src/symbols/remote.c
 libkpsymbols_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBLZMA_CFLAGS) \
-	$(ZLIB_CFLAGS) $(LIBDEBUGINFOD_CFLAGS)
+	$(ZLIB_CFLAGS) $(LIBDEBUGINFOD_CFLAGS) $(CAPSTONE_CFLAGS)
 ## Link line for anything that uses libkpsymbols.a.
 KP_SYMBOLS_LIBS = libkpsymbols.a libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS) \
-	$(LIBLZMA_LIBS) $(ZLIB_LIBS) $(LIBIBERTY_LIBS) $(LIBDEBUGINFOD_LIBS) -lpthread
+	$(LIBLZMA_LIBS) $(ZLIB_LIBS) $(LIBIBERTY_LIBS) $(LIBDEBUGINFOD_LIBS) $(CAPSTONE_LIBS) -lpthread
 
 ## Test fixtures: known functions, built for `make check' into the build
 ## dir; mkvariants.sh makes the stripped / separate-debug variants.
@@ -78,6 +79,11 @@ TESTS += tests/test-symbols
 tests_test_symbols_SOURCES = tests/test-symbols.c
 tests_test_symbols_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 tests_test_symbols_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS) -ldl
+check_PROGRAMS += tests/test-disasm
+TESTS += tests/test-disasm
+tests_test_disasm_SOURCES = tests/test-disasm.c
+tests_test_disasm_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_disasm_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS)
 check_PROGRAMS += tests/test-buildid
 TESTS += tests/test-buildid
 tests_test_buildid_SOURCES = tests/test-buildid.c
@@ -134,7 +140,7 @@ fuzz_fuzz_elf_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) -g \
 	-fsanitize=fuzzer,address,undefined
 fuzz_fuzz_elf_LDFLAGS = -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_elf_LDADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBLZMA_LIBS) $(ZLIB_LIBS) \
-	$(LIBIBERTY_LIBS) $(LIBDEBUGINFOD_LIBS) -lpthread
+	$(LIBIBERTY_LIBS) $(LIBDEBUGINFOD_LIBS) $(CAPSTONE_LIBS) -lpthread
 FUZZ_TARGETS += fuzz/fuzz-elf
 CLEANFILES += fuzz/fuzz-elf
 endif

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <dwarf.h>
+
 #include "symbols/debuginfo.h"
 #include "symbols/demangle.h"
 #include "symbols/dwarfidx.h"
@@ -622,4 +624,55 @@ int kp_module__start(struct kp_module *m, uint64_t vaddr, uint64_t *start)
 	if (!m->fdes && !(m->fdes = kp_fdetab__new(m->elf, &m->info)))
 		return -ENOMEM;
 	return kp_fdetab__lookup(m->fdes, vaddr, start);
+}
+
+const char *kp_module__comp_dir(struct kp_module *m, uint64_t vaddr)
+{
+	Dwarf *dw = dw_of(m);
+	Dwarf_Attribute a;
+	Dwarf_Die cu;
+
+	if (!dw || !dwarf_addrdie(dw, vaddr, &cu))
+		return NULL;
+	return dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
+}
+
+/* Is [off, off + len) file bytes of one PT_LOAD? */
+static int in_load(const struct kp_elf_info *info, uint64_t off, uint64_t len)
+{
+	for (size_t i = 0; i < info->nr_loads; i++) {
+		const struct kp_elf_load *l = &info->loads[i];
+
+		if (off >= l->offset && off - l->offset <= l->filesz &&
+		    len <= l->filesz - (off - l->offset))
+			return 1;
+	}
+	return 0;
+}
+
+int kp_module__code(struct kp_module *m, uint64_t vaddr, uint64_t *start,
+		    uint64_t *end, const char **name, const uint8_t **bytes,
+		    const char **why)
+{
+	const struct kp_sym *sym = kp_symtab__lookup(m->syms, vaddr);
+	const uint8_t *img;
+	uint64_t off;
+	size_t size = 0;
+
+	if (!sym || sym->end <= sym->start) {
+		*why = "no symbol with a size holds this code";
+		return 0;
+	}
+	img = (const uint8_t *)elf_rawfile(m->elf, &size);
+	if (!img || kp_elf__vaddr_to_offset(&m->info, sym->start, &off) != 0 ||
+	    !in_load(&m->info, off, sym->end - sym->start) || off > size ||
+	    sym->end - sym->start > size - off) {
+		*why = "the function's bytes are not in the file";
+		return 0;
+	}
+	*start = sym->start;
+	*end = sym->end;
+	*name = kp_symtab__name(m->syms, sym);
+	*bytes = img + off;
+	return 1;
 }

@@ -76,6 +76,18 @@ int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame
  * FDE covers vaddr, -ENOMEM. */
 int kp_module__start(struct kp_module *m, uint64_t vaddr, uint64_t *start);
 
+/* The code of the function holding vaddr, for annotate: the symbol
+ * table's range [*start, *end) (link-time addresses), its mangled name,
+ * and its bytes, which point into the module's file image (valid while
+ * the module is). 1 with everything set; 0 when no symbol with a size
+ * holds vaddr or its bytes are not in the file (*why says which, one
+ * line). */
+int kp_module__code(struct kp_module *m, uint64_t vaddr, uint64_t *start,
+		    uint64_t *end, const char **name, const uint8_t **bytes,
+		    const char **why);
+/* The compilation directory of the DWARF unit holding vaddr (what its
+ * relative source file names are relative to), or NULL. Begins DWARF. */
+const char *kp_module__comp_dir(struct kp_module *m, uint64_t vaddr);
 /* 1 when m is a file with a build-id but neither DWARF of its own nor a
  * separate debug file (MiniDebugInfo has no lines): one could be
  * fetched for it (debuginfod.h). */

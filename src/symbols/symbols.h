@@ -172,6 +172,25 @@ int kp_symbols__user_function(struct kp_symbols *s, const struct kp_sym_map *map
 int kp_symbols__user_start(struct kp_symbols *s, const struct kp_sym_map *map,
 			   uint64_t addr, uint64_t *off);
 
+/* The code of the function holding user address addr of map, for
+ * annotate: from the module's file (found as names are: by build-id when
+ * it was replaced or deleted), or the [vdso] image. Its bytes and name
+ * are borrowed like frames (until the next call). */
+struct kp_sym_code {
+	uint64_t start;		/* file offset of the first byte */
+	uint64_t vaddr;		/* its link-time address */
+	const char *name;	/* as the module spells it (mangled) */
+	const uint8_t *bytes;
+	size_t len;
+	/* the directory relative source file names of its DWARF are in,
+	 * or NULL */
+	const char *comp_dir;
+};
+/* 1 with out filled; 0 with *why a one-line reason (anonymous or JIT
+ * code, a file that cannot be opened, no sized symbol); -errno. */
+int kp_symbols__code(struct kp_symbols *s, const struct kp_sym_map *map,
+		     uint64_t addr, struct kp_sym_code *out, const char **why);
+
 /* Hold the module of file mapping map (opened if need be) so that its
  * code can be named later, after the process exited or remapped it:
  * kp_symbols__held_user(h, off) names file offset off as

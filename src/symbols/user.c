@@ -589,6 +589,45 @@ int kp_symbols__user_start(struct kp_symbols *s, const struct kp_sym_map *map,
 	return pm->me ? module_start(s, pm->me, addr - map->start + map->pgoff, off) : 0;
 }
 
+/* ---- code, for annotate ---- */
+
+int kp_symbols__code(struct kp_symbols *s, const struct kp_sym_map *map,
+		     uint64_t addr, struct kp_sym_code *out, const char **why)
+{
+	struct kp_sym_proc *p;
+	struct kp_pmap *pm;
+	uint64_t vaddr, start, end, off;
+	int n;
+
+	memset(out, 0, sizeof(*out));
+	*why = "the address is outside its mapping";
+	if (addr < map->start || addr >= map->end)
+		return 0;
+	modent_budget(s);
+	if (!(pm = pmap_of(s, map, &p)))
+		return -ENOMEM;
+	if (!pm->me) {
+		*why = pm->kind == MAP_ANON ? "JIT or anonymous code is not kept"
+					    : "the module's file cannot be read";
+		return 0;
+	}
+	off = addr - map->start + map->pgoff;
+	*why = "the address is in no loaded segment";
+	if (kp_elf__offset_to_vaddr(kp_module__info(pm->me->mod), off, &vaddr) != 0)
+		return 0;
+	n = kp_module__code(pm->me->mod, vaddr, &start, &end, &out->name,
+			    &out->bytes, why);
+	if (n <= 0)
+		return n;
+	if (kp_elf__vaddr_to_offset(kp_module__info(pm->me->mod), start, &out->start))
+		return 0;
+	out->vaddr = start;
+	out->len = (size_t)(end - start);
+	out->comp_dir = kp_module__comp_dir(pm->me->mod, start);
+	pm->me->use_seq = ++s->use_clock;
+	return 1;
+}
+
 /* ---- held modules: names for later ---- */
 
 struct kp_sym_held *kp_symbols__hold(struct kp_symbols *s,

@@ -10,6 +10,7 @@
 #include "collect/collect.h"
 #include "pump/pump.h"
 #include "tui/actions.h"
+#include "tui/annotate.h"
 #include "tui/rc.h"
 
 typedef enum kp_act (*kp_action_fn)(struct kp_tui *t, int key);
@@ -26,9 +27,15 @@ static enum kp_act act_nav(struct kp_tui *t, int key)
 	return kp_table__key(t, key);
 }
 
+static enum kp_act act_annotate(struct kp_tui *t, int key)
+{
+	return kp_annot_ui__open_selected(t);
+}
+
 static enum kp_act act_help(struct kp_tui *t, int key)
 {
 	t->screen = KP_SCREEN_HELP;
+	t->help_back = KP_SCREEN_TABLE;
 	t->help_top = 0;
 	return KP_ACT_REDRAW;
 }
@@ -231,6 +238,7 @@ static const struct kp_action actions[] = {
 	{ { '6', '7', '8' }, "", NULL, kp_act_view },
 	{ { 't', KP_KEY(KEY_F(5)) }, "t F5", "call tree on / off", kp_act_view },
 	{ { 'c' }, "c", "callers of the selected function (bottom-up)", kp_act_view },
+	{ { 'a' }, "a", "annotate the selected function: its lines and instructions", act_annotate },
 	{ { '\r', '\n', KP_KEY(KEY_ENTER) }, "Enter", "tree: expand / collapse; functions: callers; processes: focus", kp_act_enter },
 	{ { '+', '=', KP_KEY(KEY_RIGHT) }, "+ Right", "expand the selected tree row", kp_act_expand },
 	{ { '-', KP_KEY(KEY_LEFT) }, "- Left", "collapse it (or go to its parent)", kp_act_expand },
@@ -261,7 +269,12 @@ static const struct kp_action actions[] = {
 	{ { 0 }, "flame / n N", "search (substring or regex): matches and their share; next, previous", act_refresh },
 	{ { 0 }, "flame r", "the root at the top or the bottom", act_refresh },
 	{ { 0 }, "flame c p", "callers of the box's function; focus on its process", act_refresh },
-	{ { 0 }, "flame a", "annotation of the function: not in kptop yet", act_refresh },
+	{ { 0 }, "flame a", "annotate the box's function", act_refresh },
+	/* the annotate screen's own keys (annotate.c) */
+	{ { 0 }, "annot n N", "next / previous hot instruction (Tab, S-Tab too)", act_refresh },
+	{ { 0 }, "annot s", "source and instructions, source only, instructions only", act_refresh },
+	{ { 0 }, "annot Enter", "follow a jump, or annotate a call's function", act_refresh },
+	{ { 0 }, "annot Esc", "back to the function before, then to the table", act_refresh },
 	{ { 0 }, "click", "select a row; a title: sort by it; a view name: switch", act_refresh },
 	{ { 0 }, "dbl-click", "as Enter on the row; wheel: move 3 rows (--no-mouse: off)", act_refresh },
 };

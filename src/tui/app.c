@@ -11,6 +11,7 @@
 #include <curses.h>
 
 #include "tui/rc.h"
+#include "tui/annotate.h"
 
 #define KP_MSG_NS (4ULL * 1000000000ULL)
 
@@ -165,6 +166,7 @@ void kp_tui__free(struct kp_tui *t)
 	if (!t)
 		return;
 	kp_crt__free(t->crt);	/* the terminal first: endwin */
+	kp_annot_ui__free(t);
 	kp_view__free(t->view);
 	kp_line__free(t->line);
 	kp_expand__free(t->expand);
@@ -271,6 +273,7 @@ int kp_tui__refresh(struct kp_tui *t)
 {
 	struct kp_model_summary s;
 	uint64_t now = kp_tui__now_ns();
+	int rc;
 
 	kp_model__summary(t->cfg.model, &s);
 	if (t->cfg.collector)
@@ -278,7 +281,10 @@ int kp_tui__refresh(struct kp_tui *t)
 	else	/* a file: time stands at its last sample */
 		kp_model__refresh(t->cfg.model, s.last_ns);
 	update_rates(t, &s);
-	return kp_tui__review(t);
+	rc = kp_tui__review(t);
+	if (!rc && kp_annot_ui__refresh(t) < 0)
+		kp_tui__message(t, 1, "annotate: out of memory");
+	return rc;
 }
 
 void kp_tui__draw(struct kp_tui *t)
@@ -287,6 +293,8 @@ void kp_tui__draw(struct kp_tui *t)
 
 	if (t->screen == KP_SCREEN_HELP) {
 		kp_help__draw(t);
+	} else if (t->screen == KP_SCREEN_ANNOTATE && t->an) {
+		kp_annot_ui__draw(t);
 	} else {
 		y = kp_header__draw(t, 0);
 		t->table_y = y;
@@ -323,6 +331,11 @@ enum kp_act kp_tui__key(struct kp_tui *t, int key)
 		return kp_help__key(t, key);
 	case KP_SCREEN_PROMPT:
 		return kp_prompt__key(t, key);
+	case KP_SCREEN_ANNOTATE:
+		if (t->an)
+			return kp_annot_ui__key(t, key);
+		t->screen = KP_SCREEN_TABLE;
+		break;
 	default:
 		break;
 	}

@@ -42,7 +42,8 @@ enum kp_act {
 #define KP_CTRL(c) ((c) & 0x1f)
 #define KP_ESC 27
 
-enum kp_screen { KP_SCREEN_TABLE = 0, KP_SCREEN_HELP, KP_SCREEN_PROMPT };
+enum kp_screen { KP_SCREEN_TABLE = 0, KP_SCREEN_HELP, KP_SCREEN_PROMPT,
+		 KP_SCREEN_ANNOTATE };
 enum kp_prompt_kind { KP_PROMPT_SAVE = 0, KP_PROMPT_SEARCH, KP_PROMPT_FILTER };
 
 #define KP_TUI_TEXT 1024
@@ -83,6 +84,8 @@ struct kp_tui {
 	uint64_t start_ms;		/* the loop's start (monotonic): early frames */
 
 	enum kp_screen screen;
+	enum kp_screen help_back;	/* the screen the help returns to */
+	struct kp_annot_ui *an;		/* the annotate screen (annotate.h) */
 	int help_top;
 	enum kp_prompt_kind prompt_kind;
 	char prompt[KP_TUI_TEXT];	/* UTF-8 text being edited */

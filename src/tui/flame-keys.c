@@ -6,11 +6,13 @@
  * substring or POSIX extended regular expression (case ignored), n and N
  * go to the next and previous match; a click selects a box, a
  * double-click zooms into it, the wheel moves up and down. The other
- * keys of the main screen (c the callers of the selected function, p the
+ * keys of the main screen (a the annotation of the box's function, c
+ * the callers of the selected function, p the
  * focus on its process, k u i, the filter, the time modes) act as they
  * do on a selected row.
  */
 #include "tui/app.h"
+#include "tui/annotate.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -222,8 +224,7 @@ int kp_flame__key(struct kp_tui *t, int key, enum kp_act *act)
 		return 1;
 	}
 	if (key == 'a') {
-		kp_tui__message(t, 1, "a: kptop has no annotation view yet");
-		*act = KP_ACT_REDRAW;
+		*act = kp_annot_ui__open_selected(t);
 		return 1;
 	}
 	if (key == KP_ESC || key == KP_KEY(KEY_BACKSPACE) || key == 127 || key == 8) {

@@ -79,7 +79,8 @@ enum kp_act kp_help__key(struct kp_tui *t, int key)
 		t->help_top += page > 0 ? page : 1;
 		return KP_ACT_REDRAW;
 	default:
-		t->screen = KP_SCREEN_TABLE;
+		t->screen = t->help_back;	/* the table, or annotate */
+		t->help_back = KP_SCREEN_TABLE;
 		return KP_ACT_REDRAW;
 	}
 }

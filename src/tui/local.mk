@@ -12,7 +12,8 @@ libkptui_a_SOURCES = \
 	src/tui/header.c src/tui/table.c src/tui/help.c src/tui/prompt.c \
 	src/tui/flame.h src/tui/flame.c src/tui/flame-keys.c \
 	src/tui/actions.h src/tui/actions.c src/tui/views.c src/tui/mouse.c \
-	src/tui/rc.h src/tui/rc.c
+	src/tui/rc.h src/tui/rc.c \
+	src/tui/annotate.h src/tui/annotate.c
 
 ## tmux tests of the live view (root + BPF; skip with 77 elsewhere).
 TESTS += tests/tui-live.sh tests/tui-exit.sh tests/tui-term.sh tests/tui-first.sh tests/tui-mouse.sh tests/tui-rc.sh tests/readme-tour.sh
@@ -20,6 +21,9 @@ EXTRA_DIST += tests/tui-live.sh tests/tui-exit.sh tests/tui-term.sh tests/tui-fi
 ## The flame graph: widths, zoom, search, flip, 80x24, NO_COLOR (root + BPF).
 TESTS += tests/tui-flame.sh
 EXTRA_DIST += tests/tui-flame.sh
+## The annotate screen: a, the hot line and instruction, s, Esc (root + BPF).
+TESTS += tests/tui-annotate.sh
+EXTRA_DIST += tests/tui-annotate.sh
 ## The w key refuses another user's links, FIFOs and files (root + BPF).
 TESTS += tests/tui-save-safe.sh
 EXTRA_DIST += tests/tui-save-safe.sh

@@ -8,6 +8,7 @@
  * the prompt, is ignored. Positions are those of the last draw
  * (t->table_y, t->table_rows, t->tab_end). */
 #include "tui/actions.h"
+#include "tui/annotate.h"
 
 #include <curses.h>
 
@@ -63,6 +64,10 @@ static enum kp_act wheel(struct kp_tui *t, int up)
 	for (int i = 0; i < KP_WHEEL_ROWS; i++) {
 		if (t->screen == KP_SCREEN_HELP) {
 			kp_help__key(t, key);
+			continue;
+		}
+		if (t->screen == KP_SCREEN_ANNOTATE) {
+			kp_annot_ui__key(t, key);
 			continue;
 		}
 		if (t->vopts.kind == KP_VIEW_FLAME) {	/* up and down the graph */

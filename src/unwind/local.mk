@@ -60,7 +60,7 @@ tests_unwind_drive_SOURCES = tests/unwind-drive.c
 tests_unwind_drive_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
 tests_unwind_drive_LDADD = libkpcollect.a libkpstream.a libkpsymbols.a libkpunwind.a libkputil.a \
 	$(LIBBPF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBLZMA_LIBS) $(ZLIB_LIBS) \
-	$(LIBIBERTY_LIBS) $(LIBDEBUGINFOD_LIBS) -lpthread
+	$(LIBIBERTY_LIBS) $(LIBDEBUGINFOD_LIBS) $(CAPSTONE_LIBS) -lpthread
 
 ## End-to-end tests with BPF (root): kptop --batch --unwind dwarf|fp
 ## --format folded on the workloads above.

@@ -1,0 +1,72 @@
+#!/bin/sh
+# tui-annotate.sh — the annotate screen through tmux, against
+# tests/workload/annospin (divloop's time is on its division's line):
+# `a` on divloop's row opens it, the division's source line (DIV_LINE)
+# and the div are on screen, the selection (the hottest instruction) is
+# within two instructions of the div; s cycles source only, instructions
+# only, both; Esc returns to the table; and `a` on divloop's box in the
+# flame graph opens it too.
+. "$top_srcdir/tests/lib.sh"
+require_bpf
+. "$top_srcdir/tests/tui-lib.sh"
+
+WL="$top_builddir/tests/workload/annospin"
+src="$top_srcdir/tests/workload/annospin.c"
+[ -x "$WL" ] || fail "workload not built: $WL"
+"$WL" 90 >/dev/null &
+TUI_PIDS="$!"
+WLPID=$!
+div_line=$(grep -n '/\* DIV_LINE' "$src" | head -1 | cut -d: -f1)
+
+tui_start 160 40
+keys "$KPTOP -d 0.5 -p $WLPID --no-mouse" Enter
+tui_wait ' divloop ' 10
+sleep 2
+type_text '/'
+tui_wait 'Search:' 3
+type_text 'divloop'
+keys Enter
+sleep 0.3
+type_text 'a'
+tui_wait 'Annotate divloop \(annospin\)' 5
+tui_wait "annospin\\.c:$div_line " 5
+screen | grep -Eq ':  i?div ' || { screen >&2; fail "no div instruction on screen"; }
+# the selected row (cyan or reverse video) is within two instructions of the div
+tmx capture-pane -e -p -t t >"$TUI_TMP/attr"
+screen | awk '/^ *[0-9.]* +[0-9a-f]+:  / { n++ } /:  i?div / { d = n }
+	END { print d }' >"$TUI_TMP/div_at"
+sel=$(awk '/\033\[[0-9;]*(46|7)m/ && /[0-9a-f]+:  / { print NR; exit }' "$TUI_TMP/attr")
+[ -n "$sel" ] || { cat -v "$TUI_TMP/attr" >&2; fail "no selected instruction"; }
+selidx=$(screen | awk -v s="$sel" '/^ *[0-9.]* +[0-9a-f]+:  / { n++ } NR == s { print n; exit }')
+d=$(cat "$TUI_TMP/div_at")
+awk -v a="$selidx" -v b="$d" 'BEGIN { x = a - b; if (x < 0) x = -x; exit x > 2 }' ||
+	{ screen >&2; fail "selected instruction $selidx is not near the div ($d)"; }
+type_text 's'
+tui_wait 'source only' 3
+screen | grep -Eq '[0-9a-f]+:  i?div' && fail "source only still shows instructions"
+type_text 's'
+tui_wait 'instructions only' 3
+type_text 's'
+tui_wait 'source and instructions' 3
+keys Escape
+tui_gone 'Annotate divloop' 3
+tui_wait 'Self% Total%' 3
+
+# the flame graph: the search selects divloop's box, a annotates it
+keys 8
+tui_wait '8 Flame' 5
+type_text '/'
+tui_wait 'Search:' 3
+keys C-u
+type_text 'divloop'
+keys Enter
+sleep 0.3
+keys n
+sleep 0.3
+type_text 'a'
+tui_wait 'Annotate divloop' 5
+keys Escape
+tui_gone 'Annotate divloop' 3
+type_text 'q'
+tui_wait 'tui-test\$' 5
+echo "ok: the annotate screen"
