@@ -76,7 +76,7 @@ static struct kp_record meta(void)
 	struct kp_record r = { .type = KP_REC_META };
 
 	r.meta = (struct kp_rec_meta){ "0.1.0", "6.18.0", "seedhost", "x86_64",
-		99, 2, 1000000000, 1764680000000000000ull, 4096, 3 };
+		99, 2, 1000000000, 1764680000000000000ull, 4096, 3, NULL, 0, NULL };
 	return r;
 }
 

@@ -578,7 +578,7 @@ static void test_pprof(void **state)
 	for (int i = 0; i < 4; i++)
 		assert_true(pr.comments[i] < 64);
 	/* (strings are kept to 31 bytes here) */
-	assert_string_equal(pr.str[pr.comments[1]], "event: unknown");
+	assert_string_equal(pr.str[pr.comments[1]], "event: cpu-clock");	/* META */
 	assert_string_equal(pr.str[pr.comments[2]], "drops: bpf-full 0, cpu-buf 0, s");
 	assert_string_equal(pr.str[pr.comments[3]], "jit maps: read 1, refused 2, ba");
 	assert_true(has_string(&pr, "tid") && has_string(&pr, "thread"));

@@ -56,7 +56,7 @@ static struct kp_record rec_meta(void)
 
 	r.meta = (struct kp_rec_meta){ "0.1.0", "6.18.0", "host", "x86_64",
 		99, 2, 123456789, 1700000000000000000ull, 4096,
-		KP_META_KERNEL_STACKS | KP_META_USER_STACKS };
+		KP_META_KERNEL_STACKS | KP_META_USER_STACKS, NULL, 0, NULL };
 	return r;
 }
 
@@ -235,7 +235,7 @@ static void test_header(void **state)
 	struct kp_err e = { 0 };
 
 	kp_stream_header_encode(h);
-	assert_memory_equal(h, "KPTOPSTR\x01\x00\x02\x00\x01\x00\x10\x00", 16);
+	assert_memory_equal(h, "KPTOPSTR\x01\x00\x04\x00\x01\x00\x10\x00", 16);
 	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), 0);
 	assert_int_equal(hd.major, 1);
 	assert_int_equal(hd.minor, KP_STREAM_MINOR);
@@ -272,6 +272,8 @@ static void test_roundtrip_small(void **state)
 	assert_string_equal(out.meta.arch, "x86_64");
 	assert_int_equal(out.meta.start_real_ns, 1700000000000000000ull);
 	assert_int_equal(out.meta.flags, 3);
+	assert_string_equal(out.meta.event, "");	/* cpu-clock: not written */
+	assert_int_equal(out.meta.period, 0);
 	roundtrip(&in[1], &out, d, buf);
 	assert_string_equal(out.process.comm, "bash");
 	assert_string_equal(out.process.exe, "/usr/bin/bash");
@@ -1167,6 +1169,57 @@ static void test_block_too_long(void **state)
 	assert_int_equal(kp_stream_block(buf, n, 0, 0, KP_STREAM_MINOR, &blen, &e), 0);
 }
 
+/* META's event fields (minor 4, optional): page-faults every 100 and a
+ * fallback round-trip; cpu-clock at a frequency writes none (NULL or
+ * "cpu-clock" alike) and reads back as "", in minor 2 too; a META cut
+ * inside them is refused; a name over 63 bytes is not encoded. */
+static void test_meta_event(void **state)
+{
+	struct kp_decoder *d = kp_decoder__new();
+	uint8_t *buf = malloc(BIG);
+	struct kp_record in = rec_meta(), old = rec_meta(), out;
+	struct kp_err e = { 0 };
+	char name[KP_EVENT_NAME_MAX + 2];
+	size_t n, n0, used;
+
+	(void)state;
+	assert_non_null(buf);
+	n0 = enc(&in, buf, BIG);
+	in.meta.event = "cpu-clock";
+	assert_int_equal(enc(&in, buf, BIG), n0);
+	in.meta.event = "page-faults";
+	in.meta.period = 100;
+	roundtrip(&in, &out, d, buf);
+	assert_string_equal(out.meta.event, "page-faults");
+	assert_int_equal(out.meta.period, 100);
+	assert_string_equal(out.meta.event_asked, "");
+	in.meta.event = "cpu-clock";
+	in.meta.event_asked = "cycles";
+	in.meta.period = 0;
+	n = enc(&in, buf, BIG);
+	assert_int_equal(n, n0 + 1 + 9 + 1 + 1 + 6);
+	roundtrip(&in, &out, d, buf);
+	assert_string_equal(out.meta.event, "cpu-clock");
+	assert_string_equal(out.meta.event_asked, "cycles");
+	assert_int_equal(out.meta.period, 0);
+	/* a minor-2 reader does not look for them */
+	kp_decoder__set_minor(d, 2);
+	n = enc(&old, buf, BIG);
+	assert_int_equal(kp_decoder__next(d, buf, n, 0, &used, &out, &e), 1);
+	assert_string_equal(out.meta.event, "");
+	/* cut before event_asked */
+	kp_decoder__set_minor(d, KP_STREAM_MINOR);
+	n = enc(&in, buf, BIG);
+	buf[1] -= 7;	/* event_asked: 1 + 6 bytes */
+	assert_true(kp_decoder__next(d, buf, n - 7, 0, &used, &out, &e) < 0);
+	memset(name, 'e', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';	/* 64 bytes */
+	in.meta.event = name;
+	assert_int_equal(kp_record_encoded_size(&in), 0);
+	kp_decoder__free(d);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1178,6 +1231,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_small),
 		cmocka_unit_test(test_roundtrip_sample_limits),
 		cmocka_unit_test(test_roundtrip_weight),
+		cmocka_unit_test(test_meta_event),
 		cmocka_unit_test(test_roundtrip_paths_symbols),
 		cmocka_unit_test(test_encode_invalid),
 		cmocka_unit_test(test_encode_enospc),

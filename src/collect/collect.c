@@ -30,6 +30,7 @@
 
 #include "collect/coalesce.h"
 #include "collect/emit.h"
+#include "collect/event.h"
 #include "collect/internal.h"
 #include "collect/kp_bpf.h"
 #include "collect/kptop.skel.h"
@@ -343,6 +344,11 @@ void kp_collector__free(struct kp_collector *c)
 	free(c);
 }
 
+const char *kp_collector__fallback(const struct kp_collector *c)
+{
+	return c && c->asked ? c->asked->name : NULL;
+}
+
 /* The META record: first in the queue. */
 static int emit_meta(struct kp_collector *c)
 {
@@ -366,7 +372,10 @@ static int emit_meta(struct kp_collector *c)
 		.page_size = (uint32_t)sysconf(_SC_PAGESIZE),
 		.flags = (c->o.user_only ? 0 : KP_META_KERNEL_STACKS) |
 			 (c->o.kernel_only ? 0 : KP_META_USER_STACKS) |
-			 (c->o.nr_pids || c->o.cgroup_path ? KP_META_FILTERED : 0) };
+			 (c->o.nr_pids || c->o.cgroup_path ? KP_META_FILTERED : 0) |
+			 (kp_event_is_clock(c->event) ? 0 : KP_META_EVENT_COUNT),
+		.event = c->event->name, .period = c->o.period,
+		.event_asked = c->asked ? c->asked->name : "" };
 	return kp_emit(&c->emit, &r);
 }
 

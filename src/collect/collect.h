@@ -45,6 +45,8 @@ enum kp_unwind_mode {
 
 struct kp_collect_opts {
 	uint32_t freq_hz;		/* per CPU; 0 = 999 */
+	const char *event;		/* -e: perf's name (event.h); NULL = cpu-clock */
+	uint64_t period;		/* -c: a sample every period events; 0 = freq_hz */
 	const uint32_t *pids;		/* -p filter, NULL/0 = every process */
 	size_t nr_pids;
 	const char *cgroup_path;	/* --cgroup filter (a cgroup2 directory), or NULL */
@@ -89,7 +91,9 @@ struct kp_collector;
  * the first records queued. Returns NULL with errno set and a one-line
  * message in err naming what is missing (root, CAP_BPF + CAP_PERFMON,
  * perf_event_paranoid, a frequency over perf_event_max_sample_rate) on
- * failure. */
+ * failure; KP_EUSAGE for an event this machine cannot count. A hardware
+ * event (-e cycles) on a machine without a PMU for it falls back to
+ * cpu-clock: kp_collector__fallback() says so, the META record too. */
 struct kp_collector *kp_collector__new(const struct kp_collect_opts *opts,
 				       struct kp_err *err);
 
@@ -119,6 +123,10 @@ void kp_collector__set_lazy_fd(struct kp_collector *c, int lazy);
 
 /* Counters, exact; also written into the queue as LOST records. */
 void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out);
+
+/* The event asked for when it could not be counted here and cpu-clock
+ * is sampled instead (static: from the event table), else NULL. */
+const char *kp_collector__fallback(const struct kp_collector *c);
 
 /* Mark or unmark a process for DWARF stack copies (auto unwind mode). */
 int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on);

@@ -20,12 +20,15 @@ struct ring_buffer;
 struct bpf_link;
 struct kp_sideband;
 struct kp_coalesce;
+struct kp_event;
 
 struct kp_collector {
 	struct kp_collect_opts o;	/* with defaults filled in */
 	int nr_cpus;			/* online CPUs sampled */
 	int *cpus;			/* their numbers */
 	int nr_possible;
+	const struct kp_event *event;	/* sampled (after any fallback) */
+	const struct kp_event *asked;	/* asked for, when it fell back */
 	struct kptop_bpf *skel;
 	int *ev_fds;			/* sampling events, owned by links */
 	struct bpf_link **links;

@@ -40,7 +40,8 @@ libkpcollect_a_SOURCES = src/collect/collect.h src/collect/kp_bpf.h \
 	src/collect/coalesce.h src/collect/coalesce.c \
 	src/collect/snapshot.h src/collect/snapshot.c \
 	src/collect/sideband.h src/collect/sideband.c \
-	src/collect/internal.h src/collect/bpfload.c src/collect/collect.c
+	src/collect/internal.h src/collect/bpfload.c src/collect/collect.c \
+	src/collect/event.h src/collect/event.c
 nodist_libkpcollect_a_SOURCES = src/collect/kptop.skel.h
 ## The skeleton before the objects that include it, even for `make libkpcollect.a'.
 src/collect/libkpcollect_a-bpfload.$(OBJEXT) src/collect/libkpcollect_a-collect.$(OBJEXT): \

@@ -90,7 +90,7 @@ static int check_freq(const struct kp_options *o, struct kp_err *err)
 	unsigned long max = 0;
 	FILE *f;
 
-	if (o->input)
+	if (o->input || o->period)
 		return 0;
 	f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
 	if (!f)
@@ -262,7 +262,8 @@ static int rights_code(int code)
 static int build_collector(struct run *r)
 {
 	struct kp_collect_opts co = {
-		.freq_hz = r->o.freq_hz, .pids = r->o.pids,
+		.freq_hz = r->o.freq_hz, .event = r->o.event, .period = r->o.period,
+		.pids = r->o.pids,
 		.nr_pids = r->o.nr_pids, .cgroup_path = r->o.cgroup,
 		.user_only = r->o.user_only, .kernel_only = r->o.kernel_only,
 		.cpu_buffer_bytes = r->o.cpu_buffer,
@@ -281,8 +282,13 @@ static int build_collector(struct run *r)
 		if (!r->err.code)
 			kp_err_set(&r->err, -errno, "starting the collector: %s",
 				   strerror(errno));
-		return rights_code(r->err.code) ? KP_EXIT_RIGHTS : KP_EXIT_RUNTIME;
+		return rights_code(r->err.code) ? KP_EXIT_RIGHTS :
+		       r->err.code == KP_EUSAGE ? KP_EXIT_USAGE : KP_EXIT_RUNTIME;
 	}
+	if (kp_collector__fallback(r->c))	/* as perf top does */
+		fprintf(stderr, "kptop: warning: -e %s: this machine has no hardware "
+			"counter for it (no PMU); sampling cpu-clock instead\n",
+			kp_collector__fallback(r->c));
 	return 0;
 }
 
@@ -374,7 +380,6 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->index = idx;
 	info->count = r->o.count;
 	info->ncpus = pi.ncpus;
-	info->event = "cpu-clock (software, per CPU)";
 	info->field_sep = r->o.field_sep;
 	info->folded_pid = r->o.folded_pid;
 	info->host = r->host;

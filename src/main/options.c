@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/event.h"
+
 enum {
 	OPT_BATCH = 256, OPT_FORMAT, OPT_FORCE, OPT_CGROUP, OPT_USER_ONLY,
 	OPT_KERNEL_ONLY, OPT_CPU_BUFFER, OPT_QUEUE_LIMIT, OPT_MAX_NODES,
@@ -28,6 +30,8 @@ static const struct option long_opts[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "freq", required_argument, NULL, 'F' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "count", required_argument, NULL, 'c' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "user-only", no_argument, NULL, OPT_USER_ONLY },
@@ -47,7 +51,7 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char short_opts[] = ":bd:n:o:w:i:F:p:hV";
+static const char short_opts[] = ":bd:n:o:w:i:F:e:c:p:hV";
 
 void kp_options_usage(FILE *f, const char *prog)
 {
@@ -78,6 +82,13 @@ void kp_options_usage(FILE *f, const char *prog)
 "\n"
 "Sampling:\n"
 "  -F, --freq HZ          samples per second per CPU (default %u)\n"
+"  -e, --event EVENT      sample on EVENT, by perf's name (default cpu-clock):\n"
+"                         task-clock, page-faults, minor-faults, major-faults,\n"
+"                         context-switches, cpu-migrations; cycles,\n"
+"                         instructions, cache-misses, branch-misses ...\n"
+"                         (hardware: cpu-clock where there is no PMU)\n"
+"  -c, --count N          a sample every N events instead of -F (ns for\n"
+"                         cpu-clock and task-clock)\n"
 "  -p, --pid PID[,PID...] only these processes\n"
 "      --cgroup PATH      only this cgroup (a cgroup2 directory)\n"
 "      --user-only        user stacks only\n"
@@ -236,6 +247,13 @@ static int parse_value(struct kp_options *o, int c, const char *arg,
 		if (parse_uint(arg, 1000000, &v) || v == 0)
 			return bad(err, "-F", arg, "expected a frequency in Hz >= 1");
 		o->freq_hz = (uint32_t)v;
+		o->freq_set = 1;
+		return 0;
+	case 'c':
+		if (parse_uint(arg, UINT64_MAX >> 1, &v) || v == 0)
+			return bad(err, "-c", arg, "expected a count of events >= 1");
+		o->period = (uint64_t)v;
+		return 0;
 		return 0;
 	case OPT_CPU_BUFFER:
 		if (kp_parse_size(arg, &o->cpu_buffer) || o->cpu_buffer < 4096)
@@ -293,6 +311,13 @@ static int parse_word(struct kp_options *o, int c, const char *arg,
 			return bad(err, "--field-separator", arg, "expected one "
 				   "punctuation mark but . % #, such as , ; or |, "
 				   "or \\t for a tab");
+		return 0;
+	case 'e':
+		if (!kp_event_find(arg))
+			return kp_err_set(err, KP_EUSAGE, "invalid value '%s' for -e: "
+					  "not an event kptop knows; expected one of %s",
+					  arg, kp_event_names());
+		o->event = arg;
 		return 0;
 	case OPT_UNWIND:
 		if (!strcmp(arg, "fp"))
@@ -386,6 +411,12 @@ static int check_combination(struct kp_options *o, struct kp_err *err)
 	if (o->user_only && o->kernel_only)
 		return kp_err_set(err, KP_EUSAGE,
 				  "--user-only and --kernel-only exclude each other");
+	if (o->freq_set && o->period)
+		return kp_err_set(err, KP_EUSAGE, "-F and -c exclude each other: -F "
+				  "samples HZ times a second, -c every N events");
+	if (o->input && (o->event || o->period))
+		return kp_err_set(err, KP_EUSAGE, "-e and -c choose what to sample: "
+				  "a stream read with -i says what it sampled");
 	if (o->input && o->save)
 		return kp_err_set(err, KP_EUSAGE,
 				  "-i and -w cannot be combined: the input is a stream already");

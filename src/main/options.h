@@ -55,6 +55,9 @@ struct kp_options {
 	const char *baseline;	/* --baseline FILE: a stream to compare with */
 	int force;		/* --force: read another user's stream */
 	uint32_t freq_hz;	/* -F */
+	int freq_set;		/* -F given */
+	const char *event;	/* -e, NULL = cpu-clock */
+	uint64_t period;	/* -c: a sample every N events; 0 = -F */
 	uint32_t *pids;		/* -p, owned */
 	size_t nr_pids;
 	const char *cgroup;	/* --cgroup PATH */

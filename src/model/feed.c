@@ -22,6 +22,7 @@
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -385,6 +386,19 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 	return b->n == KP_BATCH ? kp_feed__flush(m) : 0;
 }
 
+static void feed_meta(struct kp_model *m, const struct kp_rec_meta *r)
+{
+	const char *ev = r->event && *r->event ? r->event : "cpu-clock";
+
+	m->sum.freq_hz = r->freq_hz;
+	m->sum.ncpus = r->ncpus;
+	snprintf(m->sum.event, sizeof(m->sum.event), "%s", ev);
+	snprintf(m->sum.event_asked, sizeof(m->sum.event_asked), "%s",
+		 r->event_asked ? r->event_asked : "");
+	m->sum.period = r->period;
+	m->sum.event_count = !!(r->flags & KP_META_EVENT_COUNT);
+}
+
 int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 {
 	int err;
@@ -396,8 +410,7 @@ int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 		return err;
 	switch (r->type) {
 	case KP_REC_META:
-		m->sum.freq_hz = r->meta.freq_hz;
-		m->sum.ncpus = r->meta.ncpus;
+		feed_meta(m, &r->meta);
 		return 0;
 	case KP_REC_LOST:
 		if (r->lost.stage <= KP_LOST_STAGE_MAX)

@@ -431,6 +431,14 @@ struct kp_model_summary {
 	uint64_t unknown_pid;		/* samples whose process was unknown */
 	uint64_t first_ns, last_ns;	/* time span of the samples fed */
 	uint32_t freq_hz, ncpus;	/* from the META record */
+	/* META: the sampling event ("cpu-clock" when the stream does not
+	 * say), its period (0: sampled at freq_hz), the event asked for
+	 * when the event is its fallback ("" if none), and whether the
+	 * event counts occurrences rather than nanoseconds. */
+	char event[KP_EVENT_NAME_MAX + 1];
+	char event_asked[KP_EVENT_NAME_MAX + 1];
+	uint64_t period;
+	int event_count;
 };
 void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out);
 

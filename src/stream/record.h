@@ -59,10 +59,20 @@ struct kp_rec_meta {
 	uint64_t start_real_ns;	/* CLOCK_REALTIME at the same instant */
 	uint32_t page_size;
 	uint32_t flags;		/* KP_META_* */
+	/* minor 4: the sampling event (-e) by perf's name, "" or NULL for
+	 * cpu-clock; its period (-c, events per sample), 0 when sampled
+	 * at freq_hz; the event asked for when it could not be counted
+	 * here and event is its fallback, "" or NULL otherwise. */
+	const char *event;
+	uint64_t period;
+	const char *event_asked;
 };
+#define KP_EVENT_NAME_MAX 63	/* longest META event name, in bytes */
 #define KP_META_KERNEL_STACKS (1u << 0) /* kernel stacks were sampled */
 #define KP_META_USER_STACKS (1u << 1)	/* user stacks were sampled */
 #define KP_META_FILTERED (1u << 2)	/* -p or --cgroup filter in force */
+#define KP_META_EVENT_COUNT (1u << 3)	/* the event counts occurrences, not
+					 * nanoseconds (not a clock) */
 
 /* Process identity is (pid, start_ns): a reused pid has a new start time. */
 struct kp_rec_process {

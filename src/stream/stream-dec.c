@@ -19,11 +19,11 @@
 #include "stream/varint.h"
 
 /* Scratch every record type but SYMTAB fits in: four strings of
- * KP_PATH_MAX bytes (META) or two stacks of frames (SAMPLE), with room for
- * alignment. SYMTAB needs at most 4 bytes per payload byte: each symbol
+ * KP_PATH_MAX bytes and two event names (META) or two stacks of frames
+ * (SAMPLE), with room for alignment. SYMTAB needs at most 4 bytes per payload byte: each symbol
  * takes >= 10 payload bytes and 24 bytes of struct kp_symbol, plus its
  * name and NUL. */
-#define SCRATCH_BASE (4 * (KP_PATH_MAX + 1) + 256)
+#define SCRATCH_BASE (4 * (KP_PATH_MAX + 1) + 2 * (KP_EVENT_NAME_MAX + 1) + 256)
 #define SYMTAB_SCRATCH(plen) (4 * (size_t)(plen) + SCRATCH_BASE)
 #define SYM_MIN_BYTES 10	/* addr 8 + size varint 1 + name length 1 */
 
@@ -123,7 +123,8 @@ void kp_decoder__set_minor(struct kp_decoder *d, uint16_t minor)
 
 /* ---- records ---- */
 
-static void dec_meta(struct rd *r, struct kp_rec_meta *m)
+/* minor: the stream's; the optional event fields came with minor 4. */
+static void dec_meta(struct rd *r, struct kp_rec_meta *m, uint16_t minor)
 {
 	m->version = get_str(r, KP_PATH_MAX, "version");
 	m->kernel = get_str(r, KP_PATH_MAX, "kernel");
@@ -135,6 +136,12 @@ static void dec_meta(struct rd *r, struct kp_rec_meta *m)
 	m->start_real_ns = get_u64(r, "start_real_ns");
 	m->page_size = get_u32(r, "page_size");
 	m->flags = get_u32(r, "flags");
+	m->event = m->event_asked = "";
+	if (minor < 4 || r->rc || r->p == r->end)
+		return;		/* absent: cpu-clock at freq_hz */
+	m->event = get_str(r, KP_EVENT_NAME_MAX, "event");
+	m->period = get_u64(r, "period");
+	m->event_asked = get_str(r, KP_EVENT_NAME_MAX, "event_asked");
 }
 
 static void dec_process(struct rd *r, struct kp_rec_process *p)
@@ -298,7 +305,7 @@ static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 {
 	switch (out->type) {
 	case KP_REC_SAMPLE: dec_sample(r, &out->sample, minor); break;
-	case KP_REC_META: dec_meta(r, &out->meta); break;
+	case KP_REC_META: dec_meta(r, &out->meta, minor); break;
 	case KP_REC_PROCESS: dec_process(r, &out->process); break;
 	case KP_REC_EXEC: dec_exec(r, &out->exec); break;
 	case KP_REC_EXIT: dec_exit(r, &out->exit); break;

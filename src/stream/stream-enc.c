@@ -203,6 +203,13 @@ static void e_meta(struct enc *e, const struct kp_rec_meta *m)
 	e_u(e, m->start_real_ns);
 	e_u(e, m->page_size);
 	e_u(e, m->flags);
+	/* minor 4, optional: absent means cpu-clock at freq_hz */
+	if ((m->event && *m->event && strcmp(m->event, "cpu-clock")) ||
+	    m->period || (m->event_asked && *m->event_asked)) {
+		e_str(e, m->event ? m->event : "", KP_EVENT_NAME_MAX);
+		e_u(e, m->period);
+		e_str(e, m->event_asked ? m->event_asked : "", KP_EVENT_NAME_MAX);
+	}
 }
 
 static void e_payload(struct enc *e, const struct kp_record *r)
