@@ -211,9 +211,9 @@ static void test_run_counts(void **state)
 		"collector: taken 14, delivered 11 (since start: taken 30, "
 		"delivered 25)\n",
 		"drops: bpf-full 0, cpu-buf 0, stack-err 0, queue-full 3, "
-		"side-band 0, unwind 0\n",
+		"side-band 0, unwind 0, off-cpu 0\n",
 		"drops since start: bpf-full 0, cpu-buf 0, stack-err 0, "
-		"queue-full 5, side-band 0, unwind 0\n",
+		"queue-full 5, side-band 0, unwind 0, off-cpu 0\n",
 	};
 	char *t, *j;
 

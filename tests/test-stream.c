@@ -89,6 +89,23 @@ static struct kp_record rec_sample(int kn, int un, int regs, uint32_t stack)
 	return r;
 }
 
+/* An off-CPU interval: a sample's fields, then its own. */
+static struct kp_record rec_offcpu(int kn, int un, uint32_t count)
+{
+	struct kp_record r = { .type = KP_REC_OFFCPU };
+	struct kp_record s = rec_sample(kn, un, 17, 64);
+
+	r.offcpu.s = s.sample;
+	r.offcpu.s.flags = KP_SAMPLE_REGS;
+	r.offcpu.off_ns = 10000123;
+	r.offcpu.count = count;
+	r.offcpu.state = KP_OFF_DISK;
+	r.offcpu.waker_pid = 200;
+	r.offcpu.waker_tid = UINT32_MAX;
+	strcpy(r.offcpu.waker_comm, "kworker/0:1");
+	return r;
+}
+
 static struct kp_record rec_mmap(const char *path, int bid)
 {
 	struct kp_record r = { .type = KP_REC_MMAP };
@@ -137,6 +154,7 @@ static size_t every_type(struct kp_record *out)
 	out[n] = (struct kp_record){ .type = KP_REC_EXIT };
 	out[n++].exit = (struct kp_rec_exit){ 8, 100, 100 };
 	out[n++] = rec_symtab(3, syms3);
+	out[n++] = rec_offcpu(5, 3, 2);
 	out[n] = (struct kp_record){ .type = KP_REC_CHECK };
 	out[n++].check = (struct kp_rec_check){ 123456, 0xdeadbeef };
 	out[n] = (struct kp_record){ .type = KP_REC_END };
@@ -290,6 +308,20 @@ static void test_roundtrip_small(void **state)
 	assert_int_equal(out.cgroup.id, 4242);
 	roundtrip(&in[3], &out, d, buf);
 	assert_string_equal(out.thread.comm, "worker");
+	roundtrip(&in[10], &out, d, buf);
+	assert_int_equal(out.offcpu.s.nr_kframes, 5);
+	assert_int_equal(out.offcpu.s.nr_uframes, 3);
+	assert_int_equal(out.offcpu.s.uframes[2], uframes[2]);
+	assert_int_equal(out.offcpu.s.nr_regs, 17);
+	assert_int_equal(out.offcpu.s.stack_len, 64);
+	assert_int_equal(out.offcpu.s.weight, 1);
+	assert_string_equal(out.offcpu.s.comm, "fifteen-chars!!");
+	assert_int_equal(out.offcpu.off_ns, 10000123);
+	assert_int_equal(out.offcpu.count, 2);
+	assert_int_equal(out.offcpu.state, KP_OFF_DISK);
+	assert_int_equal(out.offcpu.waker_pid, 200);
+	assert_int_equal(out.offcpu.waker_tid, UINT32_MAX);
+	assert_string_equal(out.offcpu.waker_comm, "kworker/0:1");
 	kp_decoder__free(d);
 	free(buf);
 }
@@ -970,6 +1002,30 @@ static void test_bad_weight(void **state)
 	kp_decoder__free(d);
 }
 
+/* OFFCPU: a count of 0 is refused by the encoder and the decoder. */
+static void test_offcpu_count(void **state)
+{
+	struct kp_record in = rec_offcpu(1, 1, 1), out;
+	struct kp_decoder *d = kp_decoder__new();
+	struct kp_err e = { 0 };
+	uint8_t rec[1024];
+	size_t n = enc(&in, rec, sizeof(rec)), used;
+
+	(void)state;
+	/* the tail: count 1, state 2, waker_pid 200 (2 bytes), waker_tid
+	 * UINT32_MAX (5), waker_comm (1 + 11) */
+	assert_int_equal(rec[n - 21], 1);
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), 1);
+	assert_int_equal(out.offcpu.count, 1);
+	rec[n - 21] = 0;
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), KP_EFORMAT);
+	assert_non_null(strstr(e.msg, "count 0"));
+	assert_int_equal(err_offset(&e), n - 21);
+	in.offcpu.count = 0;
+	assert_int_equal(kp_record_encoded_size(&in), 0);
+	kp_decoder__free(d);
+}
+
 static void test_unsorted_symbols(void **state)
 {
 	struct kp_record r = rec_symtab(3, syms3);
@@ -1244,6 +1300,7 @@ int main(void)
 		cmocka_unit_test(test_bad_strings),
 		cmocka_unit_test(test_bad_varints),
 		cmocka_unit_test(test_bad_weight),
+		cmocka_unit_test(test_offcpu_count),
 		cmocka_unit_test(test_unsorted_symbols),
 		cmocka_unit_test(test_decoder_free_null),
 	};

@@ -37,7 +37,8 @@ enum kp_rec_type {
 	KP_REC_CGROUP = 10,	/* a cgroup id and its path */
 	KP_REC_CHECK = 11,	/* closes a block of a saved file (CRC32C) */
 	KP_REC_END = 12,	/* the last record of a saved file: its counts */
-	KP_REC_TYPE_MAX = 12,
+	KP_REC_OFFCPU = 14,	/* a thread's time off its CPU, with its stacks */
+	KP_REC_TYPE_MAX = 14,
 };
 
 /* Limits shared by the BPF side, the codec and the model. */
@@ -152,6 +153,22 @@ static inline uint32_t kp_sample_weight(const struct kp_rec_sample *s)
 	return s->weight ? s->weight : 1;
 }
 
+/* Off-CPU time (--off-cpu): one interval a thread spent off its CPU, or
+ * count intervals of it each under --off-cpu-min adding up to off_ns.
+ * s holds what a SAMPLE would (its weight unused, 1): time_ns when the
+ * thread left the CPU, the CPU it left, the stacks it blocked in. */
+struct kp_rec_offcpu {
+	struct kp_rec_sample s;
+	uint64_t off_ns;		/* nanoseconds off the CPU */
+	uint32_t count;			/* intervals, >= 1 */
+	uint32_t state;			/* KP_OFF_* or the kernel's state bits */
+	uint32_t waker_pid, waker_tid;	/* 0 when not woken or not known */
+	char waker_comm[KP_COMM_LEN];	/* "" when not known */
+};
+#define KP_OFF_RUNNABLE 0	/* preempted: R */
+#define KP_OFF_SLEEP 1		/* TASK_INTERRUPTIBLE: S */
+#define KP_OFF_DISK 2		/* TASK_UNINTERRUPTIBLE: D */
+
 /* Stages at which items can be lost; the numbers are in the stream. */
 enum kp_lost_stage {
 	KP_LOST_BPF_FULL = 1,	/* BPF could not reserve space in its CPU buffer */
@@ -160,7 +177,8 @@ enum kp_lost_stage {
 	KP_LOST_QUEUE_FULL = 4,	/* the central queue was at its byte limit */
 	KP_LOST_SIDEBAND = 5,	/* perf side-band records lost by the kernel */
 	KP_LOST_UNWIND = 6,	/* a DWARF unwind stopped early (sample kept) */
-	KP_LOST_STAGE_MAX = 6,
+	KP_LOST_OFFCPU = 7,	/* an off-CPU interval could not be recorded */
+	KP_LOST_STAGE_MAX = 7,
 };
 
 /* count items lost at `stage` on `cpu` since the previous LOST record for
@@ -224,6 +242,7 @@ struct kp_record {
 		struct kp_rec_cgroup cgroup;
 		struct kp_rec_check check;
 		struct kp_rec_end end;
+		struct kp_rec_offcpu offcpu;
 	};
 };
 

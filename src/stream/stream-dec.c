@@ -20,9 +20,9 @@
 
 /* Scratch every record type but SYMTAB fits in: four strings of
  * KP_PATH_MAX bytes and two event names (META) or two stacks of frames
- * (SAMPLE), with room for alignment. SYMTAB needs at most 4 bytes per payload byte: each symbol
- * takes >= 10 payload bytes and 24 bytes of struct kp_symbol, plus its
- * name and NUL. */
+ * (SAMPLE, OFFCPU), with room for alignment. SYMTAB needs at most 4
+ * bytes per payload byte: each symbol takes >= 10 payload bytes and 24
+ * bytes of struct kp_symbol, plus its name and NUL. */
 #define SCRATCH_BASE (4 * (KP_PATH_MAX + 1) + 2 * (KP_EVENT_NAME_MAX + 1) + 256)
 #define SYMTAB_SCRATCH(plen) (4 * (size_t)(plen) + SCRATCH_BASE)
 #define SYM_MIN_BYTES 10	/* addr 8 + size varint 1 + name length 1 */
@@ -45,6 +45,7 @@ static const char *const type_names[KP_REC_TYPE_MAX + 1] = {
 	[KP_REC_LOST] = "LOST record", [KP_REC_SYMTAB] = "SYMTAB record",
 	[KP_REC_THREAD] = "THREAD record", [KP_REC_CGROUP] = "CGROUP record",
 	[KP_REC_CHECK] = "CHECK record", [KP_REC_END] = "END record",
+	[KP_REC_OFFCPU] = "OFFCPU record",
 };
 
 int kp_stream_header_decode(const uint8_t *buf, size_t len,
@@ -199,8 +200,8 @@ static void dec_mmap(struct rd *r, struct kp_rec_mmap *m)
 	m->path = get_str(r, KP_PATH_MAX, "path");
 }
 
-/* minor: the stream's; a minor-0 stream has no weight field. */
-static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
+/* SAMPLE's fields but its weight (shared with OFFCPU). */
+static void dec_sample_body(struct rd *r, struct kp_rec_sample *s)
 {
 	size_t n;
 
@@ -226,6 +227,12 @@ static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
 	if (!n)
 		s->stack = NULL;	/* points into buf otherwise */
 	s->weight = 1;
+}
+
+/* minor: the stream's; a minor-0 stream has no weight field. */
+static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
+{
+	dec_sample_body(r, s);
 	if (minor >= 1 && !r->rc && r->p < r->end) {	/* minor 1: weight */
 		const uint8_t *at = r->p;
 
@@ -233,6 +240,22 @@ static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
 		if (!r->rc && !s->weight)
 			fail(r, at, "weight 0 (a sample stands for at least 1)");
 	}
+}
+
+static void dec_offcpu(struct rd *r, struct kp_rec_offcpu *o)
+{
+	const uint8_t *at;
+
+	dec_sample_body(r, &o->s);
+	o->off_ns = get_u64(r, "off_ns");
+	at = r->p;
+	o->count = get_u32(r, "count");
+	if (!r->rc && !o->count)
+		fail(r, at, "count 0 (a record stands for at least 1 interval)");
+	o->state = get_u32(r, "state");
+	o->waker_pid = get_u32(r, "waker_pid");
+	o->waker_tid = get_u32(r, "waker_tid");
+	get_str_into(r, o->waker_comm, KP_COMM_LEN - 1, "waker_comm");
 }
 
 static void dec_lost(struct rd *r, struct kp_rec_lost *l)
@@ -316,6 +339,7 @@ static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 	case KP_REC_CGROUP: dec_cgroup(r, &out->cgroup); break;
 	case KP_REC_CHECK: dec_check(r, &out->check); break;
 	case KP_REC_END: dec_end(r, &out->end); break;
+	case KP_REC_OFFCPU: dec_offcpu(r, &out->offcpu); break;
 	}
 }
 
@@ -387,7 +411,7 @@ int kp_decoder__next(struct kp_decoder *d, const uint8_t *buf, size_t len,
 		rc = envelope(&r, &type, &plen);
 		if (rc <= 0)
 			return rc;
-		if (type == 0 || type > KP_REC_TYPE_MAX) {
+		if (type == 0 || type > KP_REC_TYPE_MAX || !type_names[type]) {
 			r.p += plen;	/* unknown: skip by its length */
 			d->st.unknown_skipped++;
 			d->st.bytes += (size_t)(r.p - rec);
