@@ -35,6 +35,7 @@
 struct kp_model {
 	int fail_view;		/* 1: -ENOMEM; 2: SIGTERM to ourselves */
 	int zeroed, baseline, mode, views;
+	int weight;		/* enum kp_weight (O) */
 	int busy_summary;	/* 1: each summary burns 30 ms of CPU */
 	size_t big;		/* >0: a flat view of this many rows, "row_N" */
 	char (*big_names)[32];
@@ -120,6 +121,8 @@ void kp_model__refresh(struct kp_model *m, uint64_t now_ns) {}
 void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
 			     unsigned window_s) { m->mode = (int)mode; }
 void kp_model__zero(struct kp_model *m) { m->zeroed++; }
+void kp_model__set_weight(struct kp_model *m, enum kp_weight w) { m->weight = (int)w; }
+enum kp_weight kp_model__weight(const struct kp_model *m) { return (enum kp_weight)m->weight; }
 void kp_model__baseline_mark(struct kp_model *m) { m->baseline = 1; }
 void kp_model__baseline_clear(struct kp_model *m) { m->baseline = 0; }
 int kp_model__has_baseline(const struct kp_model *m) { return m->baseline; }

@@ -414,6 +414,7 @@ void kp_collect__close_bpf(struct kp_collector *c)
 	free(c->links);
 	free(c->ev_fds);
 	ring_buffer__free(c->rb);
+	kp_offcpu__close(c);
 	for (int i = 0; c->rb_fds && i < c->nr_cpus; i++)
 		if (c->rb_fds[i] >= 0)
 			close(c->rb_fds[i]);
@@ -454,14 +455,16 @@ static void lost_one(struct kp_collector *c, uint32_t stage, int cpu,
 void kp_collect__emit_lost(struct kp_collector *c)
 {
 	const struct kp_bpf_counters *pc = (const void *)c->cnt_buf;
-	uint64_t sum[KP_CNT_MAX], t = kp_mono_ns();
+	uint64_t sum[KP_CNT_MAX], off[KP_OFF_CNT_MAX], t = kp_mono_ns();
 
 	kp_collect__read_counters(c, sum);
+	kp_offcpu__counters(c, off);
 	for (int cpu = 0; cpu < c->nr_possible; cpu++) {
 		lost_one(c, KP_LOST_BPF_FULL, cpu, pc[cpu].c[KP_CNT_BPF_FULL], t);
 		lost_one(c, KP_LOST_STACK, cpu, pc[cpu].c[KP_CNT_KSTACK_ERR] +
 			 pc[cpu].c[KP_CNT_USTACK_ERR], t);
 		lost_one(c, KP_LOST_QUEUE_FULL, cpu, c->qdrop[cpu], t);
+		lost_one(c, KP_LOST_OFFCPU, cpu, kp_offcpu__lost(c, cpu), t);
 	}
 	for (int i = 0; i < c->nr_cpus; i++)
 		lost_one(c, KP_LOST_SIDEBAND, c->cpus[i], c->sb_lost[i], t);

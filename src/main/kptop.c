@@ -250,6 +250,7 @@ static int build_model(struct run *r)
 		return kp_err_set(&r->err, -errno, "creating the model: %s", strerror(errno));
 	if (kp_model__set_filter(r->m, &f))
 		return kp_err_set(&r->err, -EINVAL, "setting the model's filter");
+	kp_model__set_weight(r->m, r->o.weight);
 	return 0;
 }
 
@@ -263,6 +264,8 @@ static int build_collector(struct run *r)
 {
 	struct kp_collect_opts co = {
 		.freq_hz = r->o.freq_hz, .event = r->o.event, .period = r->o.period,
+		.off_cpu = r->o.off_cpu ? KP_OFFCPU_ON : 0,
+		.off_cpu_min_ns = (uint64_t)r->o.off_cpu_min_us * 1000,
 		.pids = r->o.pids,
 		.nr_pids = r->o.nr_pids, .cgroup_path = r->o.cgroup,
 		.user_only = r->o.user_only, .kernel_only = r->o.kernel_only,
@@ -521,6 +524,11 @@ static void count_interval(struct run *r, struct kp_report_counts *c)
 	c->stack_err_kernel = st.stack_err_kernel - a->stack_err_kernel;
 	c->stack_err_user = st.stack_err_user - a->stack_err_user;
 	c->lost[KP_LOST_STACK] = c->stack_err_kernel + c->stack_err_user;
+	c->lost[KP_LOST_OFFCPU] = st.off_lost - a->off_lost;
+	c->off_on = st.off_on;
+	c->off_switches = st.off_switches - a->off_switches;
+	c->off_intervals = st.off_intervals - a->off_intervals;
+	c->off_ns = st.off_ns - a->off_ns;
 	r->cut = st;
 }
 

@@ -46,6 +46,10 @@ EXTRA_DIST += tests/batch-lib.sh tests/batch-formats.sh tests/batch-replay.sh \
 ## (root + BPF).
 TESTS += tests/cli-event.sh
 EXTRA_DIST += tests/cli-event.sh
+
+## --off-cpu and --weight in batch, on the off-CPU workload (root + BPF).
+TESTS += tests/batch-offcpu.sh
+EXTRA_DIST += tests/batch-offcpu.sh
 check_PROGRAMS += tests/workload/faults
 tests_workload_faults_SOURCES = tests/workload/faults.c
 tests_workload_faults_CFLAGS = $(AM_CFLAGS) -O2 -g -fno-omit-frame-pointer $(NOSAN_CFLAGS)

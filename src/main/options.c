@@ -15,6 +15,7 @@ enum {
 	OPT_KERNEL_ONLY, OPT_CPU_BUFFER, OPT_QUEUE_LIMIT, OPT_MAX_NODES,
 	OPT_SPOOL, OPT_UNWIND, OPT_STACK_BYTES, OPT_WINDOW, OPT_IDLE,
 	OPT_MAX_MEMORY, OPT_NO_MOUSE, OPT_FIELD_SEP, OPT_FOLDED_PID, OPT_BASELINE,
+	OPT_OFF_CPU, OPT_OFF_CPU_MIN, OPT_WEIGHT,
 };
 
 static const struct option long_opts[] = {
@@ -32,6 +33,9 @@ static const struct option long_opts[] = {
 	{ "freq", required_argument, NULL, 'F' },
 	{ "event", required_argument, NULL, 'e' },
 	{ "count", required_argument, NULL, 'c' },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "off-cpu-min", required_argument, NULL, OPT_OFF_CPU_MIN },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "user-only", no_argument, NULL, OPT_USER_ONLY },
@@ -74,6 +78,9 @@ void kp_options_usage(FILE *f, const char *prog)
 "                         batch text, tree: table fields apart by SEP, one\n"
 "                         punctuation mark or \\t (a tab), unpadded (for awk)\n"
 "      --folded-pid       batch folded: comm-PID;... (stackcollapse-perf --pid)\n"
+"      --weight W         what counts weigh: cpu (samples, default), off\n"
+"                         (microseconds off the CPU) or wall (on + off;\n"
+"                         both need --off-cpu or a stream with off-CPU records)\n"
 "  -w, --save FILE        also write the record stream to FILE\n"
 "  -i, --input FILE       read a saved stream instead of sampling\n"
 "      --force            read a stream owned by another user\n"
@@ -89,6 +96,10 @@ void kp_options_usage(FILE *f, const char *prog)
 "                         (hardware: cpu-clock where there is no PMU)\n"
 "  -c, --count N          a sample every N events instead of -F (ns for\n"
 "                         cpu-clock and task-clock)\n"
+"      --off-cpu          also record the time threads spend off their CPU\n"
+"                         (blocked, asleep, preempted), from sched_switch\n"
+"      --off-cpu-min USECS  a thread's off-CPU intervals are recorded once\n"
+"                         they add up to USECS (default %u; 0: each one)\n"
 "  -p, --pid PID[,PID...] only these processes\n"
 "      --cgroup PATH      only this cgroup (a cgroup2 directory)\n"
 "      --user-only        user stacks only\n"
@@ -110,7 +121,8 @@ void kp_options_usage(FILE *f, const char *prog)
 "\n"
 "Exit status: 0 ok, 1 runtime error, 2 usage, 3 no rights to sample,\n"
 "4 input file unreadable or damaged. See kptop(1).\n",
-		prog, prog, KP_DEFAULT_FREQ, KP_DEFAULT_STACK_BYTES,
+		prog, prog, KP_DEFAULT_FREQ, KP_DEFAULT_OFF_CPU_MIN_US,
+		KP_DEFAULT_STACK_BYTES,
 		KP_MODEL_DEFAULT_MAX_NODES, KP_DEFAULT_MAX_MEMORY_MB, KP_DEFAULT_SPOOL_S,
 		KP_DEFAULT_WINDOW_S);
 }
@@ -254,6 +266,11 @@ static int parse_value(struct kp_options *o, int c, const char *arg,
 			return bad(err, "-c", arg, "expected a count of events >= 1");
 		o->period = (uint64_t)v;
 		return 0;
+	case OPT_OFF_CPU_MIN:
+		if (parse_uint(arg, 60000000, &v))
+			return bad(err, "--off-cpu-min", arg,
+				   "expected microseconds from 0 to 60000000");
+		o->off_cpu_min_us = v;
 		return 0;
 	case OPT_CPU_BUFFER:
 		if (kp_parse_size(arg, &o->cpu_buffer) || o->cpu_buffer < 4096)
@@ -319,6 +336,10 @@ static int parse_word(struct kp_options *o, int c, const char *arg,
 					  arg, kp_event_names());
 		o->event = arg;
 		return 0;
+	case OPT_WEIGHT:
+		if (kp_weight_parse(arg, &o->weight))
+			return bad(err, "--weight", arg, "expected cpu, off or wall");
+		return 0;
 	case OPT_UNWIND:
 		if (!strcmp(arg, "fp"))
 			o->unwind = KP_UNWIND_FP;
@@ -363,6 +384,7 @@ static int parse_flag(struct kp_options *o, int c)
 	case OPT_IDLE: o->idle = 1; return 0;
 	case OPT_NO_MOUSE: o->no_mouse = 1; return 0;
 	case OPT_FOLDED_PID: o->folded_pid = 1; return 0;
+	case OPT_OFF_CPU: o->off_cpu = 1; return 0;
 	case 'h': o->help = 1; return 0;
 	case 'V': o->version = 1; return 0;
 	}
@@ -381,6 +403,7 @@ static void set_defaults(struct kp_options *o)
 	o->unwind = KP_UNWIND_AUTO;
 	o->stack_bytes = KP_DEFAULT_STACK_BYTES;
 	o->window_s = KP_DEFAULT_WINDOW_S;
+	o->off_cpu_min_us = KP_DEFAULT_OFF_CPU_MIN_US;
 }
 
 /* -o PATTERN (one file per report) and -n: see kp_report_path. */
@@ -414,6 +437,12 @@ static int check_combination(struct kp_options *o, struct kp_err *err)
 	if (o->freq_set && o->period)
 		return kp_err_set(err, KP_EUSAGE, "-F and -c exclude each other: -F "
 				  "samples HZ times a second, -c every N events");
+	if (o->weight != KP_WEIGHT_CPU && !o->off_cpu && !o->input)
+		return kp_err_set(err, KP_EUSAGE, "--weight %s counts off-CPU time: "
+				  "add --off-cpu", kp_weight_name(o->weight));
+	if (o->input && o->off_cpu)
+		return kp_err_set(err, KP_EUSAGE, "--off-cpu chooses what to record: "
+				  "a stream read with -i holds off-CPU records or not");
 	if (o->input && (o->event || o->period))
 		return kp_err_set(err, KP_EUSAGE, "-e and -c choose what to sample: "
 				  "a stream read with -i says what it sampled");

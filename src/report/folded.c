@@ -110,6 +110,11 @@ static void event_comment(FILE *out, struct kp_model *m,
 	struct kp_report_facts f;
 
 	kp_report_facts(m, info, &f);
+	if (f.weight != KP_WEIGHT_CPU) {
+		fprintf(out, "# kptop: weight %s; counts are microseconds\n",
+			kp_weight_name(f.weight));
+		return;
+	}
 	if (!f.sum.event[0] || (!strcmp(f.sum.event, "cpu-clock") &&
 				!f.sum.event_asked[0] && !f.sum.period))
 		return;

@@ -402,8 +402,15 @@ static void assemble(struct pp *pp, struct kp_pb *out,
 	 * x 1 at a frequency, where the period varies) */
 	const char *vt = f->sum.event_count ? f->sum.event : "cpu";
 	const char *vu = f->sum.event_count ? "count" : "nanoseconds";
+	/* --weight off or wall: the counts are microseconds */
+	const char *ct = f->weight == KP_WEIGHT_CPU ? "samples" :
+			 f->weight == KP_WEIGHT_OFF ? "off_cpu_us" : "wall_us";
 
-	value_type(pp, out, P_SAMPLE_TYPE, "samples", "count");
+	if (f->weight != KP_WEIGHT_CPU) {
+		vt = f->weight == KP_WEIGHT_OFF ? "off_cpu" : "wall";
+		vu = "nanoseconds";
+	}
+	value_type(pp, out, P_SAMPLE_TYPE, ct, f->weight ? "microseconds" : "count");
 	value_type(pp, out, P_SAMPLE_TYPE, vt, vu);
 	value_type(pp, out, P_PERIOD_TYPE, vt, vu);
 	kp_pb_raw(out, pp->samples.buf, pp->samples.len);
@@ -455,7 +462,8 @@ int kp_report_pprof(FILE *out, struct kp_model *m,
 	int rc;
 
 	kp_report_facts(m, info, &f);
-	pp.period_ns = f.sum.period ? f.sum.period : f.sum.event_count ? 1 :
+	pp.period_ns = f.weight != KP_WEIGHT_CPU ? 1000 :
+		       f.sum.period ? f.sum.period : f.sum.event_count ? 1 :
 		       f.freq_hz ? (uint64_t)llround(1e9 / f.freq_hz) : 1;
 	pp.strs = kp_intern__new();
 	pp.funcs = kp_intern__new();

@@ -22,6 +22,10 @@ struct kp_report_facts {
 	 * per CPU", or with a period "every 10000 events" (ns for a clock). */
 	char event[2 * KP_EVENT_NAME_MAX + 64];
 	char rate[64];
+	/* The model's weight (--weight): counts are samples (cpu), or
+	 * microseconds off the CPU (off) or on and off it (wall). */
+	enum kp_weight weight;
+	const char *unit;		/* "samples" or "microseconds" */
 };
 void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 		     struct kp_report_facts *out);

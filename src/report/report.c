@@ -71,6 +71,8 @@ void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 	else
 		memcpy(out->lost, out->sum.lost, sizeof(out->lost));
 	event_facts(info, out);
+	out->weight = kp_model__weight(m);
+	out->unit = out->weight == KP_WEIGHT_CPU ? "samples" : "microseconds";
 }
 
 int kp_report_has_run(const struct kp_report_info *info)
@@ -101,6 +103,15 @@ void kp_report_counters(FILE *out, const char *prefix,
 			fprintf(out, " (since start: taken %" PRIu64 ", delivered %"
 				PRIu64 ")", info->run.taken, info->run.delivered);
 		fputc('\n', out);
+	}
+	if (info && info->have_collector && info->counts.off_on) {
+		const struct kp_report_counts *k = &info->counts;
+		double d = f->duration_s > 0 ? f->duration_s : 1;
+
+		fprintf(out, "%soff-cpu: switches %" PRIu64 " (%.0f/s), intervals %"
+			PRIu64 ", %.3f s off\n", prefix, k->off_switches,
+			(double)k->off_switches / d, k->off_intervals,
+			(double)k->off_ns / 1e9);
 	}
 	drops_line(out, prefix, "drops", f->lost);
 	if (run)

@@ -282,7 +282,10 @@ int kp_report_speedscope(FILE *out, struct kp_model *m,
 	int rc = -ENOMEM;
 
 	kp_report_facts(m, info, &facts);
-	if (facts.freq_hz) {
+	if (facts.weight != KP_WEIGHT_CPU) {
+		f.period = 1000;	/* counts are microseconds */
+		unit = "nanoseconds";
+	} else if (facts.freq_hz) {
 		f.period = 1e9 / facts.freq_hz;
 		unit = "nanoseconds";
 	}

@@ -69,6 +69,13 @@ static void line_state(struct kp_tui *t, const struct kp_model_summary *s, int y
 			     t->sampling ? "sampling  " : "stopped  ", -1);
 	}
 	put_rate(l, s, hz);
+	if (kp_model__weight(t->cfg.model) != KP_WEIGHT_CPU)
+		pair(l, "Weight ", kp_model__weight(t->cfg.model) == KP_WEIGHT_OFF ?
+		     "off-CPU us" : "wall us");
+	if (t->cfg.collector && t->off_on) {
+		snprintf(buf, sizeof(buf), "on %.0f sw/s", t->switch_rate);
+		pair(l, "Off-CPU ", buf);
+	}
 	snprintf(buf, sizeof(buf), "%u", s->ncpus);
 	pair(l, "CPUs ", buf);
 	if (t->cfg.collector) {
