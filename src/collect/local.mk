@@ -87,6 +87,12 @@ tests_workload_offcpu_SOURCES = tests/workload/offcpu.c
 tests_workload_offcpu_CFLAGS = $(AM_CFLAGS) $(KP_WORKLOAD_CFLAGS) -fno-omit-frame-pointer
 tests_workload_offcpu_LDADD = -lpthread
 
+## Switch-heavy workloads of bench/offcpu-bench.sh (built, never run).
+check_PROGRAMS += tests/workload/pingpong
+tests_workload_pingpong_SOURCES = tests/workload/pingpong.c
+tests_workload_pingpong_CFLAGS = $(AM_CFLAGS) -O2 $(NOSAN_CFLAGS)
+tests_workload_pingpong_LDADD = -lpthread
+
 ## A library dlopen'ed after collection started (tests/collect-dlopen.sh).
 check_PROGRAMS += tests/workload/libkpspin.so tests/workload/dlopen-host
 tests_workload_libkpspin_so_SOURCES = tests/workload/kpspin.c
