@@ -327,6 +327,11 @@ static void test_offline_keys_say_why(void **state)
 	press(x, 'w');
 	assert_non_null(strstr(x->t->msg, "reading saved.kps"));
 	assert_int_equal(x->t->screen, KP_SCREEN_TABLE);
+	press(x, 'o');
+	assert_non_null(strstr(x->t->msg, "not sampling"));
+	press(x, 'O');	/* the file is not read again: --weight chooses */
+	assert_non_null(strstr(x->t->msg, "--weight"));
+	assert_int_equal(x->m.weight, KP_WEIGHT_CPU);
 	press(x, 'z');	/* offline keys that make sense still work */
 	assert_int_equal(x->m.zeroed, 1);
 	fix_free(x);
@@ -344,6 +349,12 @@ static void test_sampling_and_save(void **state)
 	assert_true(x->t->sampling);
 	press(x, 'f');
 	assert_int_equal(x->live.flushes, 1);
+	press(x, 'o');	/* off-CPU recording on */
+	assert_int_equal(x->live.off_on, 1);
+	press(x, 'O');	/* weight: off-CPU, the counts start over */
+	assert_int_equal(x->m.weight, KP_WEIGHT_OFF);
+	assert_int_equal(x->m.zeroed, 1);
+	assert_non_null(strstr(x->t->msg, "off-CPU microseconds"));
 	press(x, 'w');
 	assert_int_equal(x->t->screen, KP_SCREEN_PROMPT);
 	assert_memory_equal(x->t->prompt, "kptop-", 6);

@@ -128,12 +128,20 @@ static enum kp_act act_offcpu(struct kp_tui *t, int key)
 	return KP_ACT_REFRESH;
 }
 
-/* O: weigh by CPU samples, off-CPU time, wall time; the counts start over. */
+/* O: weigh by CPU samples, off-CPU time, wall time; the counts start over.
+ * Reading a file: its records are not read again, so the weight is the
+ * one --weight chose. */
 static enum kp_act act_weight(struct kp_tui *t, int key)
 {
 	enum kp_weight w = (enum kp_weight)((kp_model__weight(t->cfg.model) + 1) %
 					    KP_WEIGHT_MAX);
 
+	if (!t->cfg.collector) {
+		kp_tui__message(t, 1, "O: reading %s: choose the weight with "
+				"kptop -i FILE --weight cpu|off|wall",
+				t->cfg.input_path ? t->cfg.input_path : "a file");
+		return KP_ACT_REDRAW;
+	}
 	kp_model__set_weight(t->cfg.model, w);
 	kp_model__zero(t->cfg.model);
 	t->last_samples = 0;
