@@ -65,7 +65,7 @@ timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
 	--virtual-time-budget=10000 --dump-dom \
 	"file://$REL/index.html#localProfilePath=$T/s.js" >"$T/dom.html" 2>"$T/chrome.log"
 [ -s "$T/dom.html" ] || fail "chromium dumped no page: $(tail -3 "$T/chrome.log")"
-grep -q '<title>kptop synth 2023-11-14 22:13:20 UTC, 0.05 s, 1000 Hz - speedscope</title>' "$T/dom.html" ||
+grep -q '<title>kptop synth 2023-11-14 22:13:20 UTC, 0.05 s, cpu-clock, 1000 Hz per CPU - speedscope</title>' "$T/dom.html" ||
 	fail "speedscope did not take the file: $(grep -o '<title>[^<]*' "$T/dom.html")"
 sed 's/<[^>]*>/ /g' "$T/dom.html" | tr -s ' \n' '  ' >"$T/text"
 for want in 'synth (pid 4242) (1/3)' '1 synth (pid 4242) 100.00ms' \

@@ -39,6 +39,12 @@ expect_usage --annotate --annotate main
 expect_usage --annotate --batch --annotate main --format folded
 expect_usage --annotate --batch --annotate ''
 expect_usage --unwind --unwind lbr
+expect_usage "'bogus' for -e" -e bogus
+expect_usage "'' for -e: .*page-faults" --event ''
+expect_usage -c -c 0
+expect_usage -c -c 12x
+expect_usage "-F and -c" -F 99 -c 1000
+expect_usage "-e and -c" -i /nonexistent -e page-faults
 expect_usage -p -p 12,,3
 expect_usage -p -p abc
 expect_usage -p -p 0

@@ -15,8 +15,10 @@
  *   -n   no /proc snapshot        -Q  print only the summary lines
  *   -U / -K  user stacks only / kernel stacks only
  *   -D   mark the command's process for DWARF stack copies (-u auto)
+ *   -O MIN_US  off-CPU time too (--off-cpu, --off-cpu-min MIN_US): O lines,
+ *        and at the end (detached, drained) OFFSTATS and OFFINVARIANT
  * Lines: META, P(rocess), E(xec), X (exit), T(hread), M(map), S(ample),
- * L(ost), C(group), then STATS and INVARIANT ok|BAD. The command's
+ * L(ost), C(group), O(ff-CPU), then STATS and INVARIANT ok|BAD. The command's
  * standard output goes to standard error.
  */
 #include <errno.h>
@@ -46,6 +48,7 @@ struct probe {
 	uint64_t comm_samples;
 	uint64_t samples, records, last_sample_ns;
 	uint64_t sample_records;	/* SAMPLE records (samples counts weights) */
+	uint64_t off_records, off_intervals, off_ns;	/* OFFCPU records read */
 	struct map *maps;
 	size_t nr_maps;
 };
@@ -101,6 +104,25 @@ static void print_sample(struct probe *p, const struct kp_rec_sample *s)
 	printf("\n");
 }
 
+static void print_offcpu(struct probe *p, const struct kp_rec_offcpu *o)
+{
+	printf("O pid=%u tid=%u comm=%s state=%u off_ns=%" PRIu64 " count=%u "
+	       "waker=%u/%u/%s nk=%u nu=%u regs=%u stack=%u flags=%#x u=",
+	       o->s.pid, o->s.tid, o->s.comm, o->state, o->off_ns, o->count,
+	       o->waker_pid, o->waker_tid, o->waker_comm, o->s.nr_kframes,
+	       o->s.nr_uframes, o->s.nr_regs, o->s.stack_len, o->s.flags);
+	for (unsigned i = 0; i < o->s.nr_uframes; i++) {
+		const struct map *m = find_map(p, o->s.pid, o->s.uframes[i]);
+
+		if (m)
+			printf("%s%s+%#" PRIx64, i ? ";" : "", m->path,
+			       o->s.uframes[i] - m->addr + m->pgoff);
+		else
+			printf("%s?+%#" PRIx64, i ? ";" : "", o->s.uframes[i]);
+	}
+	printf("\n");
+}
+
 static void print_record(struct probe *p, const struct kp_record *r)
 {
 	switch (r->type) {
@@ -139,6 +161,9 @@ static void print_record(struct probe *p, const struct kp_record *r)
 	case KP_REC_CGROUP:
 		printf("C id=%" PRIu64 " path=%s\n", r->cgroup.id, r->cgroup.path);
 		break;
+	case KP_REC_OFFCPU:
+		print_offcpu(p, &r->offcpu);
+		break;
 	default:
 		printf("? type=%u\n", r->type);
 	}
@@ -170,6 +195,11 @@ static long drain_queue(struct probe *p, int timeout_ms, int max_reads)
 			p->records++;
 			if (r.type == KP_REC_MMAP)
 				add_map(p, &r.mmap);
+			if (r.type == KP_REC_OFFCPU) {
+				p->off_records++;
+				p->off_intervals += r.offcpu.count;
+				p->off_ns += r.offcpu.off_ns;
+			}
 			if (r.type == KP_REC_SAMPLE) {
 				samples += r.sample.weight;	/* a run of idle ones */
 				p->sample_records++;
@@ -242,6 +272,33 @@ static int check_invariant(struct probe *p, const char *tag)
 		return 1;
 	}
 	printf("INVARIANT%s ok\n", tag);
+	return 0;
+}
+
+/* After the off-CPU program is detached and everything read: every
+ * interval ended is in a record read or counted lost, when min is 0
+ * (nothing waits in BPF); with a min, at most the ones still held. */
+static int check_offcpu(struct probe *p, int min0)
+{
+	struct kp_collect_stats s;
+	uint64_t rhs;
+
+	kp_collector__stats(p->c, &s);
+	rhs = p->off_intervals + s.off_lost;
+	printf("OFFSTATS on=%d switches=%" PRIu64 " intervals=%" PRIu64 " ns=%" PRIu64
+	       " records=%" PRIu64 " short=%" PRIu64 " lost=%" PRIu64 " lost_ns=%"
+	       PRIu64 " unpaired=%" PRIu64 " wakeups=%" PRIu64 " read_records=%"
+	       PRIu64 " read_intervals=%" PRIu64 " read_ns=%" PRIu64 "\n", s.off_on,
+	       s.off_switches, s.off_intervals, s.off_ns, s.off_records, s.off_short,
+	       s.off_lost, s.off_lost_ns, s.off_unpaired, s.off_wakeups,
+	       p->off_records, p->off_intervals, p->off_ns);
+	if (s.off_records != p->off_records || (min0 ? s.off_intervals != rhs :
+						s.off_intervals < rhs)) {
+		printf("OFFINVARIANT BAD intervals=%" PRIu64 " read+lost=%" PRIu64 "\n",
+		       s.off_intervals, rhs);
+		return 1;
+	}
+	printf("OFFINVARIANT ok\n");
 	return 0;
 }
 
@@ -326,7 +383,7 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	int opt, bad = 0, mark = 0;
 
-	while ((opt = getopt(argc, argv, "F:d:q:b:s:p:m:u:c:C:nQUKD")) != -1) {
+	while ((opt = getopt(argc, argv, "F:d:q:b:s:p:m:u:c:C:O:nQUKD")) != -1) {
 		switch (opt) {
 		case 'F': o.freq_hz = (uint32_t)atol(optarg); break;
 		case 'd': ms = (long)(atof(optarg) * 1000); break;
@@ -348,6 +405,10 @@ int main(int argc, char **argv)
 		case 'D': mark = 1; break;
 		case 'K': o.kernel_only = 1; break;
 		case 'Q': p.quiet = 1; break;
+		case 'O':
+			o.off_cpu = KP_OFFCPU_ON;
+			o.off_cpu_min_ns = (uint64_t)atol(optarg) * 1000;
+			break;
 		default: return 2;
 		}
 	}
@@ -377,9 +438,14 @@ int main(int argc, char **argv)
 		if (!bad && !strcmp(mode, "flush"))
 			bad = mode_flush(&p);
 		kp_collector__stop(p.c);
+		if (o.off_cpu)
+			kp_collector__set_offcpu(p.c, 0);
+		kp_collector__flush(p.c);
 		bad |= drain_queue(&p, 0, 0) < 0;
 	}
 	bad |= check_invariant(&p, "");
+	if (o.off_cpu)
+		bad |= check_offcpu(&p, o.off_cpu_min_ns == 0);
 	if (p.count_comm)
 		printf("COMM_SAMPLES %" PRIu64 "\n", p.comm_samples);
 	kp_collector__free(p.c);

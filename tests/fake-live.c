@@ -37,6 +37,12 @@ int kp_collector__flush(struct kp_collector *c)
 	return 0;
 }
 
+int kp_collector__set_offcpu(struct kp_collector *c, int on)
+{
+	LIVE(c)->off_on = on;
+	return 0;
+}
+
 int kp_collector__fd(const struct kp_collector *c)
 {
 	return CLIVE(c)->fd;
@@ -53,6 +59,7 @@ void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out)
 	memset(out, 0, sizeof(*out));
 	out->sampling = LIVE(c)->sampling;
 	out->lost_queue_full = LIVE(c)->lost_queue_full;
+	out->off_on = LIVE(c)->off_on;
 }
 
 int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err)

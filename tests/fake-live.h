@@ -19,6 +19,7 @@
 
 struct kp_fake_live {
 	int sampling, starts, stops, flushes;
+	int off_on;		/* kp_collector__set_offcpu */
 	int saving, save_starts, save_stops;
 	char path[256];
 	int fd;			/* kp_collector__fd; -1: none */

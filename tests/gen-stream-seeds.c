@@ -5,7 +5,8 @@
  * at their limits, a symbol table, unknown record types, weighted runs of
  * idle samples, a later minor version with a longer header and extra
  * fields, a cut stream, damaged
- * lengths and counts; a file in blocks with its END record (minor 2),
+ * lengths and counts; off-CPU records (minor 4), cut and damaged;
+ * a file in blocks with its END record (minor 2),
  * one with a changed byte, one whose END counts are off; CODE records
  * (minor 3), whole and with a line out of order. Deterministic: the same bytes on every run. Not run
  * by make check; the files it wrote are checked in.
@@ -77,7 +78,7 @@ static struct kp_record meta(void)
 	struct kp_record r = { .type = KP_REC_META };
 
 	r.meta = (struct kp_rec_meta){ "0.1.0", "6.18.0", "seedhost", "x86_64",
-		99, 2, 1000000000, 1764680000000000000ull, 4096, 3 };
+		99, 2, 1000000000, 1764680000000000000ull, 4096, 3, NULL, 0, NULL };
 	return r;
 }
 
@@ -99,12 +100,27 @@ static struct kp_record sample(uint64_t t, int kn, int un, int regs, uint32_t st
 	return r;
 }
 
+/* An off-CPU interval (minor 4) with the stacks of sample(). */
+static struct kp_record offcpu(uint64_t t, int kn, int un, int regs, uint32_t stk)
+{
+	struct kp_record r = { .type = KP_REC_OFFCPU };
+
+	r.offcpu.s = sample(t, kn, un, regs, stk).sample;
+	r.offcpu.s.flags &= ~KP_SAMPLE_USER_MODE;
+	r.offcpu.off_ns = 10000000;
+	r.offcpu.count = 1;
+	r.offcpu.state = KP_OFF_SLEEP;
+	r.offcpu.waker_pid = r.offcpu.waker_tid = 200;
+	strcpy(r.offcpu.waker_comm, "feeder");
+	return r;
+}
+
 /* Every record type once; returns the offset where the SAMPLE starts. */
 static int every_type(struct out *o, size_t *sample_at)
 {
 	static const struct kp_symbol syms[] = {
 		{ 0x1000, 0x40, "main" }, { 0x1040, 0x10, "_ZN3foo3barEv" } };
-	struct kp_record r[10];
+	struct kp_record r[11];
 	int i, rc = 0;
 
 	r[0] = meta();
@@ -121,7 +137,8 @@ static int every_type(struct out *o, size_t *sample_at)
 	r[8] = (struct kp_record){ .type = KP_REC_EXIT, .exit = { 9, 100, 100 } };
 	r[9] = (struct kp_record){ .type = KP_REC_SYMTAB, .symtab = { "/usr/bin/bash",
 		4, { 0xde, 0xad, 0xbe, 0xef }, 2, syms } };
-	for (i = 0; i < 10 && !rc; i++) {
+	r[10] = offcpu(10, 3, 2, 0, 0);
+	for (i = 0; i < 11 && !rc; i++) {
 		if (i == 5)
 			*sample_at = o->len;
 		rc = add(o, &r[i]);
@@ -320,6 +337,29 @@ static int gen(struct out *o, const char *dir)
 			return rc;
 	}
 	if ((rc = save(o, dir, "idle-runs", o->len)))
+		return rc;
+
+	/* Off-CPU intervals (minor 4): at the limits, aggregated, then one
+	 * cut short and one whose count is 0. */
+	header(o);
+	r = meta();
+	if ((rc = add(o, &r)))
+		return rc;
+	r = offcpu(20, KP_MAX_FRAMES, KP_MAX_FRAMES, KP_MAX_REGS, 64);
+	r.offcpu.state = 0x402;
+	if ((rc = add(o, &r)))
+		return rc;
+	r = offcpu(21, 4, 4, 0, 0);
+	r.offcpu.count = 1000;
+	r.offcpu.off_ns = 999999;
+	r.offcpu.waker_pid = r.offcpu.waker_tid = 0;
+	r.offcpu.waker_comm[0] = '\0';
+	if ((rc = add(o, &r)) || (rc = save(o, dir, "offcpu", o->len)) ||
+	    (rc = save(o, dir, "offcpu-cut", o->len - 3)))
+		return rc;
+	/* the tail: count 1000 (e8 07), state, waker_pid, waker_tid, "" */
+	o->buf[o->len - 6] = 0;		/* count 0; 07 becomes the state */
+	if ((rc = save(o, dir, "offcpu-count-0", o->len)))
 		return rc;
 
 	/* A later minor: longer header, extra fields at record ends. */

@@ -211,9 +211,9 @@ static void test_run_counts(void **state)
 		"collector: taken 14, delivered 11 (since start: taken 30, "
 		"delivered 25)\n",
 		"drops: bpf-full 0, cpu-buf 0, stack-err 0, queue-full 3, "
-		"side-band 0, unwind 0\n",
+		"side-band 0, unwind 0, off-cpu 0\n",
 		"drops since start: bpf-full 0, cpu-buf 0, stack-err 0, "
-		"queue-full 5, side-band 0, unwind 0\n",
+		"queue-full 5, side-band 0, unwind 0, off-cpu 0\n",
 	};
 	char *t, *j;
 
@@ -578,7 +578,7 @@ static void test_pprof(void **state)
 	for (int i = 0; i < 4; i++)
 		assert_true(pr.comments[i] < 64);
 	/* (strings are kept to 31 bytes here) */
-	assert_string_equal(pr.str[pr.comments[1]], "event: unknown");
+	assert_string_equal(pr.str[pr.comments[1]], "event: cpu-clock");	/* META */
 	assert_string_equal(pr.str[pr.comments[2]], "drops: bpf-full 0, cpu-buf 0, s");
 	assert_string_equal(pr.str[pr.comments[3]], "jit maps: read 1, refused 2, ba");
 	assert_true(has_string(&pr, "tid") && has_string(&pr, "thread"));

@@ -56,7 +56,7 @@ static struct kp_record rec_meta(void)
 
 	r.meta = (struct kp_rec_meta){ "0.1.0", "6.18.0", "host", "x86_64",
 		99, 2, 123456789, 1700000000000000000ull, 4096,
-		KP_META_KERNEL_STACKS | KP_META_USER_STACKS };
+		KP_META_KERNEL_STACKS | KP_META_USER_STACKS, NULL, 0, NULL };
 	return r;
 }
 
@@ -86,6 +86,23 @@ static struct kp_record rec_sample(int kn, int un, int regs, uint32_t stack)
 		s->regs[i] = 0x8000000000000000ull | (uint64_t)i;
 	s->stack_len = stack;
 	s->stack = stack ? stack_bytes : NULL;
+	return r;
+}
+
+/* An off-CPU interval: a sample's fields, then its own. */
+static struct kp_record rec_offcpu(int kn, int un, uint32_t count)
+{
+	struct kp_record r = { .type = KP_REC_OFFCPU };
+	struct kp_record s = rec_sample(kn, un, 17, 64);
+
+	r.offcpu.s = s.sample;
+	r.offcpu.s.flags = KP_SAMPLE_REGS;
+	r.offcpu.off_ns = 10000123;
+	r.offcpu.count = count;
+	r.offcpu.state = KP_OFF_DISK;
+	r.offcpu.waker_pid = 200;
+	r.offcpu.waker_tid = UINT32_MAX;
+	strcpy(r.offcpu.waker_comm, "kworker/0:1");
 	return r;
 }
 
@@ -163,6 +180,7 @@ static size_t every_type(struct kp_record *out)
 	out[n++].exit = (struct kp_rec_exit){ 8, 100, 100 };
 	out[n++] = rec_symtab(3, syms3);
 	out[n++] = rec_code();
+	out[n++] = rec_offcpu(5, 3, 2);
 	out[n] = (struct kp_record){ .type = KP_REC_CHECK };
 	out[n++].check = (struct kp_rec_check){ 123456, 0xdeadbeef };
 	out[n] = (struct kp_record){ .type = KP_REC_END };
@@ -261,7 +279,7 @@ static void test_header(void **state)
 	struct kp_err e = { 0 };
 
 	kp_stream_header_encode(h);
-	assert_memory_equal(h, "KPTOPSTR\x01\x00\x03\x00\x01\x00\x10\x00", 16);
+	assert_memory_equal(h, "KPTOPSTR\x01\x00\x04\x00\x01\x00\x10\x00", 16);
 	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), 0);
 	assert_int_equal(hd.major, 1);
 	assert_int_equal(hd.minor, KP_STREAM_MINOR);
@@ -298,6 +316,8 @@ static void test_roundtrip_small(void **state)
 	assert_string_equal(out.meta.arch, "x86_64");
 	assert_int_equal(out.meta.start_real_ns, 1700000000000000000ull);
 	assert_int_equal(out.meta.flags, 3);
+	assert_string_equal(out.meta.event, "");	/* cpu-clock: not written */
+	assert_int_equal(out.meta.period, 0);
 	roundtrip(&in[1], &out, d, buf);
 	assert_string_equal(out.process.comm, "bash");
 	assert_string_equal(out.process.exe, "/usr/bin/bash");
@@ -314,6 +334,20 @@ static void test_roundtrip_small(void **state)
 	assert_int_equal(out.cgroup.id, 4242);
 	roundtrip(&in[3], &out, d, buf);
 	assert_string_equal(out.thread.comm, "worker");
+	roundtrip(&in[11], &out, d, buf);
+	assert_int_equal(out.offcpu.s.nr_kframes, 5);
+	assert_int_equal(out.offcpu.s.nr_uframes, 3);
+	assert_int_equal(out.offcpu.s.uframes[2], uframes[2]);
+	assert_int_equal(out.offcpu.s.nr_regs, 17);
+	assert_int_equal(out.offcpu.s.stack_len, 64);
+	assert_int_equal(out.offcpu.s.weight, 1);
+	assert_string_equal(out.offcpu.s.comm, "fifteen-chars!!");
+	assert_int_equal(out.offcpu.off_ns, 10000123);
+	assert_int_equal(out.offcpu.count, 2);
+	assert_int_equal(out.offcpu.state, KP_OFF_DISK);
+	assert_int_equal(out.offcpu.waker_pid, 200);
+	assert_int_equal(out.offcpu.waker_tid, UINT32_MAX);
+	assert_string_equal(out.offcpu.waker_comm, "kworker/0:1");
 	kp_decoder__free(d);
 	free(buf);
 }
@@ -994,6 +1028,30 @@ static void test_bad_weight(void **state)
 	kp_decoder__free(d);
 }
 
+/* OFFCPU: a count of 0 is refused by the encoder and the decoder. */
+static void test_offcpu_count(void **state)
+{
+	struct kp_record in = rec_offcpu(1, 1, 1), out;
+	struct kp_decoder *d = kp_decoder__new();
+	struct kp_err e = { 0 };
+	uint8_t rec[1024];
+	size_t n = enc(&in, rec, sizeof(rec)), used;
+
+	(void)state;
+	/* the tail: count 1, state 2, waker_pid 200 (2 bytes), waker_tid
+	 * UINT32_MAX (5), waker_comm (1 + 11) */
+	assert_int_equal(rec[n - 21], 1);
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), 1);
+	assert_int_equal(out.offcpu.count, 1);
+	rec[n - 21] = 0;
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), KP_EFORMAT);
+	assert_non_null(strstr(e.msg, "count 0"));
+	assert_int_equal(err_offset(&e), n - 21);
+	in.offcpu.count = 0;
+	assert_int_equal(kp_record_encoded_size(&in), 0);
+	kp_decoder__free(d);
+}
+
 static void test_unsorted_symbols(void **state)
 {
 	struct kp_record r = rec_symtab(3, syms3);
@@ -1285,6 +1343,57 @@ static void test_block_too_long(void **state)
 	assert_int_equal(kp_stream_block(buf, n, 0, 0, KP_STREAM_MINOR, &blen, &e), 0);
 }
 
+/* META's event fields (minor 4, optional): page-faults every 100 and a
+ * fallback round-trip; cpu-clock at a frequency writes none (NULL or
+ * "cpu-clock" alike) and reads back as "", in minor 2 too; a META cut
+ * inside them is refused; a name over 63 bytes is not encoded. */
+static void test_meta_event(void **state)
+{
+	struct kp_decoder *d = kp_decoder__new();
+	uint8_t *buf = malloc(BIG);
+	struct kp_record in = rec_meta(), old = rec_meta(), out;
+	struct kp_err e = { 0 };
+	char name[KP_EVENT_NAME_MAX + 2];
+	size_t n, n0, used;
+
+	(void)state;
+	assert_non_null(buf);
+	n0 = enc(&in, buf, BIG);
+	in.meta.event = "cpu-clock";
+	assert_int_equal(enc(&in, buf, BIG), n0);
+	in.meta.event = "page-faults";
+	in.meta.period = 100;
+	roundtrip(&in, &out, d, buf);
+	assert_string_equal(out.meta.event, "page-faults");
+	assert_int_equal(out.meta.period, 100);
+	assert_string_equal(out.meta.event_asked, "");
+	in.meta.event = "cpu-clock";
+	in.meta.event_asked = "cycles";
+	in.meta.period = 0;
+	n = enc(&in, buf, BIG);
+	assert_int_equal(n, n0 + 1 + 9 + 1 + 1 + 6);
+	roundtrip(&in, &out, d, buf);
+	assert_string_equal(out.meta.event, "cpu-clock");
+	assert_string_equal(out.meta.event_asked, "cycles");
+	assert_int_equal(out.meta.period, 0);
+	/* a minor-2 reader does not look for them */
+	kp_decoder__set_minor(d, 2);
+	n = enc(&old, buf, BIG);
+	assert_int_equal(kp_decoder__next(d, buf, n, 0, &used, &out, &e), 1);
+	assert_string_equal(out.meta.event, "");
+	/* cut before event_asked */
+	kp_decoder__set_minor(d, KP_STREAM_MINOR);
+	n = enc(&in, buf, BIG);
+	buf[1] -= 7;	/* event_asked: 1 + 6 bytes */
+	assert_true(kp_decoder__next(d, buf, n - 7, 0, &used, &out, &e) < 0);
+	memset(name, 'e', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';	/* 64 bytes */
+	in.meta.event = name;
+	assert_int_equal(kp_record_encoded_size(&in), 0);
+	kp_decoder__free(d);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1296,6 +1405,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_small),
 		cmocka_unit_test(test_roundtrip_sample_limits),
 		cmocka_unit_test(test_roundtrip_weight),
+		cmocka_unit_test(test_meta_event),
 		cmocka_unit_test(test_roundtrip_paths_symbols),
 		cmocka_unit_test(test_encode_invalid),
 		cmocka_unit_test(test_encode_enospc),
@@ -1308,6 +1418,7 @@ int main(void)
 		cmocka_unit_test(test_bad_strings),
 		cmocka_unit_test(test_bad_varints),
 		cmocka_unit_test(test_bad_weight),
+		cmocka_unit_test(test_offcpu_count),
 		cmocka_unit_test(test_unsorted_symbols),
 		cmocka_unit_test(test_decoder_free_null),
 		cmocka_unit_test(test_roundtrip_code),

@@ -35,6 +35,7 @@
 struct kp_model {
 	int fail_view;		/* 1: -ENOMEM; 2: SIGTERM to ourselves */
 	int zeroed, baseline, mode, views;
+	int weight;		/* enum kp_weight (O) */
 	int busy_summary;	/* 1: each summary burns 30 ms of CPU */
 	size_t big;		/* >0: a flat view of this many rows, "row_N" */
 	char (*big_names)[32];
@@ -120,6 +121,8 @@ void kp_model__refresh(struct kp_model *m, uint64_t now_ns) {}
 void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
 			     unsigned window_s) { m->mode = (int)mode; }
 void kp_model__zero(struct kp_model *m) { m->zeroed++; }
+void kp_model__set_weight(struct kp_model *m, enum kp_weight w) { m->weight = (int)w; }
+enum kp_weight kp_model__weight(const struct kp_model *m) { return (enum kp_weight)m->weight; }
 void kp_model__baseline_mark(struct kp_model *m) { m->baseline = 1; }
 void kp_model__baseline_clear(struct kp_model *m) { m->baseline = 0; }
 int kp_model__has_baseline(const struct kp_model *m) { return m->baseline; }
@@ -342,6 +345,11 @@ static void test_offline_keys_say_why(void **state)
 	press(x, 'w');
 	assert_non_null(strstr(x->t->msg, "reading saved.kps"));
 	assert_int_equal(x->t->screen, KP_SCREEN_TABLE);
+	press(x, 'o');
+	assert_non_null(strstr(x->t->msg, "not sampling"));
+	press(x, 'O');	/* the file is not read again: --weight chooses */
+	assert_non_null(strstr(x->t->msg, "--weight"));
+	assert_int_equal(x->m.weight, KP_WEIGHT_CPU);
 	press(x, 'z');	/* offline keys that make sense still work */
 	assert_int_equal(x->m.zeroed, 1);
 	fix_free(x);
@@ -359,6 +367,12 @@ static void test_sampling_and_save(void **state)
 	assert_true(x->t->sampling);
 	press(x, 'f');
 	assert_int_equal(x->live.flushes, 1);
+	press(x, 'o');	/* off-CPU recording on */
+	assert_int_equal(x->live.off_on, 1);
+	press(x, 'O');	/* weight: off-CPU, the counts start over */
+	assert_int_equal(x->m.weight, KP_WEIGHT_OFF);
+	assert_int_equal(x->m.zeroed, 1);
+	assert_non_null(strstr(x->t->msg, "off-CPU microseconds"));
 	press(x, 'w');
 	assert_int_equal(x->t->screen, KP_SCREEN_PROMPT);
 	assert_memory_equal(x->t->prompt, "kptop-", 6);

@@ -18,6 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "collect/event.h"
 #include "collect/kp_bpf.h"
 #include "collect/kptop.skel.h"
 
@@ -114,7 +115,7 @@ static int fill_opts(struct kp_collector *c, const struct kp_collect_opts *o,
 	c->o.pids = NULL;	/* copied below: the caller's array is not kept */
 	if (!c->o.freq_hz)
 		c->o.freq_hz = KP_DEFAULT_HZ;
-	if (c->o.freq_hz > (uint64_t)max_rate)
+	if (!c->o.period && c->o.freq_hz > (uint64_t)max_rate)
 		return kp_err_set(err, KP_EUSAGE,
 			"-F %u is over the kernel's limit of %ld samples per second per CPU "
 			"(kernel.perf_event_max_sample_rate): use -F %ld or less, or raise it "
@@ -145,6 +146,60 @@ static int fill_opts(struct kp_collector *c, const struct kp_collect_opts *o,
 	return 0;
 }
 
+/* The sampling event's attributes: every period events (-c), or
+ * freq_hz times a second per CPU. */
+static void event_attr(const struct kp_collector *c, const struct kp_event *e,
+		       struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = e->type;
+	a->config = e->config;
+	if (c->o.period) {
+		a->sample_period = c->o.period;
+	} else {
+		a->freq = 1;
+		a->sample_freq = c->o.freq_hz;
+	}
+	a->disabled = 1;
+}
+
+/* -e: the event, tried on the first CPU. A hardware event this machine
+ * has no PMU for falls back to cpu-clock, as perf top does; any other
+ * event that cannot be counted is a usage error. No rights: attach says
+ * so, naming them. */
+static int resolve_event(struct kp_collector *c, struct kp_err *err)
+{
+	const char *name = c->o.event ? c->o.event : KP_EVENT_DEFAULT;
+	const struct kp_event *e = kp_event_find(name);
+	struct perf_event_attr a;
+	int fd, no;
+
+	if (!e)
+		return kp_err_set(err, KP_EUSAGE, "invalid value '%s' for -e: "
+				  "expected one of %s", name, kp_event_names());
+	c->event = e;
+	event_attr(c, e, &a);
+	fd = (int)syscall(SYS_perf_event_open, &a, -1, c->cpus[0], -1,
+			  PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	no = errno;
+	if (no == EACCES || no == EPERM)
+		return 0;
+	if (e->hardware && (no == ENOENT || no == ENODEV || no == EOPNOTSUPP ||
+			    no == EINVAL)) {
+		c->asked = e;
+		c->event = kp_event_find(KP_EVENT_DEFAULT);
+		return 0;
+	}
+	return kp_err_set(err, KP_EUSAGE, "-e %s: this machine cannot sample "
+			  "the event (%s)%s", e->name, strerror(no),
+			  e->hardware ? "" : ": try -e cpu-clock");
+}
+
 int kp_collect__setup(struct kp_collector *c, const struct kp_collect_opts *o,
 		      struct kp_err *err)
 {
@@ -164,6 +219,9 @@ int kp_collect__setup(struct kp_collector *c, const struct kp_collect_opts *o,
 	ret = online_cpus(c);
 	if (ret)
 		return kp_err_set(err, ret, "cannot read the online CPUs: %s", strerror(-ret));
+	ret = resolve_event(c, err);
+	if (ret)
+		return ret;
 	c->qdrop = calloc((size_t)c->nr_possible, sizeof(*c->qdrop));
 	c->cycle_bytes = calloc((size_t)c->nr_possible, sizeof(*c->cycle_bytes));
 	c->sb_lost = calloc((size_t)c->nr_cpus, sizeof(*c->sb_lost));
@@ -307,17 +365,17 @@ int kp_collect__open_bpf(struct kp_collector *c,
 	return ret;
 }
 
-static int perf_fail(struct kp_err *err, int e, int cpu)
+static int perf_fail(struct kp_err *err, const char *ev, int e, int cpu)
 {
 	long paranoid = read_long("/proc/sys/kernel/perf_event_paranoid", 2);
 
 	if (e == EACCES || e == EPERM)
 		return kp_err_set(err, KP_ENOPERF,
-			"cannot open a cpu-clock perf event on CPU %d (%s, "
+			"cannot open a %s perf event on CPU %d (%s, "
 			"kernel.perf_event_paranoid=%ld): run kptop as root or with "
-			"CAP_PERFMON", cpu, strerror(e), paranoid);
-	return kp_err_set(err, KP_ENOPERF, "cannot open a cpu-clock perf event on CPU %d: %s",
-			  cpu, strerror(e));
+			"CAP_PERFMON", ev, cpu, strerror(e), paranoid);
+	return kp_err_set(err, KP_ENOPERF, "cannot open a %s perf event on CPU %d: %s",
+			  ev, cpu, strerror(e));
 }
 
 int kp_collect__attach(struct kp_collector *c, struct kp_err *err)
@@ -329,18 +387,12 @@ int kp_collect__attach(struct kp_collector *c, struct kp_err *err)
 	c->links = calloc((size_t)c->nr_cpus, sizeof(*c->links));
 	if (!c->ev_fds || !c->links)
 		return kp_err_set(err, -ENOMEM, "out of memory");
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.freq = 1;
-	a.sample_freq = c->o.freq_hz;
-	a.disabled = 1;
+	event_attr(c, c->event, &a);
 	for (int i = 0; i < c->nr_cpus; i++) {
 		fd = (int)syscall(SYS_perf_event_open, &a, -1, c->cpus[i], -1,
 				  PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0)
-			return perf_fail(err, errno, c->cpus[i]);
+			return perf_fail(err, c->event->name, errno, c->cpus[i]);
 		c->links[i] = bpf_program__attach_perf_event(c->skel->progs.kp_sample, fd);
 		if (!c->links[i]) {
 			ret = -errno;
@@ -362,6 +414,7 @@ void kp_collect__close_bpf(struct kp_collector *c)
 	free(c->links);
 	free(c->ev_fds);
 	ring_buffer__free(c->rb);
+	kp_offcpu__close(c);
 	for (int i = 0; c->rb_fds && i < c->nr_cpus; i++)
 		if (c->rb_fds[i] >= 0)
 			close(c->rb_fds[i]);
@@ -402,14 +455,16 @@ static void lost_one(struct kp_collector *c, uint32_t stage, int cpu,
 void kp_collect__emit_lost(struct kp_collector *c)
 {
 	const struct kp_bpf_counters *pc = (const void *)c->cnt_buf;
-	uint64_t sum[KP_CNT_MAX], t = kp_mono_ns();
+	uint64_t sum[KP_CNT_MAX], off[KP_OFF_CNT_MAX], t = kp_mono_ns();
 
 	kp_collect__read_counters(c, sum);
+	kp_offcpu__counters(c, off);
 	for (int cpu = 0; cpu < c->nr_possible; cpu++) {
 		lost_one(c, KP_LOST_BPF_FULL, cpu, pc[cpu].c[KP_CNT_BPF_FULL], t);
 		lost_one(c, KP_LOST_STACK, cpu, pc[cpu].c[KP_CNT_KSTACK_ERR] +
 			 pc[cpu].c[KP_CNT_USTACK_ERR], t);
 		lost_one(c, KP_LOST_QUEUE_FULL, cpu, c->qdrop[cpu], t);
+		lost_one(c, KP_LOST_OFFCPU, cpu, kp_offcpu__lost(c, cpu), t);
 	}
 	for (int i = 0; i < c->nr_cpus; i++)
 		lost_one(c, KP_LOST_SIDEBAND, c->cpus[i], c->sb_lost[i], t);

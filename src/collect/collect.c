@@ -30,6 +30,7 @@
 
 #include "collect/coalesce.h"
 #include "collect/emit.h"
+#include "collect/event.h"
 #include "collect/internal.h"
 #include "collect/kp_bpf.h"
 #include "collect/kptop.skel.h"
@@ -258,6 +259,38 @@ void kp_collector__set_lazy_fd(struct kp_collector *c, int lazy)
 	kp_queue__set_notify(c->q, lazy ? c->o.queue_limit_bytes / 8 : 0);
 }
 
+int kp_collector__set_offcpu(struct kp_collector *c, int on)
+{
+	struct kp_err e = { 0 };
+	int ret = 0;
+
+	pthread_mutex_lock(&c->lock);
+	if (on && !c->off)	/* loaded now: its rings join the consumer's */
+		ret = kp_offcpu__open(c, &e);
+	if (!ret)
+		ret = kp_offcpu__enable(c, on);
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
+/* The off-CPU counters into the stats (under the lock). */
+static void offcpu_stats(struct kp_collector *c, struct kp_collect_stats *out)
+{
+	uint64_t off[KP_OFF_CNT_MAX];
+
+	kp_offcpu__counters(c, off);
+	out->off_on = kp_offcpu__on(c);
+	out->off_switches = off[KP_OFF_CNT_SWITCHES];
+	out->off_intervals = off[KP_OFF_CNT_INTERVALS];
+	out->off_ns = off[KP_OFF_CNT_NS];
+	out->off_records = off[KP_OFF_CNT_RECORDS];
+	out->off_short = off[KP_OFF_CNT_SHORT];
+	out->off_lost = off[KP_OFF_CNT_LOST];
+	out->off_lost_ns = off[KP_OFF_CNT_LOST_NS];
+	out->off_unpaired = off[KP_OFF_CNT_UNPAIRED];
+	out->off_wakeups = off[KP_OFF_CNT_WAKEUPS];
+}
+
 int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on)
 {
 	uint8_t one = 1;
@@ -305,6 +338,7 @@ void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out)
 	out->queue_limit = qs.limit;
 	out->records = qs.records;
 	out->sampling = c->sampling;
+	offcpu_stats(c, out);
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -343,6 +377,11 @@ void kp_collector__free(struct kp_collector *c)
 	free(c);
 }
 
+const char *kp_collector__fallback(const struct kp_collector *c)
+{
+	return c && c->asked ? c->asked->name : NULL;
+}
+
 /* The META record: first in the queue. */
 static int emit_meta(struct kp_collector *c)
 {
@@ -366,7 +405,10 @@ static int emit_meta(struct kp_collector *c)
 		.page_size = (uint32_t)sysconf(_SC_PAGESIZE),
 		.flags = (c->o.user_only ? 0 : KP_META_KERNEL_STACKS) |
 			 (c->o.kernel_only ? 0 : KP_META_USER_STACKS) |
-			 (c->o.nr_pids || c->o.cgroup_path ? KP_META_FILTERED : 0) };
+			 (c->o.nr_pids || c->o.cgroup_path ? KP_META_FILTERED : 0) |
+			 (kp_event_is_clock(c->event) ? 0 : KP_META_EVENT_COUNT),
+		.event = c->event->name, .period = c->o.period,
+		.event_asked = c->asked ? c->asked->name : "" };
 	return kp_emit(&c->emit, &r);
 }
 
@@ -414,10 +456,15 @@ struct kp_collector *kp_collector__new(const struct kp_collect_opts *opts,
 		goto out_free;
 	}
 	ret = kp_collect__open_bpf(c, on_sample, err);
+	if (!ret && c->o.off_cpu)
+		ret = kp_offcpu__open(c, err);
 	if (!ret)
 		ret = start_side(c, err);
 	if (!ret)
 		ret = kp_collect__attach(c, err);
+	if (!ret && c->o.off_cpu == KP_OFFCPU_ON && (ret = kp_offcpu__enable(c, 1)))
+		kp_err_set(err, ret, "cannot attach the off-CPU program to "
+			   "sched_switch: %s", strerror(-ret));
 	kp_queue__publish(c->q);
 	if (ret)
 		goto out_free;

@@ -35,6 +35,8 @@
 
 #include "util/kp_err.h"
 
+enum { KP_OFFCPU_ON = 1, KP_OFFCPU_READY = 2 };
+
 enum kp_unwind_mode {
 	KP_UNWIND_AUTO = 0,	/* copy regs+stack only for marked processes */
 	KP_UNWIND_FP = 1,	/* frame pointers only */
@@ -45,6 +47,12 @@ enum kp_unwind_mode {
 
 struct kp_collect_opts {
 	uint32_t freq_hz;		/* per CPU; 0 = 999 */
+	const char *event;		/* -e: perf's name (event.h); NULL = cpu-clock */
+	uint64_t period;		/* -c: a sample every period events; 0 = freq_hz */
+	/* --off-cpu: 0 not loaded; KP_OFFCPU_ON loaded and attached at
+	 * start; KP_OFFCPU_READY loaded, attached by kp_collector__set_offcpu */
+	int off_cpu;
+	uint64_t off_cpu_min_ns;	/* record once a thread's sum reaches it */
 	const uint32_t *pids;		/* -p filter, NULL/0 = every process */
 	size_t nr_pids;
 	const char *cgroup_path;	/* --cgroup filter (a cgroup2 directory), or NULL */
@@ -79,6 +87,15 @@ struct kp_collect_stats {
 	uint64_t queue_bytes, queue_limit;	/* current fill and limit */
 	uint64_t records;		/* all records queued (samples + control) */
 	int sampling;			/* 1 while sampling is on */
+	/* Off-CPU (--off-cpu): on (attached), the scheduler switches seen,
+	 * intervals ended and their nanoseconds, records written, intervals
+	 * folded into a later record (under --off-cpu-min), intervals lost
+	 * (buffer full) and their nanoseconds. Exact: every interval ended
+	 * is in a record's count, in off_lost, or waits in BPF for its
+	 * thread's sum to reach --off-cpu-min. */
+	int off_on;
+	uint64_t off_switches, off_intervals, off_ns, off_records;
+	uint64_t off_short, off_lost, off_lost_ns, off_unpaired, off_wakeups;
 };
 
 struct kp_collector;
@@ -89,7 +106,9 @@ struct kp_collector;
  * the first records queued. Returns NULL with errno set and a one-line
  * message in err naming what is missing (root, CAP_BPF + CAP_PERFMON,
  * perf_event_paranoid, a frequency over perf_event_max_sample_rate) on
- * failure. */
+ * failure; KP_EUSAGE for an event this machine cannot count. A hardware
+ * event (-e cycles) on a machine without a PMU for it falls back to
+ * cpu-clock: kp_collector__fallback() says so, the META record too. */
 struct kp_collector *kp_collector__new(const struct kp_collect_opts *opts,
 				       struct kp_err *err);
 
@@ -119,6 +138,15 @@ void kp_collector__set_lazy_fd(struct kp_collector *c, int lazy);
 
 /* Counters, exact; also written into the queue as LOST records. */
 void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out);
+
+/* The event asked for when it could not be counted here and cpu-clock
+ * is sampled instead (static: from the event table), else NULL. */
+const char *kp_collector__fallback(const struct kp_collector *c);
+
+/* --off-cpu: attach (on) or detach the off-CPU program while running,
+ * loading it first if the collector was made without it (off_cpu 0);
+ * 0 or -errno (-ENOTSUP: this kernel cannot load it). */
+int kp_collector__set_offcpu(struct kp_collector *c, int on);
 
 /* Mark or unmark a process for DWARF stack copies (auto unwind mode). */
 int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on);

@@ -20,13 +20,18 @@ struct ring_buffer;
 struct bpf_link;
 struct kp_sideband;
 struct kp_coalesce;
+struct kp_event;
+struct kp_offcpu;
 
 struct kp_collector {
 	struct kp_collect_opts o;	/* with defaults filled in */
 	int nr_cpus;			/* online CPUs sampled */
 	int *cpus;			/* their numbers */
 	int nr_possible;
+	const struct kp_event *event;	/* sampled (after any fallback) */
+	const struct kp_event *asked;	/* asked for, when it fell back */
 	struct kptop_bpf *skel;
+	struct kp_offcpu *off;		/* off-CPU program (offcpu.c), or NULL */
 	int *ev_fds;			/* sampling events, owned by links */
 	struct bpf_link **links;
 	int *rb_fds;			/* per-CPU ring buffers */
@@ -63,5 +68,16 @@ void kp_collect__close_bpf(struct kp_collector *c);
 void kp_collect__read_counters(struct kp_collector *c, uint64_t *sum);
 /* LOST records for every (stage, cpu) counter that moved. */
 void kp_collect__emit_lost(struct kp_collector *c);
+
+/* offcpu.c: the off-CPU program, opened after the sample rings exist
+ * (its rings join c->rb), attached or detached by __enable (under the
+ * lock once the consumer runs); counters summed into
+ * sum[KP_OFF_CNT_MAX]; __lost: a CPU's lost intervals as last summed. */
+int kp_offcpu__open(struct kp_collector *c, struct kp_err *err);
+int kp_offcpu__enable(struct kp_collector *c, int on);
+int kp_offcpu__on(const struct kp_collector *c);
+void kp_offcpu__counters(struct kp_collector *c, uint64_t *sum);
+uint64_t kp_offcpu__lost(const struct kp_collector *c, int cpu);
+void kp_offcpu__close(struct kp_collector *c);
 
 #endif /* KP_COLLECT_INTERNAL_H */

@@ -1,8 +1,9 @@
 /* kp_bpf.h — the layout shared by kptop.bpf.c and the collector.
  *
  * Owns: the sample the BPF program writes into its per-CPU ring buffer,
- * the per-CPU counters it keeps, and the limits both sides agree on.
- * Included by the BPF program (clang -target bpf) and by user space, so it
+ * the per-CPU counters it keeps, and the limits both sides agree on; the
+ * same for the off-CPU program (offcpu.bpf.c), below.
+ * Included by the BPF programs (clang -target bpf) and by user space, so it
  * holds only __u32/__u64 fields and fixed arrays, no libc includes, and
  * every limit sits under #ifndef.
  *
@@ -68,5 +69,75 @@ struct kp_bpf_sample {
 };
 
 #define KP_BPF_SAMPLE_HDR ((unsigned long)&((struct kp_bpf_sample *)0)->data)
+
+/* ---- off-CPU time (offcpu.bpf.c, --off-cpu) ---- */
+
+#ifndef KP_BPF_OFF_THREADS
+#define KP_BPF_OFF_THREADS 8192		/* threads tracked at once (LRU) */
+#endif
+#ifndef KP_BPF_OFF_UFRAMES
+#define KP_BPF_OFF_UFRAMES 64		/* user frames kept at switch-out */
+#endif
+
+/* Per-CPU counters of offcpu.bpf.c (its off_counters map). */
+enum kp_bpf_off_counter {
+	KP_OFF_CNT_SWITCHES = 0,	/* sched_switch calls seen */
+	KP_OFF_CNT_INTERVALS,		/* intervals ended (a thread seen leaving came back) */
+	KP_OFF_CNT_NS,			/* their nanoseconds */
+	KP_OFF_CNT_SHORT,		/* intervals held for a later record (sum < off_min) */
+	KP_OFF_CNT_RECORDS,		/* records written */
+	KP_OFF_CNT_LOST,		/* intervals whose record could not be written */
+	KP_OFF_CNT_LOST_NS,		/* their nanoseconds */
+	KP_OFF_CNT_FILTERED,		/* switch-outs skipped by -p / --cgroup */
+	KP_OFF_CNT_UNPAIRED,		/* switch-ins of a thread not seen leaving */
+	KP_OFF_CNT_KSTACK_ERR,		/* kernel stack could not be read */
+	KP_OFF_CNT_USTACK_ERR,		/* user stack could not be read */
+	KP_OFF_CNT_WAKEUPS,		/* wakers noted */
+	KP_OFF_CNT_MAX,
+};
+
+struct kp_bpf_off_counters {
+	__u64 c[KP_OFF_CNT_MAX];
+};
+
+/* A thread's state from the switch that took it off its CPU to the one
+ * that puts it back (the off_threads map, keyed by global tid). */
+struct kp_bpf_off_thread {
+	__u64 out_ns;			/* when it left; 0: on a CPU */
+	__u64 pend_ns;			/* intervals ended, not yet recorded */
+	__u64 cgroup_id;
+	__u32 pend_n;
+	__u32 gen;			/* the attach it was written in */
+	__u32 state;			/* KP_OFF_* (stream/record.h) or raw bits */
+	__u32 cpu, flags, uerr;
+	__u32 pid, tid, gpid, gtid;	/* kptop's namespace, then global */
+	__u32 nr_uframes, nr_regs, stack_len;
+	__u32 waker_pid, waker_tid;
+	char comm[KP_BPF_COMM_LEN];
+	char waker_comm[KP_BPF_COMM_LEN];
+	__u64 regs[KP_BPF_NR_REGS];
+	__u64 uframes[KP_BPF_OFF_UFRAMES];
+	__u8 stack[KP_BPF_STACK_MIN];	/* at rsp, for the frameless leaf */
+};
+
+/* An off-CPU record in its ring buffer: struct kp_bpf_offcpu up to
+ * data[], then nr_kframes + nr_uframes addresses (kernel first,
+ * innermost first), then stack_len bytes of user stack at regs[7]. */
+struct kp_bpf_offcpu {
+	__u64 time_ns;			/* switch-out of the last interval */
+	__u64 off_ns;			/* the intervals' sum */
+	__u64 cgroup_id;
+	__u32 count, state, cpu, flags;
+	__u32 pid, tid, gpid, gtid;
+	__u32 kerr, uerr;
+	__u32 nr_kframes, nr_uframes, nr_regs, stack_len;
+	__u32 waker_pid, waker_tid;
+	char comm[KP_BPF_COMM_LEN];
+	char waker_comm[KP_BPF_COMM_LEN];
+	__u64 regs[KP_BPF_NR_REGS];
+	__u64 data[KP_BPF_MAX_FRAMES + KP_BPF_OFF_UFRAMES + KP_BPF_STACK_MIN / 8];
+};
+
+#define KP_BPF_OFFCPU_HDR ((unsigned long)&((struct kp_bpf_offcpu *)0)->data)
 
 #endif /* KP_COLLECT_BPF_H */

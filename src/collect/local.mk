@@ -32,6 +32,18 @@ BUILT_SOURCES += src/collect/kptop.skel.h
 CLEANFILES += src/collect/kptop.bpf.o src/collect/kptop.skel.h src/collect/kptop.skel.h.tmp
 EXTRA_DIST += src/collect/kptop.bpf.c
 
+## The off-CPU program (--off-cpu), the same way: offcpu.skel.h.
+src/collect/offcpu.bpf.o: $(top_srcdir)/src/collect/offcpu.bpf.c \
+		$(top_srcdir)/src/collect/kp_bpf.h $(top_srcdir)/src/stream/sample-flags.h
+	@$(MKDIR_P) src/collect
+	$(AM_V_GEN)$(BPF_CLANG) $(KP_BPF_CFLAGS) -c $(top_srcdir)/src/collect/offcpu.bpf.c -o $@
+src/collect/offcpu.skel.h: src/collect/offcpu.bpf.o
+	$(AM_V_GEN)$(BPFTOOL) gen skeleton src/collect/offcpu.bpf.o name offcpu_bpf > $@.tmp \
+		&& mv $@.tmp $@
+BUILT_SOURCES += src/collect/offcpu.skel.h
+CLEANFILES += src/collect/offcpu.bpf.o src/collect/offcpu.skel.h src/collect/offcpu.skel.h.tmp
+EXTRA_DIST += src/collect/offcpu.bpf.c
+
 ## The collector library.
 noinst_LIBRARIES += libkpcollect.a
 libkpcollect_a_SOURCES = src/collect/collect.h src/collect/kp_bpf.h \
@@ -40,11 +52,13 @@ libkpcollect_a_SOURCES = src/collect/collect.h src/collect/kp_bpf.h \
 	src/collect/coalesce.h src/collect/coalesce.c \
 	src/collect/snapshot.h src/collect/snapshot.c \
 	src/collect/sideband.h src/collect/sideband.c \
-	src/collect/internal.h src/collect/bpfload.c src/collect/collect.c
-nodist_libkpcollect_a_SOURCES = src/collect/kptop.skel.h
+	src/collect/internal.h src/collect/bpfload.c src/collect/collect.c \
+	src/collect/event.h src/collect/event.c src/collect/offcpu.c
+nodist_libkpcollect_a_SOURCES = src/collect/kptop.skel.h src/collect/offcpu.skel.h
 ## The skeleton before the objects that include it, even for `make libkpcollect.a'.
 src/collect/libkpcollect_a-bpfload.$(OBJEXT) src/collect/libkpcollect_a-collect.$(OBJEXT): \
 	src/collect/kptop.skel.h
+src/collect/libkpcollect_a-offcpu.$(OBJEXT): src/collect/offcpu.skel.h
 libkpcollect_a_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
 KP_COLLECT_LIBS = libkpcollect.a libkpstream.a libkputil.a $(LIBBPF_LIBS) -lpthread
 
@@ -67,6 +81,18 @@ tests_collect_probe_SOURCES = tests/collect-probe.c
 tests_collect_probe_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
 tests_collect_probe_LDADD = $(KP_COLLECT_LIBS)
 
+## The off-CPU workload: spinning, pipe, nanosleep and mutex threads.
+check_PROGRAMS += tests/workload/offcpu
+tests_workload_offcpu_SOURCES = tests/workload/offcpu.c
+tests_workload_offcpu_CFLAGS = $(AM_CFLAGS) $(KP_WORKLOAD_CFLAGS) -fno-omit-frame-pointer
+tests_workload_offcpu_LDADD = -lpthread
+
+## Switch-heavy workloads of bench/offcpu-bench.sh (built, never run).
+check_PROGRAMS += tests/workload/pingpong
+tests_workload_pingpong_SOURCES = tests/workload/pingpong.c
+tests_workload_pingpong_CFLAGS = $(AM_CFLAGS) -O2 $(NOSAN_CFLAGS)
+tests_workload_pingpong_LDADD = -lpthread
+
 ## A library dlopen'ed after collection started (tests/collect-dlopen.sh).
 check_PROGRAMS += tests/workload/libkpspin.so tests/workload/dlopen-host
 tests_workload_libkpspin_so_SOURCES = tests/workload/kpspin.c
@@ -81,6 +107,6 @@ tests_workload_dlopen_host_LDADD = -ldl
 KP_COLLECT_SH_TESTS = tests/collect-split.sh tests/collect-overload.sh \
 	tests/collect-execstorm.sh tests/collect-dlopen.sh \
 	tests/collect-stopstart.sh tests/collect-rights.sh tests/collect-filter.sh \
-	tests/collect-idle.sh
+	tests/collect-idle.sh tests/collect-offcpu.sh
 TESTS += $(KP_COLLECT_SH_TESTS)
 EXTRA_DIST += $(KP_COLLECT_SH_TESTS) tests/collect-lib.sh

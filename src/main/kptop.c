@@ -90,7 +90,7 @@ static int check_freq(const struct kp_options *o, struct kp_err *err)
 	unsigned long max = 0;
 	FILE *f;
 
-	if (o->input)
+	if (o->input || o->period)
 		return 0;
 	f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
 	if (!f)
@@ -251,6 +251,7 @@ static int build_model(struct run *r)
 		return kp_err_set(&r->err, -errno, "creating the model: %s", strerror(errno));
 	if (kp_model__set_filter(r->m, &f))
 		return kp_err_set(&r->err, -EINVAL, "setting the model's filter");
+	kp_model__set_weight(r->m, r->o.weight);
 	return 0;
 }
 
@@ -263,7 +264,10 @@ static int rights_code(int code)
 static int build_collector(struct run *r)
 {
 	struct kp_collect_opts co = {
-		.freq_hz = r->o.freq_hz, .pids = r->o.pids,
+		.freq_hz = r->o.freq_hz, .event = r->o.event, .period = r->o.period,
+		.off_cpu = r->o.off_cpu ? KP_OFFCPU_ON : 0,
+		.off_cpu_min_ns = (uint64_t)r->o.off_cpu_min_us * 1000,
+		.pids = r->o.pids,
 		.nr_pids = r->o.nr_pids, .cgroup_path = r->o.cgroup,
 		.user_only = r->o.user_only, .kernel_only = r->o.kernel_only,
 		.cpu_buffer_bytes = r->o.cpu_buffer,
@@ -282,8 +286,13 @@ static int build_collector(struct run *r)
 		if (!r->err.code)
 			kp_err_set(&r->err, -errno, "starting the collector: %s",
 				   strerror(errno));
-		return rights_code(r->err.code) ? KP_EXIT_RIGHTS : KP_EXIT_RUNTIME;
+		return rights_code(r->err.code) ? KP_EXIT_RIGHTS :
+		       r->err.code == KP_EUSAGE ? KP_EXIT_USAGE : KP_EXIT_RUNTIME;
 	}
+	if (kp_collector__fallback(r->c))	/* as perf top does */
+		fprintf(stderr, "kptop: warning: -e %s: this machine has no hardware "
+			"counter for it (no PMU); sampling cpu-clock instead\n",
+			kp_collector__fallback(r->c));
 	return 0;
 }
 
@@ -375,7 +384,6 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->index = idx;
 	info->count = r->o.count;
 	info->ncpus = pi.ncpus;
-	info->event = "cpu-clock (software, per CPU)";
 	info->field_sep = r->o.field_sep;
 	info->folded_pid = r->o.folded_pid;
 	info->host = r->host;
@@ -524,6 +532,11 @@ static void count_interval(struct run *r, struct kp_report_counts *c)
 	c->stack_err_kernel = st.stack_err_kernel - a->stack_err_kernel;
 	c->stack_err_user = st.stack_err_user - a->stack_err_user;
 	c->lost[KP_LOST_STACK] = c->stack_err_kernel + c->stack_err_user;
+	c->lost[KP_LOST_OFFCPU] = st.off_lost - a->off_lost;
+	c->off_on = st.off_on;
+	c->off_switches = st.off_switches - a->off_switches;
+	c->off_intervals = st.off_intervals - a->off_intervals;
+	c->off_ns = st.off_ns - a->off_ns;
 	r->cut = st;
 }
 

@@ -42,6 +42,18 @@ EXTRA_DIST += tests/batch-lib.sh tests/batch-formats.sh tests/batch-replay.sh \
 	tests/batch-sigint.sh tests/batch-pprof.sh tests/batch-exited.sh \
 	tests/batch-churn.sh tests/batch-fork.sh tests/batch-intervals.sh
 
+## -e / -c: page faults in a known function, the cycles fallback
+## (root + BPF).
+TESTS += tests/cli-event.sh
+EXTRA_DIST += tests/cli-event.sh
+
+## --off-cpu and --weight in batch, on the off-CPU workload (root + BPF).
+TESTS += tests/batch-offcpu.sh
+EXTRA_DIST += tests/batch-offcpu.sh
+check_PROGRAMS += tests/workload/faults
+tests_workload_faults_SOURCES = tests/workload/faults.c
+tests_workload_faults_CFLAGS = $(AM_CFLAGS) -O2 -g -fno-omit-frame-pointer $(NOSAN_CFLAGS)
+
 ## --format svg: xmllint, the 50/30/20 widths, a headless Chromium
 ## screenshot checked by its pixels (png-stat).
 TESTS += tests/batch-svg.sh

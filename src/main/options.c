@@ -8,12 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/event.h"
+
 enum {
 	OPT_BATCH = 256, OPT_FORMAT, OPT_FORCE, OPT_CGROUP, OPT_USER_ONLY,
 	OPT_KERNEL_ONLY, OPT_CPU_BUFFER, OPT_QUEUE_LIMIT, OPT_MAX_NODES,
 	OPT_SPOOL, OPT_UNWIND, OPT_STACK_BYTES, OPT_WINDOW, OPT_IDLE,
 	OPT_MAX_MEMORY, OPT_NO_MOUSE, OPT_FIELD_SEP, OPT_FOLDED_PID, OPT_BASELINE,
 	OPT_ANNOTATE,
+	OPT_OFF_CPU, OPT_OFF_CPU_MIN, OPT_WEIGHT,
 };
 
 static const struct option long_opts[] = {
@@ -30,6 +33,11 @@ static const struct option long_opts[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "freq", required_argument, NULL, 'F' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "off-cpu-min", required_argument, NULL, OPT_OFF_CPU_MIN },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "user-only", no_argument, NULL, OPT_USER_ONLY },
@@ -49,7 +57,7 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char short_opts[] = ":bd:n:o:w:i:F:p:hV";
+static const char short_opts[] = ":bd:n:o:w:i:F:e:c:p:hV";
 
 void kp_options_usage(FILE *f, const char *prog)
 {
@@ -74,6 +82,9 @@ void kp_options_usage(FILE *f, const char *prog)
 "      --folded-pid       batch folded: comm-PID;... (stackcollapse-perf --pid)\n"
 "      --annotate NAME    batch: the source lines and instructions the samples\n"
 "                         of each function whose name holds NAME fall on\n"
+"      --weight W         what counts weigh: cpu (samples, default), off\n"
+"                         (microseconds off the CPU) or wall (on + off;\n"
+"                         both need --off-cpu or a stream with off-CPU records)\n"
 "  -w, --save FILE        also write the record stream to FILE\n"
 "  -i, --input FILE       read a saved stream instead of sampling\n"
 "      --force            read a stream owned by another user\n"
@@ -82,6 +93,17 @@ void kp_options_usage(FILE *f, const char *prog)
 "\n"
 "Sampling:\n"
 "  -F, --freq HZ          samples per second per CPU (default %u)\n"
+"  -e, --event EVENT      sample on EVENT, by perf's name (default cpu-clock):\n"
+"                         task-clock, page-faults, minor-faults, major-faults,\n"
+"                         context-switches, cpu-migrations; cycles,\n"
+"                         instructions, cache-misses, branch-misses ...\n"
+"                         (hardware: cpu-clock where there is no PMU)\n"
+"  -c, --count N          a sample every N events instead of -F (ns for\n"
+"                         cpu-clock and task-clock)\n"
+"      --off-cpu          also record the time threads spend off their CPU\n"
+"                         (blocked, asleep, preempted), from sched_switch\n"
+"      --off-cpu-min USECS  a thread's off-CPU intervals are recorded once\n"
+"                         they add up to USECS (default %u; 0: each one)\n"
 "  -p, --pid PID[,PID...] only these processes\n"
 "      --cgroup PATH      only this cgroup (a cgroup2 directory)\n"
 "      --user-only        user stacks only\n"
@@ -103,7 +125,8 @@ void kp_options_usage(FILE *f, const char *prog)
 "\n"
 "Exit status: 0 ok, 1 runtime error, 2 usage, 3 no rights to sample,\n"
 "4 input file unreadable or damaged. See kptop(1).\n",
-		prog, prog, KP_DEFAULT_FREQ, KP_DEFAULT_STACK_BYTES,
+		prog, prog, KP_DEFAULT_FREQ, KP_DEFAULT_OFF_CPU_MIN_US,
+		KP_DEFAULT_STACK_BYTES,
 		KP_MODEL_DEFAULT_MAX_NODES, KP_DEFAULT_MAX_MEMORY_MB, KP_DEFAULT_SPOOL_S,
 		KP_DEFAULT_WINDOW_S);
 }
@@ -240,6 +263,18 @@ static int parse_value(struct kp_options *o, int c, const char *arg,
 		if (parse_uint(arg, 1000000, &v) || v == 0)
 			return bad(err, "-F", arg, "expected a frequency in Hz >= 1");
 		o->freq_hz = (uint32_t)v;
+		o->freq_set = 1;
+		return 0;
+	case 'c':
+		if (parse_uint(arg, UINT64_MAX >> 1, &v) || v == 0)
+			return bad(err, "-c", arg, "expected a count of events >= 1");
+		o->period = (uint64_t)v;
+		return 0;
+	case OPT_OFF_CPU_MIN:
+		if (parse_uint(arg, 60000000, &v))
+			return bad(err, "--off-cpu-min", arg,
+				   "expected microseconds from 0 to 60000000");
+		o->off_cpu_min_us = v;
 		return 0;
 	case OPT_CPU_BUFFER:
 		if (kp_parse_size(arg, &o->cpu_buffer) || o->cpu_buffer < 4096)
@@ -298,6 +333,17 @@ static int parse_word(struct kp_options *o, int c, const char *arg,
 				   "punctuation mark but . % #, such as , ; or |, "
 				   "or \\t for a tab");
 		return 0;
+	case 'e':
+		if (!kp_event_find(arg))
+			return kp_err_set(err, KP_EUSAGE, "invalid value '%s' for -e: "
+					  "not an event kptop knows; expected one of %s",
+					  arg, kp_event_names());
+		o->event = arg;
+		return 0;
+	case OPT_WEIGHT:
+		if (kp_weight_parse(arg, &o->weight))
+			return bad(err, "--weight", arg, "expected cpu, off or wall");
+		return 0;
 	case OPT_UNWIND:
 		if (!strcmp(arg, "fp"))
 			o->unwind = KP_UNWIND_FP;
@@ -347,6 +393,7 @@ static int parse_flag(struct kp_options *o, int c)
 	case OPT_IDLE: o->idle = 1; return 0;
 	case OPT_NO_MOUSE: o->no_mouse = 1; return 0;
 	case OPT_FOLDED_PID: o->folded_pid = 1; return 0;
+	case OPT_OFF_CPU: o->off_cpu = 1; return 0;
 	case 'h': o->help = 1; return 0;
 	case 'V': o->version = 1; return 0;
 	}
@@ -365,6 +412,7 @@ static void set_defaults(struct kp_options *o)
 	o->unwind = KP_UNWIND_AUTO;
 	o->stack_bytes = KP_DEFAULT_STACK_BYTES;
 	o->window_s = KP_DEFAULT_WINDOW_S;
+	o->off_cpu_min_us = KP_DEFAULT_OFF_CPU_MIN_US;
 }
 
 /* -o PATTERN (one file per report) and -n: see kp_report_path. */
@@ -395,6 +443,18 @@ static int check_combination(struct kp_options *o, struct kp_err *err)
 	if (o->user_only && o->kernel_only)
 		return kp_err_set(err, KP_EUSAGE,
 				  "--user-only and --kernel-only exclude each other");
+	if (o->freq_set && o->period)
+		return kp_err_set(err, KP_EUSAGE, "-F and -c exclude each other: -F "
+				  "samples HZ times a second, -c every N events");
+	if (o->weight != KP_WEIGHT_CPU && !o->off_cpu && !o->input)
+		return kp_err_set(err, KP_EUSAGE, "--weight %s counts off-CPU time: "
+				  "add --off-cpu", kp_weight_name(o->weight));
+	if (o->input && o->off_cpu)
+		return kp_err_set(err, KP_EUSAGE, "--off-cpu chooses what to record: "
+				  "a stream read with -i holds off-CPU records or not");
+	if (o->input && (o->event || o->period))
+		return kp_err_set(err, KP_EUSAGE, "-e and -c choose what to sample: "
+				  "a stream read with -i says what it sampled");
 	if (o->input && o->save)
 		return kp_err_set(err, KP_EUSAGE,
 				  "-i and -w cannot be combined: the input is a stream already");

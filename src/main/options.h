@@ -38,6 +38,7 @@ enum kp_exit {
 /* The model gets three quarters of --max-memory, the spool the rest. */
 #define KP_DEFAULT_MAX_MEMORY_MB 96
 #define KP_DEFAULT_STACK_BYTES 8192
+#define KP_DEFAULT_OFF_CPU_MIN_US 1000
 #define KP_DEFAULT_DELAY_S 2.0
 #define KP_DEFAULT_WINDOW_S 10
 
@@ -56,6 +57,12 @@ struct kp_options {
 	const char *baseline;	/* --baseline FILE: a stream to compare with */
 	int force;		/* --force: read another user's stream */
 	uint32_t freq_hz;	/* -F */
+	int freq_set;		/* -F given */
+	const char *event;	/* -e, NULL = cpu-clock */
+	uint64_t period;	/* -c: a sample every N events; 0 = -F */
+	int off_cpu;		/* --off-cpu */
+	uint64_t off_cpu_min_us;	/* --off-cpu-min */
+	enum kp_weight weight;	/* --weight */
 	uint32_t *pids;		/* -p, owned */
 	size_t nr_pids;
 	const char *cgroup;	/* --cgroup PATH */

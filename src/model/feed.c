@@ -23,6 +23,7 @@
 #include "model/model-int.h"	/* struct kp_model */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -386,19 +387,92 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 	return b->n == KP_BATCH ? kp_feed__flush(m) : 0;
 }
 
+static void feed_meta(struct kp_model *m, const struct kp_rec_meta *r)
+{
+	const char *ev = r->event && *r->event ? r->event : "cpu-clock";
+
+	m->sum.freq_hz = r->freq_hz;
+	m->sum.ncpus = r->ncpus;
+	snprintf(m->sum.event, sizeof(m->sum.event), "%s", ev);
+	snprintf(m->sum.event_asked, sizeof(m->sum.event_asked), "%s",
+		 r->event_asked ? r->event_asked : "");
+	m->sum.period = r->period;
+	m->sum.event_count = !!(r->flags & KP_META_EVENT_COUNT);
+}
+
+static uint32_t clamp32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : v ? (uint32_t)v : 1;
+}
+
+/* A SAMPLE or OFFCPU record as the weight counts it (kp_model__set_weight):
+ * a sample in microseconds of CPU, an off-CPU interval in microseconds
+ * off it; nothing (0) where the weight leaves it out. */
+static int weighed(struct kp_model *m, const struct kp_record *r,
+		   struct kp_rec_sample *out)
+{
+	uint32_t hz = m->sum.freq_hz ? m->sum.freq_hz : 999;
+	uint64_t ns = m->sum.period && !m->sum.event_count ? m->sum.period :
+		      1000000000u / hz;	/* a sample's CPU time */
+
+	if (r->type == KP_REC_SAMPLE) {
+		if (m->fd.weight == KP_WEIGHT_OFF)
+			return 0;
+		*out = r->sample;
+		out->weight = clamp32(kp_sample_weight(&r->sample) * ns / 1000);
+		return 1;
+	}
+	if (m->fd.weight == KP_WEIGHT_CPU)
+		return 0;
+	*out = r->offcpu.s;
+	out->flags &= ~(uint32_t)KP_SAMPLE_IDLE;
+	out->weight = clamp32(r->offcpu.off_ns / 1000);
+	return 1;
+}
+
+void kp_model__set_weight(struct kp_model *m, enum kp_weight w)
+{
+	if (w < KP_WEIGHT_MAX)
+		m->fd.weight = (int)w;
+}
+
+enum kp_weight kp_model__weight(const struct kp_model *m)
+{
+	return (enum kp_weight)m->fd.weight;
+}
+
+static const char *const weight_names[KP_WEIGHT_MAX] = { "cpu", "off", "wall" };
+
+const char *kp_weight_name(enum kp_weight w)
+{
+	return w < KP_WEIGHT_MAX ? weight_names[w] : "?";
+}
+
+int kp_weight_parse(const char *name, enum kp_weight *out)
+{
+	for (int i = 0; i < KP_WEIGHT_MAX; i++)
+		if (!strcmp(name, weight_names[i])) {
+			*out = (enum kp_weight)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 {
+	struct kp_rec_sample ws;
 	int err;
 
-	if (r->type == KP_REC_SAMPLE)
+	if (r->type == KP_REC_SAMPLE && m->fd.weight == KP_WEIGHT_CPU)
 		return kp_feed__sample(m, &r->sample);
+	if (r->type == KP_REC_SAMPLE || r->type == KP_REC_OFFCPU)
+		return weighed(m, r, &ws) ? kp_feed__sample(m, &ws) : 0;
 	err = kp_feed__flush(m);	/* samples before the record it follows */
 	if (err)
 		return err;
 	switch (r->type) {
 	case KP_REC_META:
-		m->sum.freq_hz = r->meta.freq_hz;
-		m->sum.ncpus = r->meta.ncpus;
+		feed_meta(m, &r->meta);
 		return 0;
 	case KP_REC_LOST:
 		if (r->lost.stage <= KP_LOST_STAGE_MAX)

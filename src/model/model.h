@@ -252,6 +252,19 @@ void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
 			     unsigned window_s);
 /* Zero the counts; processes, mappings, names and the baseline are kept. */
 void kp_model__zero(struct kp_model *m);
+
+/* What a count weighs (--weight): CPU, samples as they come (the
+ * default); OFF, off-CPU time, each OFFCPU record counted as its
+ * microseconds off the CPU under its stacks, SAMPLE records not counted;
+ * WALL, both in microseconds, a SAMPLE as its period (1e6 / freq_hz of
+ * the META record). Counts fed before a change keep their weight: the
+ * caller zeroes the model with it. */
+enum kp_weight { KP_WEIGHT_CPU = 0, KP_WEIGHT_OFF, KP_WEIGHT_WALL, KP_WEIGHT_MAX };
+void kp_model__set_weight(struct kp_model *m, enum kp_weight w);
+enum kp_weight kp_model__weight(const struct kp_model *m);
+/* "cpu", "off", "wall"; parse: -EINVAL for another name. */
+const char *kp_weight_name(enum kp_weight w);
+int kp_weight_parse(const char *name, enum kp_weight *out);
 /* Baseline: mark = take the current counts as the baseline and start a
  * fresh current window; clear = no baseline. Views then carry both. */
 void kp_model__baseline_mark(struct kp_model *m);
@@ -529,6 +542,14 @@ struct kp_model_summary {
 	uint64_t unknown_pid;		/* samples whose process was unknown */
 	uint64_t first_ns, last_ns;	/* time span of the samples fed */
 	uint32_t freq_hz, ncpus;	/* from the META record */
+	/* META: the sampling event ("cpu-clock" when the stream does not
+	 * say), its period (0: sampled at freq_hz), the event asked for
+	 * when the event is its fallback ("" if none), and whether the
+	 * event counts occurrences rather than nanoseconds. */
+	char event[KP_EVENT_NAME_MAX + 1];
+	char event_asked[KP_EVENT_NAME_MAX + 1];
+	uint64_t period;
+	int event_count;
 };
 void kp_model__summary(const struct kp_model *m, struct kp_model_summary *out);
 

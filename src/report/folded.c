@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/pb.h"
 #include "report/report-int.h"
@@ -99,6 +100,27 @@ static int fold_one(void *ctx, const struct kp_stack_visit *v)
 	return count_line(f, (uint64_t)n);
 }
 
+/* A first line "# kptop: event E, RATE; counts are samples" when the
+ * event is not cpu-clock at a frequency, the default (kptop(1): the
+ * line ends in a word, so flamegraph.pl skips it as a bad line rather
+ * than reading a count). */
+static void event_comment(FILE *out, struct kp_model *m,
+			  const struct kp_report_info *info)
+{
+	struct kp_report_facts f;
+
+	kp_report_facts(m, info, &f);
+	if (f.weight != KP_WEIGHT_CPU) {
+		fprintf(out, "# kptop: weight %s; counts are microseconds\n",
+			kp_weight_name(f.weight));
+		return;
+	}
+	if (!f.sum.event[0] || (!strcmp(f.sum.event, "cpu-clock") &&
+				!f.sum.event_asked[0] && !f.sum.period))
+		return;
+	fprintf(out, "# kptop: event %s, %s; counts are samples\n", f.event, f.rate);
+}
+
 int kp_report_folded(FILE *out, struct kp_model *m,
 		     const struct kp_report_info *info, struct kp_err *err)
 {
@@ -111,6 +133,7 @@ int kp_report_folded(FILE *out, struct kp_model *m,
 	rc = kp_model__foreach_stack(m, fold_one, &f);
 	if (rc)
 		goto out;
+	event_comment(out, m, info);
 	for (size_t i = 0; i < kp_intern__count(f.lines); i++) {
 		size_t len;
 		const char *s = kp_intern__key(f.lines, i, &len);

@@ -81,6 +81,14 @@ static void counters(const struct js *j, const struct kp_report_facts *f,
 		j->nl, t, j->nl, (double)t / 1e9);
 	fprintf(out, "%s\"duration_s\": %.6f,%s\"freq_hz\": %" PRIu32 ",%s\"ncpus\": %"
 		PRIu32 ",", j->nl, f->duration_s, j->nl, f->freq_hz, j->nl, f->ncpus);
+	fprintf(out, "%s\"weight\": \"%s\",%s\"unit\": \"%s\",", j->nl,
+		kp_weight_name(f->weight), j->nl, f->unit);
+	fprintf(out, "%s\"event\": ", j->nl);
+	kp_json_string(out, f->sum.event[0] ? f->sum.event : "unknown");
+	fprintf(out, ",%s\"event_asked\": ", j->nl);
+	kp_json_string(out, f->sum.event_asked);
+	fprintf(out, ",%s\"period\": %" PRIu64 ",%s\"period_unit\": \"%s\",",
+		j->nl, f->sum.period, j->nl, f->sum.event_count ? "events" : "ns");
 	fprintf(out, "%s\"samples\": %" PRIu64 ",%s\"total\": %.3f,%s\"idle\": %.3f,",
 		j->nl, f->sum.samples, j->nl, f->sum.total, j->nl, f->sum.idle);
 	fprintf(out, "%s\"processes\": %" PRIu64 ",%s\"threads\": %" PRIu64

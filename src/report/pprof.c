@@ -373,11 +373,10 @@ static size_t comments(struct pp *pp, const struct kp_report_facts *f,
 	char buf[256];
 	size_t n = 0, len = 0;
 
-	snprintf(buf, sizeof(buf), "kptop %s, %" PRIu32 " Hz per CPU, %" PRIu32
-		 " CPUs", PACKAGE_VERSION, f->freq_hz, f->ncpus);
+	snprintf(buf, sizeof(buf), "kptop %s, %s, %" PRIu32
+		 " CPUs", PACKAGE_VERSION, f->rate, f->ncpus);
 	c[n++] = str(pp, buf);
-	snprintf(buf, sizeof(buf), "event: %s", info && info->event ? info->event
-								  : "unknown");
+	snprintf(buf, sizeof(buf), "event: %s", f->event);
 	c[n++] = str(pp, buf);
 	len = (size_t)snprintf(buf, sizeof(buf), "drops:");
 	for (unsigned s = 1; s <= KP_LOST_STAGE_MAX && len < sizeof(buf); s++)
@@ -399,9 +398,21 @@ static void assemble(struct pp *pp, struct kp_pb *out,
 {
 	uint64_t c[5];
 	size_t nc = comments(pp, f, info, c);
-	value_type(pp, out, P_SAMPLE_TYPE, "samples", "count");
-	value_type(pp, out, P_SAMPLE_TYPE, "cpu", "nanoseconds");
-	value_type(pp, out, P_PERIOD_TYPE, "cpu", "nanoseconds");
+	/* -e EVENT that is not a clock: its count (samples x -c's period;
+	 * x 1 at a frequency, where the period varies) */
+	const char *vt = f->sum.event_count ? f->sum.event : "cpu";
+	const char *vu = f->sum.event_count ? "count" : "nanoseconds";
+	/* --weight off or wall: the counts are microseconds */
+	const char *ct = f->weight == KP_WEIGHT_CPU ? "samples" :
+			 f->weight == KP_WEIGHT_OFF ? "off_cpu_us" : "wall_us";
+
+	if (f->weight != KP_WEIGHT_CPU) {
+		vt = f->weight == KP_WEIGHT_OFF ? "off_cpu" : "wall";
+		vu = "nanoseconds";
+	}
+	value_type(pp, out, P_SAMPLE_TYPE, ct, f->weight ? "microseconds" : "count");
+	value_type(pp, out, P_SAMPLE_TYPE, vt, vu);
+	value_type(pp, out, P_PERIOD_TYPE, vt, vu);
 	kp_pb_raw(out, pp->samples.buf, pp->samples.len);
 	write_mappings(pp, out);
 	kp_pb_raw(out, pp->locations.buf, pp->locations.len);
@@ -451,7 +462,9 @@ int kp_report_pprof(FILE *out, struct kp_model *m,
 	int rc;
 
 	kp_report_facts(m, info, &f);
-	pp.period_ns = f.freq_hz ? (uint64_t)llround(1e9 / f.freq_hz) : 1;
+	pp.period_ns = f.weight != KP_WEIGHT_CPU ? 1000 :
+		       f.sum.period ? f.sum.period : f.sum.event_count ? 1 :
+		       f.freq_hz ? (uint64_t)llround(1e9 / f.freq_hz) : 1;
 	pp.strs = kp_intern__new();
 	pp.funcs = kp_intern__new();
 	pp.maps = kp_intern__new();

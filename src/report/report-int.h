@@ -16,6 +16,16 @@ struct kp_report_facts {
 	uint32_t freq_hz, ncpus;
 	double duration_s;
 	uint64_t lost[KP_LOST_STAGE_MAX + 1];	/* drops by stage, this report's */
+	/* The event (info->event, else the model's: "page-faults", or
+	 * "cpu-clock (cycles cannot be counted here)" after a fallback;
+	 * "unknown" without a META record) and the sampling rate: "999 Hz
+	 * per CPU", or with a period "every 10000 events" (ns for a clock). */
+	char event[2 * KP_EVENT_NAME_MAX + 64];
+	char rate[64];
+	/* The model's weight (--weight): counts are samples (cpu), or
+	 * microseconds off the CPU (off) or on and off it (wall). */
+	enum kp_weight weight;
+	const char *unit;		/* "samples" or "microseconds" */
 };
 void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 		     struct kp_report_facts *out);

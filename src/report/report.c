@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -32,6 +33,28 @@ int kp_report__write(FILE *out, enum kp_format f, struct kp_model *m,
 	return 0;
 }
 
+static void event_facts(const struct kp_report_info *info,
+			struct kp_report_facts *out)
+{
+	const struct kp_model_summary *s = &out->sum;
+
+	if (info && info->event)
+		snprintf(out->event, sizeof(out->event), "%s", info->event);
+	else if (!s->event[0])
+		snprintf(out->event, sizeof(out->event), "unknown");
+	else if (s->event_asked[0])
+		snprintf(out->event, sizeof(out->event), "%s (%s cannot be counted "
+			 "here)", s->event, s->event_asked);
+	else
+		snprintf(out->event, sizeof(out->event), "%s", s->event);
+	if (s->period)
+		snprintf(out->rate, sizeof(out->rate), "every %" PRIu64 " %s",
+			 s->period, s->event_count ? "events" : "ns");
+	else
+		snprintf(out->rate, sizeof(out->rate), "%" PRIu32 " Hz per CPU",
+			 out->freq_hz);
+}
+
 void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 		     struct kp_report_facts *out)
 {
@@ -47,6 +70,9 @@ void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 		memcpy(out->lost, info->counts.lost, sizeof(out->lost));
 	else
 		memcpy(out->lost, out->sum.lost, sizeof(out->lost));
+	event_facts(info, out);
+	out->weight = kp_model__weight(m);
+	out->unit = out->weight == KP_WEIGHT_CPU ? "samples" : "microseconds";
 }
 
 int kp_report_has_run(const struct kp_report_info *info)
@@ -77,6 +103,15 @@ void kp_report_counters(FILE *out, const char *prefix,
 			fprintf(out, " (since start: taken %" PRIu64 ", delivered %"
 				PRIu64 ")", info->run.taken, info->run.delivered);
 		fputc('\n', out);
+	}
+	if (info && info->have_collector && info->counts.off_on) {
+		const struct kp_report_counts *k = &info->counts;
+		double d = f->duration_s > 0 ? f->duration_s : 1;
+
+		fprintf(out, "%soff-cpu: switches %" PRIu64 " (%.0f/s), intervals %"
+			PRIu64 ", %.3f s off\n", prefix, k->off_switches,
+			(double)k->off_switches / d, k->off_intervals,
+			(double)k->off_ns / 1e9);
 	}
 	drops_line(out, prefix, "drops", f->lost);
 	if (run)

@@ -51,6 +51,10 @@ struct kp_report_counts {
 	uint64_t lost[KP_LOST_STAGE_MAX + 1];	/* by stage; KP_LOST_STACK:
 						 * kernel + user */
 	uint64_t stack_err_kernel, stack_err_user;
+	/* --off-cpu: on, scheduler switches seen, off-CPU intervals ended
+	 * and their nanoseconds (recorded, held or lost: lost[KP_LOST_OFFCPU]) */
+	int off_on;
+	uint64_t off_switches, off_intervals, off_ns;
 };
 
 /* What the report says about the run beyond the model's contents.

@@ -253,7 +253,7 @@ static int write_profiles(FILE *out, const struct ss *f, const char *unit)
 static void write_head(FILE *out, const struct kp_report_info *info,
 		       const struct kp_report_facts *facts)
 {
-	char when[64] = "", name[256];
+	char when[64] = "", name[512];
 	struct tm tm;
 	time_t t;
 
@@ -262,9 +262,9 @@ static void write_head(FILE *out, const struct kp_report_info *info,
 		if (gmtime_r(&t, &tm))
 			strftime(when, sizeof(when), " %Y-%m-%d %H:%M:%S UTC", &tm);
 	}
-	snprintf(name, sizeof(name), "kptop %s%s, %.2f s, %" PRIu32 " Hz",
+	snprintf(name, sizeof(name), "kptop %s%s, %.2f s, %s, %s",
 		 info && info->host && *info->host ? info->host : "profile", when,
-		 facts->duration_s, facts->freq_hz);
+		 facts->duration_s, facts->event, facts->rate);
 	fputs("{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\",\n"
 	      "\"exporter\": ", out);
 	kp_json_string(out, "kptop " PACKAGE_VERSION);
@@ -282,7 +282,10 @@ int kp_report_speedscope(FILE *out, struct kp_model *m,
 	int rc = -ENOMEM;
 
 	kp_report_facts(m, info, &facts);
-	if (facts.freq_hz) {
+	if (facts.weight != KP_WEIGHT_CPU) {
+		f.period = 1000;	/* counts are microseconds */
+		unit = "nanoseconds";
+	} else if (facts.freq_hz) {
 		f.period = 1e9 / facts.freq_hz;
 		unit = "nanoseconds";
 	}

@@ -138,10 +138,10 @@ static void subtitle_run(struct svg *g, const struct kp_report_facts *f,
 		if (gmtime_r(&t, &tm))
 			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	}
-	snprintf(buf, sizeof(buf), "host %s, %s, %s, %" PRIu32 " Hz per CPU, %"
+	snprintf(buf, sizeof(buf), "host %s, %s, %s, %s, %"
 		 PRIu32 " CPUs, %.2f s, %.0f samples in the graph%s%s",
 		 info && info->host && *info->host ? info->host : "unknown", when,
-		 info && info->event ? info->event : "event unknown", f->freq_hz,
+		 strcmp(f->event, "unknown") ? f->event : "event unknown", f->rate,
 		 f->ncpus, f->duration_s, g->v->total,
 		 info && info->source ? ", from " : "",
 		 info && info->source ? info->source : "");

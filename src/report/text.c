@@ -16,8 +16,12 @@ static void header(FILE *out, const char *pfx, const struct kp_report_facts *f,
 
 	fprintf(out, "%skptop %s ", pfx, PACKAGE_VERSION);
 	kp_report_origin(out, info);
-	fprintf(out, "%sduration %.2f s, %" PRIu32 " Hz per CPU, %" PRIu32
-		" CPUs\n", pfx, f->duration_s, f->freq_hz, f->ncpus);
+	fprintf(out, "%sduration %.2f s, event %s, %s, %" PRIu32 " CPUs\n",
+		pfx, f->duration_s, f->event, f->rate, f->ncpus);
+	if (f->weight != KP_WEIGHT_CPU)
+		fprintf(out, "%sweight %s: counts are microseconds %s\n", pfx,
+			kp_weight_name(f->weight), f->weight == KP_WEIGHT_OFF ?
+			"off the CPU" : "on and off the CPU");
 	fprintf(out, "%ssamples %" PRIu64 ": %.0f in the table, %.0f idle%s\n",
 		pfx, f->sum.samples, f->sum.total, f->sum.idle,
 		f->sum.idle > 0 ? " (hidden unless --idle)" : "");

@@ -62,8 +62,11 @@ int kp_report_tree(FILE *out, struct kp_model *m,
 	rc = kp_report_view(m, KP_VIEW_TOPDOWN, KP_SORT_TOTAL, &v, err);
 	if (rc)
 		return rc;
-	fprintf(out, "# kptop %s call tree: %.0f samples, %.2f s, %" PRIu32
-		" Hz per CPU\n", PACKAGE_VERSION, v->total, f.duration_s, f.freq_hz);
+	fprintf(out, "# kptop %s call tree: %.0f samples, %.2f s, event %s, %s\n",
+		PACKAGE_VERSION, v->total, f.duration_s, f.event, f.rate);
+	if (f.weight != KP_WEIGHT_CPU)
+		fprintf(out, "# weight %s: counts are microseconds\n",
+			kp_weight_name(f.weight));
 	fputs("# ", out);
 	kp_report_origin(out, info);
 	kp_report_counters(out, "# ", &f, info);

@@ -13,6 +13,7 @@ static const struct {
 	[KP_LOST_QUEUE_FULL] = { "queue-full", 1 },
 	[KP_LOST_SIDEBAND] = { "side-band", 1 },
 	[KP_LOST_UNWIND] = { "unwind", 0 },
+	[KP_LOST_OFFCPU] = { "off-cpu", 0 },
 };
 
 const char *kp_lost_stage_name(unsigned stage)

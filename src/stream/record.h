@@ -38,7 +38,8 @@ enum kp_rec_type {
 	KP_REC_CHECK = 11,	/* closes a block of a saved file (CRC32C) */
 	KP_REC_END = 12,	/* the last record of a saved file: its counts */
 	KP_REC_CODE = 13,	/* the code and lines of one function (minor 3) */
-	KP_REC_TYPE_MAX = 13,
+	KP_REC_OFFCPU = 14,	/* a thread's time off its CPU, with its stacks */
+	KP_REC_TYPE_MAX = 14,
 };
 
 /* Limits shared by the BPF side, the codec and the model. */
@@ -60,10 +61,20 @@ struct kp_rec_meta {
 	uint64_t start_real_ns;	/* CLOCK_REALTIME at the same instant */
 	uint32_t page_size;
 	uint32_t flags;		/* KP_META_* */
+	/* minor 4: the sampling event (-e) by perf's name, "" or NULL for
+	 * cpu-clock; its period (-c, events per sample), 0 when sampled
+	 * at freq_hz; the event asked for when it could not be counted
+	 * here and event is its fallback, "" or NULL otherwise. */
+	const char *event;
+	uint64_t period;
+	const char *event_asked;
 };
+#define KP_EVENT_NAME_MAX 63	/* longest META event name, in bytes */
 #define KP_META_KERNEL_STACKS (1u << 0) /* kernel stacks were sampled */
 #define KP_META_USER_STACKS (1u << 1)	/* user stacks were sampled */
 #define KP_META_FILTERED (1u << 2)	/* -p or --cgroup filter in force */
+#define KP_META_EVENT_COUNT (1u << 3)	/* the event counts occurrences, not
+					 * nanoseconds (not a clock) */
 
 /* Process identity is (pid, start_ns): a reused pid has a new start time. */
 struct kp_rec_process {
@@ -143,6 +154,22 @@ static inline uint32_t kp_sample_weight(const struct kp_rec_sample *s)
 	return s->weight ? s->weight : 1;
 }
 
+/* Off-CPU time (--off-cpu): one interval a thread spent off its CPU, or
+ * count intervals of it each under --off-cpu-min adding up to off_ns.
+ * s holds what a SAMPLE would (its weight unused, 1): time_ns when the
+ * thread left the CPU, the CPU it left, the stacks it blocked in. */
+struct kp_rec_offcpu {
+	struct kp_rec_sample s;
+	uint64_t off_ns;		/* nanoseconds off the CPU */
+	uint32_t count;			/* intervals, >= 1 */
+	uint32_t state;			/* KP_OFF_* or the kernel's state bits */
+	uint32_t waker_pid, waker_tid;	/* 0 when not woken or not known */
+	char waker_comm[KP_COMM_LEN];	/* "" when not known */
+};
+#define KP_OFF_RUNNABLE 0	/* preempted: R */
+#define KP_OFF_SLEEP 1		/* TASK_INTERRUPTIBLE: S */
+#define KP_OFF_DISK 2		/* TASK_UNINTERRUPTIBLE: D */
+
 /* Stages at which items can be lost; the numbers are in the stream. */
 enum kp_lost_stage {
 	KP_LOST_BPF_FULL = 1,	/* BPF could not reserve space in its CPU buffer */
@@ -151,7 +178,8 @@ enum kp_lost_stage {
 	KP_LOST_QUEUE_FULL = 4,	/* the central queue was at its byte limit */
 	KP_LOST_SIDEBAND = 5,	/* perf side-band records lost by the kernel */
 	KP_LOST_UNWIND = 6,	/* a DWARF unwind stopped early (sample kept) */
-	KP_LOST_STAGE_MAX = 6,
+	KP_LOST_OFFCPU = 7,	/* an off-CPU interval could not be recorded */
+	KP_LOST_STAGE_MAX = 7,
 };
 
 /* count items lost at `stage` on `cpu` since the previous LOST record for
@@ -242,6 +270,7 @@ struct kp_record {
 		struct kp_rec_check check;
 		struct kp_rec_end end;
 		struct kp_rec_code code;
+		struct kp_rec_offcpu offcpu;
 	};
 };
 

@@ -19,11 +19,11 @@
 #include "stream/varint.h"
 
 /* Scratch every record type but SYMTAB fits in: four strings of
- * KP_PATH_MAX bytes (META) or two stacks of frames (SAMPLE), with room for
- * alignment. SYMTAB needs at most 4 bytes per payload byte: each symbol
- * takes >= 10 payload bytes and 24 bytes of struct kp_symbol, plus its
- * name and NUL. */
-#define SCRATCH_BASE (4 * (KP_PATH_MAX + 1) + 256)
+ * KP_PATH_MAX bytes and two event names (META) or two stacks of frames
+ * (SAMPLE, OFFCPU), with room for alignment. SYMTAB needs at most 4
+ * bytes per payload byte: each symbol takes >= 10 payload bytes and 24
+ * bytes of struct kp_symbol, plus its name and NUL. */
+#define SCRATCH_BASE (4 * (KP_PATH_MAX + 1) + 2 * (KP_EVENT_NAME_MAX + 1) + 256)
 #define SYMTAB_SCRATCH(plen) (4 * (size_t)(plen) + SCRATCH_BASE)
 #define SYM_MIN_BYTES 10	/* addr 8 + size varint 1 + name length 1 */
 /* CODE: a string of k >= 2 payload bytes takes a pointer and k bytes of
@@ -51,6 +51,7 @@ static const char *const type_names[KP_REC_TYPE_MAX + 1] = {
 	[KP_REC_THREAD] = "THREAD record", [KP_REC_CGROUP] = "CGROUP record",
 	[KP_REC_CHECK] = "CHECK record", [KP_REC_END] = "END record",
 	[KP_REC_CODE] = "CODE record",
+	[KP_REC_OFFCPU] = "OFFCPU record",
 };
 
 int kp_stream_header_decode(const uint8_t *buf, size_t len,
@@ -129,7 +130,8 @@ void kp_decoder__set_minor(struct kp_decoder *d, uint16_t minor)
 
 /* ---- records ---- */
 
-static void dec_meta(struct rd *r, struct kp_rec_meta *m)
+/* minor: the stream's; the optional event fields came with minor 4. */
+static void dec_meta(struct rd *r, struct kp_rec_meta *m, uint16_t minor)
 {
 	m->version = get_str(r, KP_PATH_MAX, "version");
 	m->kernel = get_str(r, KP_PATH_MAX, "kernel");
@@ -141,6 +143,12 @@ static void dec_meta(struct rd *r, struct kp_rec_meta *m)
 	m->start_real_ns = get_u64(r, "start_real_ns");
 	m->page_size = get_u32(r, "page_size");
 	m->flags = get_u32(r, "flags");
+	m->event = m->event_asked = "";
+	if (minor < 4 || r->rc || r->p == r->end)
+		return;		/* absent: cpu-clock at freq_hz */
+	m->event = get_str(r, KP_EVENT_NAME_MAX, "event");
+	m->period = get_u64(r, "period");
+	m->event_asked = get_str(r, KP_EVENT_NAME_MAX, "event_asked");
 }
 
 static void dec_process(struct rd *r, struct kp_rec_process *p)
@@ -198,8 +206,8 @@ static void dec_mmap(struct rd *r, struct kp_rec_mmap *m)
 	m->path = get_str(r, KP_PATH_MAX, "path");
 }
 
-/* minor: the stream's; a minor-0 stream has no weight field. */
-static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
+/* SAMPLE's fields but its weight (shared with OFFCPU). */
+static void dec_sample_body(struct rd *r, struct kp_rec_sample *s)
 {
 	size_t n;
 
@@ -225,6 +233,12 @@ static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
 	if (!n)
 		s->stack = NULL;	/* points into buf otherwise */
 	s->weight = 1;
+}
+
+/* minor: the stream's; a minor-0 stream has no weight field. */
+static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
+{
+	dec_sample_body(r, s);
 	if (minor >= 1 && !r->rc && r->p < r->end) {	/* minor 1: weight */
 		const uint8_t *at = r->p;
 
@@ -232,6 +246,22 @@ static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
 		if (!r->rc && !s->weight)
 			fail(r, at, "weight 0 (a sample stands for at least 1)");
 	}
+}
+
+static void dec_offcpu(struct rd *r, struct kp_rec_offcpu *o)
+{
+	const uint8_t *at;
+
+	dec_sample_body(r, &o->s);
+	o->off_ns = get_u64(r, "off_ns");
+	at = r->p;
+	o->count = get_u32(r, "count");
+	if (!r->rc && !o->count)
+		fail(r, at, "count 0 (a record stands for at least 1 interval)");
+	o->state = get_u32(r, "state");
+	o->waker_pid = get_u32(r, "waker_pid");
+	o->waker_tid = get_u32(r, "waker_tid");
+	get_str_into(r, o->waker_comm, KP_COMM_LEN - 1, "waker_comm");
 }
 
 static void dec_lost(struct rd *r, struct kp_rec_lost *l)
@@ -372,7 +402,7 @@ static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 {
 	switch (out->type) {
 	case KP_REC_SAMPLE: dec_sample(r, &out->sample, minor); break;
-	case KP_REC_META: dec_meta(r, &out->meta); break;
+	case KP_REC_META: dec_meta(r, &out->meta, minor); break;
 	case KP_REC_PROCESS: dec_process(r, &out->process); break;
 	case KP_REC_EXEC: dec_exec(r, &out->exec); break;
 	case KP_REC_EXIT: dec_exit(r, &out->exit); break;
@@ -384,6 +414,7 @@ static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 	case KP_REC_CHECK: dec_check(r, &out->check); break;
 	case KP_REC_END: dec_end(r, &out->end); break;
 	case KP_REC_CODE: dec_code(r, &out->code); break;
+	case KP_REC_OFFCPU: dec_offcpu(r, &out->offcpu); break;
 	}
 }
 
@@ -456,7 +487,7 @@ int kp_decoder__next(struct kp_decoder *d, const uint8_t *buf, size_t len,
 		rc = envelope(&r, &type, &plen);
 		if (rc <= 0)
 			return rc;
-		if (type == 0 || type > KP_REC_TYPE_MAX) {
+		if (type == 0 || type > KP_REC_TYPE_MAX || !type_names[type]) {
 			r.p += plen;	/* unknown: skip by its length */
 			d->st.unknown_skipped++;
 			d->st.bytes += (size_t)(r.p - rec);

@@ -115,7 +115,8 @@ static inline void e_addrs(struct enc *e, const uint64_t *a, size_t n, size_t ma
 	}
 }
 
-static void e_sample(struct enc *e, const struct kp_rec_sample *s)
+/* SAMPLE's fields but its weight (shared with OFFCPU). */
+static void e_sample_body(struct enc *e, const struct kp_rec_sample *s)
 {
 	e_u(e, s->time_ns);
 	e_u(e, s->cgroup_id);
@@ -135,8 +136,26 @@ static void e_sample(struct enc *e, const struct kp_rec_sample *s)
 		e->bad = 1;
 	else
 		e_bytes(e, s->stack, s->stack_len);
+}
+
+static void e_sample(struct enc *e, const struct kp_rec_sample *s)
+{
+	e_sample_body(e, s);
 	if (s->weight > 1)	/* absent means 1 (minor 1) */
 		e_u(e, s->weight);
+}
+
+static void e_offcpu(struct enc *e, const struct kp_rec_offcpu *o)
+{
+	e_sample_body(e, &o->s);
+	if (!o->count)
+		e->bad = 1;
+	e_u(e, o->off_ns);
+	e_u(e, o->count);
+	e_u(e, o->state);
+	e_u(e, o->waker_pid);
+	e_u(e, o->waker_tid);
+	e_str(e, o->waker_comm, KP_COMM_LEN - 1);
 }
 
 static void e_mmap(struct enc *e, const struct kp_rec_mmap *m)
@@ -249,12 +268,20 @@ static void e_meta(struct enc *e, const struct kp_rec_meta *m)
 	e_u(e, m->start_real_ns);
 	e_u(e, m->page_size);
 	e_u(e, m->flags);
+	/* minor 4, optional: absent means cpu-clock at freq_hz */
+	if ((m->event && *m->event && strcmp(m->event, "cpu-clock")) ||
+	    m->period || (m->event_asked && *m->event_asked)) {
+		e_str(e, m->event ? m->event : "", KP_EVENT_NAME_MAX);
+		e_u(e, m->period);
+		e_str(e, m->event_asked ? m->event_asked : "", KP_EVENT_NAME_MAX);
+	}
 }
 
 static void e_payload(struct enc *e, const struct kp_record *r)
 {
 	switch (r->type) {
 	case KP_REC_SAMPLE: e_sample(e, &r->sample); break;
+	case KP_REC_OFFCPU: e_offcpu(e, &r->offcpu); break;
 	case KP_REC_META: e_meta(e, &r->meta); break;
 	case KP_REC_PROCESS:
 		e_u(e, r->process.time_ns);

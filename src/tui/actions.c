@@ -114,6 +114,52 @@ static enum kp_act act_mode(struct kp_tui *t, int key)
 	return KP_ACT_REFRESH;
 }
 
+/* o: the off-CPU program on or off (attached, detached) while sampling. */
+static enum kp_act act_offcpu(struct kp_tui *t, int key)
+{
+	int rc, on;
+
+	if (!kp_act_live(t, "off-CPU"))
+		return KP_ACT_REDRAW;
+	on = !t->off_on;
+	rc = kp_collector__set_offcpu(t->cfg.collector, on);
+	if (rc < 0) {
+		kp_tui__message(t, 1, "off-CPU: cannot turn it %s: %s", on ? "on" : "off",
+				kp_strerror(rc));
+		return KP_ACT_REDRAW;
+	}
+	t->off_on = on;
+	kp_tui__message(t, 0, "off-CPU recording %s%s", on ? "on" : "off",
+			on && kp_model__weight(t->cfg.model) == KP_WEIGHT_CPU ?
+			" (O: weigh by off-CPU or wall time)" : "");
+	return KP_ACT_REFRESH;
+}
+
+/* O: weigh by CPU samples, off-CPU time, wall time; the counts start over.
+ * Reading a file: its records are not read again, so the weight is the
+ * one --weight chose. */
+static enum kp_act act_weight(struct kp_tui *t, int key)
+{
+	enum kp_weight w = (enum kp_weight)((kp_model__weight(t->cfg.model) + 1) %
+					    KP_WEIGHT_MAX);
+
+	if (!t->cfg.collector) {
+		kp_tui__message(t, 1, "O: reading %s: choose the weight with "
+				"kptop -i FILE --weight cpu|off|wall",
+				t->cfg.input_path ? t->cfg.input_path : "a file");
+		return KP_ACT_REDRAW;
+	}
+	kp_model__set_weight(t->cfg.model, w);
+	kp_model__zero(t->cfg.model);
+	t->last_samples = 0;
+	kp_tui__message(t, 0, "weight: %s (counts zeroed)%s",
+			w == KP_WEIGHT_CPU ? "CPU samples" : w == KP_WEIGHT_OFF ?
+			"off-CPU microseconds" : "wall microseconds (CPU + off-CPU)",
+			w != KP_WEIGHT_CPU && !t->off_on && t->cfg.collector ?
+			"; o: record off-CPU time" : "");
+	return KP_ACT_REVIEW;
+}
+
 static enum kp_act act_sort(struct kp_tui *t, int key)
 {
 	int n = kp_model__has_baseline(t->cfg.model) ? 4 : 3, s = (int)t->vopts.sort;
@@ -261,6 +307,8 @@ static const struct kp_action actions[] = {
 	{ { 'W' }, "W", "save the view, sorts, delay, mode, hidden frames (kptoprc)", act_settings },
 	{ { 'b' }, "b", "set / clear the baseline (rows show the change)", act_baseline },
 	{ { 'm' }, "m", "time mode: cumulative, decaying, window", act_mode },
+	{ { 'o' }, "o", "record off-CPU time on / off (--off-cpu)", act_offcpu },
+	{ { 'O' }, "O", "weigh rows by CPU, off-CPU or wall time (zeroes the counts)", act_weight },
 	{ { ' ', KP_CTRL('r') }, "Space", "refresh now", act_refresh },
 	{ { KP_CTRL('l') }, "Ctrl-L", "repaint the screen", act_refresh },
 	/* the flame graph's own keys (flame-keys.c takes them first) */

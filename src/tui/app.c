@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <curses.h>
 
+#include "collect/collect.h"
 #include "tui/rc.h"
 #include "tui/annotate.h"
 
@@ -267,6 +268,15 @@ static void update_rates(struct kp_tui *t, const struct kp_model_summary *s)
 		t->sample_rate = (double)s->samples / dt;	/* zeroed */
 	t->last_samples = s->samples;
 	t->last_ns = now;
+	if (t->cfg.collector) {
+		struct kp_collect_stats st;
+
+		kp_collector__stats(t->cfg.collector, &st);
+		t->off_on = st.off_on;
+		t->switch_rate = st.off_switches >= t->last_switches ?
+				 (double)(st.off_switches - t->last_switches) / dt : 0;
+		t->last_switches = st.off_switches;
+	}
 }
 
 int kp_tui__refresh(struct kp_tui *t)

@@ -100,6 +100,9 @@ struct kp_tui {
 	/* Rates for the header, computed at each refresh. */
 	uint64_t last_samples, last_ns;
 	double sample_rate, cpu_pct;
+	uint64_t last_switches;		/* --off-cpu: scheduler switches */
+	double switch_rate;
+	int off_on;			/* the off-CPU program is attached */
 	struct kp_cpu_window cpu;
 
 	char msg[256];

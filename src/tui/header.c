@@ -31,6 +31,28 @@ static void pair(struct kp_line *l, const char *label, const char *value)
 	kp_line__put(l, KP_ROLE_DEFAULT, "  ", -1);
 }
 
+/* The event when it is not cpu-clock (-e), a hardware event that fell
+ * back to cpu-clock, then the rate: "999 Hz" or "every N" (-c). */
+static void put_rate(struct kp_line *l, const struct kp_model_summary *s,
+		     unsigned hz)
+{
+	char buf[96];
+
+	if (s->event[0] && (strcmp(s->event, "cpu-clock") || s->event_asked[0])) {
+		snprintf(buf, sizeof(buf), "%s ", s->event);
+		kp_line__put(l, KP_ROLE_VALUE, buf, -1);
+	}
+	if (s->event_asked[0]) {
+		snprintf(buf, sizeof(buf), "(no %s here) ", s->event_asked);
+		kp_line__put(l, KP_ROLE_WARN, buf, -1);
+	}
+	if (s->period)
+		snprintf(buf, sizeof(buf), "every %llu", (unsigned long long)s->period);
+	else
+		snprintf(buf, sizeof(buf), "%u Hz", hz);
+	pair(l, "", buf);
+}
+
 static void line_state(struct kp_tui *t, const struct kp_model_summary *s, int y)
 {
 	struct kp_line *l = t->line;
@@ -46,8 +68,14 @@ static void line_state(struct kp_tui *t, const struct kp_model_summary *s, int y
 		kp_line__put(l, t->sampling ? KP_ROLE_DOWN : KP_ROLE_WARN,
 			     t->sampling ? "sampling  " : "stopped  ", -1);
 	}
-	snprintf(buf, sizeof(buf), "%u Hz", hz);
-	pair(l, "", buf);
+	put_rate(l, s, hz);
+	if (kp_model__weight(t->cfg.model) != KP_WEIGHT_CPU)
+		pair(l, "Weight ", kp_model__weight(t->cfg.model) == KP_WEIGHT_OFF ?
+		     "off-CPU us" : "wall us");
+	if (t->cfg.collector && t->off_on) {
+		snprintf(buf, sizeof(buf), "on %.0f sw/s", t->switch_rate);
+		pair(l, "Off-CPU ", buf);
+	}
 	snprintf(buf, sizeof(buf), "%u", s->ncpus);
 	pair(l, "CPUs ", buf);
 	if (t->cfg.collector) {

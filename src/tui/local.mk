@@ -27,6 +27,8 @@ EXTRA_DIST += tests/tui-annotate.sh
 ## The w key refuses another user's links, FIFOs and files (root + BPF).
 TESTS += tests/tui-save-safe.sh
 EXTRA_DIST += tests/tui-save-safe.sh
+TESTS += tests/tui-offcpu.sh
+EXTRA_DIST += tests/tui-offcpu.sh
 
 ## Unit tests of the view without a terminal: fakes of the model,
 ## collector and pump are linked in from the test itself.
