@@ -26,7 +26,7 @@
 
 #define KP_STREAM_MAGIC "KPTOPSTR"	/* 8 bytes, no NUL */
 #define KP_STREAM_MAJOR 1
-#define KP_STREAM_MINOR 2	/* 1: SAMPLE's weight; 2: CHECK and END */
+#define KP_STREAM_MINOR 5	/* 1: SAMPLE's weight; 2: CHECK and END; 5: Python */
 #define KP_STREAM_HEADER_LEN 16
 
 /* The longest record the encoder produces or the decoder accepts, in
