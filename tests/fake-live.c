@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pump/python.h"
 #include "symbols/symbols.h"
 
 #define LIVE(h) ((struct kp_fake_live *)(void *)(h))
@@ -100,4 +101,17 @@ void kp_symbols__stats(const struct kp_symbols *s, struct kp_symbols_stats *out)
 {
 	(void)s;
 	memset(out, 0, sizeof(*out));
+}
+
+/* The P key switches Python frames: no Python here (cfg.python NULL). */
+int kp_python__raw(const struct kp_python *py)
+{
+	(void)py;
+	return 0;
+}
+
+void kp_python__set_raw(struct kp_python *py, int raw)
+{
+	(void)py;
+	(void)raw;
 }

@@ -16,6 +16,7 @@ struct kp_feed {
 	int defer;			/* kp_model_opts.defer_stacks */
 	int eager_views;		/* kp_model_opts.eager_views */
 	uint64_t upcs[KP_MAX_FRAMES];	/* user pcs the resolver unwound */
+	uint64_t pypcs[KP_MAX_FRAMES];	/* ... with Python frames merged in */
 };
 
 #define KP_BATCH 64
