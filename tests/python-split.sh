@@ -5,7 +5,8 @@
 # started before kptop, one started after it, and the first one's saved
 # stream read back with -i once the process is gone (the same names).
 # tests/python-check.py checks the shares (3 points), the whole chains and
-# the hot loop's line.
+# the hot loop's line. Then one in a pid and mount namespace of its own
+# (unshare: its threads' ids there are not the global ones).
 . "$top_srcdir/tests/lib.sh"
 require_bpf
 PY=/usr/bin/python3.11
@@ -13,8 +14,8 @@ PY=/usr/bin/python3.11
 CHECK="/usr/bin/python3 $top_srcdir/tests/python-check.py"
 WL="$top_srcdir/tests/workload/py-split.py"
 T=$(mktemp -d) || fail mktemp
-P1= P2=
-trap 'kill $P1 $P2 2>/dev/null; rm -rf "$T"' EXIT
+P1= P2= U=
+trap 'kill $P1 $P2 $U 2>/dev/null; rm -rf "$T"' EXIT
 
 # Started before kptop; saved.
 "$PY" "$WL" 7 2 & P1=$!
@@ -42,4 +43,15 @@ kill -0 "$pid1" 2>/dev/null && fail "pid $pid1 still runs"
 $CHECK replay "$T/replay.json" "$pid1" "$T/replay.names" || fail "replay"
 diff "$T/before.names" "$T/replay.names" >"$T/diff" ||
 	fail "replayed Python frames differ from the live ones: $(head "$T/diff")"
+
+# In a pid and mount namespace of its own.
+command -v unshare >/dev/null 2>&1 || skip "unshare (Debian package util-linux) is not installed"
+unshare -pmf --mount-proc "$PY" "$WL" 7 2 & U=$!
+sleep 1
+P3=$(pgrep -P "$U" -x python3.11 | head -1)
+[ -n "$P3" ] && grep -q '^NSpid:.*	1$' "/proc/$P3/status" ||
+	fail "no python3.11 in a pid namespace of its own under unshare $U"
+"$KPTOP" --batch --format speedscope -o "$T/ns.json" -F 999 -d 4 -p "$P3" \
+	2>"$T/err4" || fail "kptop (namespace): $(tail -3 "$T/err4")"
+$CHECK namespace "$T/ns.json" "$P3" || fail "in a pid and mount namespace"
 exit 0
