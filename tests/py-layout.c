@@ -77,6 +77,28 @@ int main(void)
 	CHECK(str_utf8_len, offsetof(PyCompactUnicodeObject, utf8_length));
 	CHECK(str_utf8, offsetof(PyCompactUnicodeObject, utf8));
 	CHECK(str_data, sizeof(PyCompactUnicodeObject));
+#elif PY_VERSION_HEX >= 0x030d0000 && PY_VERSION_HEX < 0x030e0000
+	/* 3.13: the thread's current frame directly; f_executable */
+	CHECK(interp_head, offsetof(_PyRuntimeState, interpreters.head));
+	CHECK(tstate_head, offsetof(PyInterpreterState, threads.head));
+	CHECK(ts_next, offsetof(PyThreadState, next));
+	CHECK(ts_tid, offsetof(PyThreadState, native_thread_id));
+	CHECK(ts_cframe, KP_PY_OFF_NONE);
+	CHECK(ts_frame, offsetof(PyThreadState, current_frame));
+	CHECK(f_code, offsetof(_PyInterpreterFrame, f_executable));
+	CHECK(f_previous, offsetof(_PyInterpreterFrame, previous));
+	CHECK(f_instr, offsetof(_PyInterpreterFrame, instr_ptr));
+	CHECK(f_entry, KP_PY_OFF_NONE);
+	CHECK(f_owner, offsetof(_PyInterpreterFrame, owner));
+	CHECK(co_linetable, offsetof(PyCodeObject, co_linetable));
+	CHECK(co_code, offsetof(PyCodeObject, co_code_adaptive));
+	CHECK(co_firstlineno, offsetof(PyCodeObject, co_firstlineno));
+	CHECK(co_filename, offsetof(PyCodeObject, co_filename));
+	CHECK(co_qualname, offsetof(PyCodeObject, co_qualname));
+	CHECK(str_ascii_data, sizeof(PyASCIIObject));
+	CHECK(str_utf8_len, offsetof(PyCompactUnicodeObject, utf8_length));
+	CHECK(str_utf8, offsetof(PyCompactUnicodeObject, utf8));
+	CHECK(str_data, sizeof(PyCompactUnicodeObject));
 #else
 	printf("no check written for %d.%d\n", PY_MAJOR_VERSION, PY_MINOR_VERSION);
 	return 1;

@@ -1,0 +1,31 @@
+#!/bin/sh
+# python-versions.sh — the 50/30/20 split of tests/python-split.sh under
+# the other CPython versions kptop reads (3.12, 3.13), where they are on
+# the machine (pyenv's builds under /root/.pyenv or $PYENV_ROOT, by their
+# own path: never a pyenv shim); a version not found is said on stderr,
+# and the test skips when none is.
+. "$top_srcdir/tests/lib.sh"
+require_bpf
+CHECK="/usr/bin/python3 $top_srcdir/tests/python-check.py"
+WL="$top_srcdir/tests/workload/py-split.py"
+T=$(mktemp -d) || fail mktemp
+P=
+trap 'kill $P 2>/dev/null; rm -rf "$T"' EXIT
+n=0
+for v in 3.12 3.13; do
+	py=$(ls "${PYENV_ROOT:-/root/.pyenv}"/versions/$v*/bin/python$v 2>/dev/null | head -1)
+	if [ -z "$py" ] || [ ! -x "$py" ]; then
+		echo "python-versions: no python$v here (pyenv): not tested" >&2
+		continue
+	fi
+	"$py" "$WL" 7 2 & P=$!
+	sleep 1
+	"$KPTOP" --batch --format speedscope -o "$T/$v.json" -F 999 -d 4 -p "$P" \
+		2>"$T/err" || fail "kptop ($py): $(tail -3 "$T/err")"
+	$CHECK "$v" "$T/$v.json" "$P" || fail "python$v ($py)"
+	wait "$P"
+	P=
+	n=$((n + 1))
+done
+[ "$n" -gt 0 ] || skip "no python3.12 or python3.13 (pyenv) on this machine"
+exit 0
