@@ -44,6 +44,16 @@ $CHECK replay "$T/replay.json" "$pid1" "$T/replay.names" || fail "replay"
 diff "$T/before.names" "$T/replay.names" >"$T/diff" ||
 	fail "replayed Python frames differ from the live ones: $(head "$T/diff")"
 
+# The counters: the JSON report's python object, the text report's line.
+"$KPTOP" -i "$T/before.kps" --batch --format json -o "$T/replay.js" 2>"$T/err5" ||
+	fail "kptop -i --format json: $(tail -3 "$T/err5")"
+/usr/bin/python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["python"]
+sys.exit(not (p and p["merged"] > 0 and p["code_unreadable"] == 0))' "$T/replay.js" ||
+	fail "JSON python counters: $(grep '"python"' "$T/replay.js")"
+"$KPTOP" -i "$T/before.kps" --batch --format text 2>/dev/null |
+	grep -q '^python: processes [0-9]*, samples merged [1-9]' ||
+	fail "no python: line in the text report"
+
 # In a pid and mount namespace of its own.
 command -v unshare >/dev/null 2>&1 || skip "unshare (Debian package util-linux) is not installed"
 unshare -pmf --mount-proc "$PY" "$WL" 7 2 & U=$!
