@@ -115,3 +115,9 @@ void kp_python__set_raw(struct kp_python *py, int raw)
 	(void)py;
 	(void)raw;
 }
+
+void kp_python__stats(const struct kp_python *py, struct kp_python_stats *out)
+{
+	(void)py;
+	memset(out, 0, sizeof(*out));
+}

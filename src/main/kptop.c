@@ -632,6 +632,22 @@ static void jit_note(struct run *r)
 		(unsigned long long)ss.jit_bad_lines);
 }
 
+/* Python processes of a version kptop cannot read: said on standard
+ * error too (once, with the first version). */
+static void python_note(struct run *r)
+{
+	struct kp_python_stats ps;
+
+	kp_python__stats(r->py, &ps);
+	if (!ps.unknown_version)
+		return;
+	fprintf(stderr, "kptop: %llu Python process%s of a version kptop cannot "
+		"read (%s): %s native stacks are shown\n",
+		(unsigned long long)ps.unknown_version,
+		ps.unknown_version > 1 ? "es" : "", ps.unknown,
+		ps.unknown_version > 1 ? "their" : "its");
+}
+
 static int run_batch(struct run *r)
 {
 	struct kp_report_info info;
@@ -642,11 +658,13 @@ static int run_batch(struct run *r)
 		info.count = 1;
 		rc = write_report(r, &info);
 		jit_note(r);
+		python_note(r);
 		return rc ? KP_EXIT_RUNTIME : KP_EXIT_OK;
 	}
 	for (unsigned i = 1; i <= r->o.count && rc == 0; i++)
 		rc = one_report(r, i);
 	jit_note(r);
+	python_note(r);
 	if (rc < 0)
 		return KP_EXIT_RUNTIME;
 	return KP_EXIT_OK;

@@ -112,17 +112,20 @@ static uint32_t read_version(int memfd, uint64_t addr)
 	return (uint32_t)(hex >> 24 & 0xff) << 8 | (uint32_t)(hex >> 16 & 0xff);
 }
 
+/* A version kptop cannot read: counted once per process, named. */
 static void unknown(struct kp_python *py, struct py_proc *p, uint32_t v)
 {
+	char *last = py->st.last_unknown;
+
 	p->state = KP_PYS_UNKNOWN;
 	py->st.unknown_version++;
-	if (py->st.unknown[0])
-		return;
+	py->st.last_unknown_pid = p->pid;
 	if (v)
-		snprintf(py->st.unknown, sizeof(py->st.unknown), "%u.%u",
-			 v >> 8, v & 0xff);
-	else
-		snprintf(py->st.unknown, sizeof(py->st.unknown), "3.10 or older");
+		snprintf(last, sizeof(py->st.last_unknown), "%u.%u", v >> 8, v & 0xff);
+	else	/* no Py_Version: before 3.11 */
+		snprintf(last, sizeof(py->st.last_unknown), "3.10 or older");
+	if (!py->st.unknown[0])
+		snprintf(py->st.unknown, sizeof(py->st.unknown), "%s", last);
 }
 
 void kp_py_on_mmap(struct kp_python *py, const struct kp_rec_mmap *m)

@@ -72,6 +72,8 @@ struct kp_python_stats {
 					 * the native stack: put at its root */
 	uint64_t no_thread, truncated, fault;	/* by the samples' py_status */
 	char unknown[64];		/* the first unknown version, "3.14" */
+	char last_unknown[64];		/* the latest: "3.14" */
+	uint32_t last_unknown_pid;	/* ... and its process */
 };
 void kp_python__stats(const struct kp_python *py, struct kp_python_stats *out);
 
