@@ -366,7 +366,6 @@ static int main_build_id(void *ctx, const char *path, uint8_t *id, uint8_t *len)
 static void fill_python(struct run *r, struct kp_report_info *info)
 {
 	struct kp_python_stats ps;
-	struct kp_collect_stats cs;
 
 	kp_python__stats(r->py, &ps);
 	info->py_procs = ps.processes;
@@ -380,12 +379,6 @@ static void fill_python(struct run *r, struct kp_report_info *info)
 	if (ps.unknown[0]) {
 		snprintf(r->py_unknown, sizeof(r->py_unknown), "%s", ps.unknown);
 		info->py_unknown_version = r->py_unknown;
-	}
-	if (r->c) {	/* the BPF program's counts: every sample of the run */
-		kp_collector__stats(r->c, &cs);
-		info->py_no_thread = cs.py_no_thread;
-		info->py_trunc = cs.py_trunc;
-		info->py_fault = cs.py_fault;
 	}
 }
 

@@ -25,6 +25,7 @@ struct py_proc {
 	uint8_t state;			/* KP_PYS_* */
 	uint8_t mapped;			/* the pseudo module is in the model */
 	uint8_t marked;			/* marked for DWARF stack copies */
+	uint8_t sampled;		/* a sample of it had Python frames */
 	uint32_t version;		/* major << 8 | minor */
 	const struct kp_py_layout *layout;
 	int memfd;			/* /proc/PID/mem, -1: none */

@@ -96,7 +96,6 @@ static void tell_bpf(struct kp_python *py, struct py_proc *p, uint64_t runtime)
 
 	if (kp_collector__python(py->c, p->pid, &cp) == 0) {
 		p->state = KP_PYS_PYTHON;
-		py->st.processes++;
 		if (py->mark_dwarf && kp_collector__mark_dwarf(py->c, p->pid, 1) == 0)
 			p->marked = 1;
 	}

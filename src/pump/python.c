@@ -256,6 +256,10 @@ static int on_sample(struct kp_python *py, const struct kp_rec_sample *s,
 	if (!s->nr_pyframes || !(p = kp_py_proc(py, s->pid, 0)) ||
 	    p->state != KP_PYS_PYTHON)
 		return 0;
+	if (!p->sampled) {	/* from the samples: a replay counts the same */
+		p->sampled = 1;
+		py->st.processes++;
+	}
 	rc = send_module(py, p, s->time_ns, emit, ctx);
 	for (uint32_t i = 0; i < s->nr_pyframes && !rc && py->c; i++) {
 		uint64_t code = s->pyframes[2 * i];

@@ -63,7 +63,7 @@ int kp_python__foreach_code(struct kp_python *py, kp_python_emit emit, void *ctx
 #define KP_PYTHON_MODULE_PREFIX "[python"
 
 struct kp_python_stats {
-	uint64_t processes;		/* Python processes found */
+	uint64_t processes;		/* processes sampled with Python frames */
 	uint64_t unknown_version;	/* ... of a version kptop cannot read */
 	uint64_t codes;			/* code objects named */
 	uint64_t code_unreadable;	/* code objects that could not be read */
@@ -71,6 +71,8 @@ struct kp_python_stats {
 	uint64_t unplaced;		/* ... with no interpreter loop frame in
 					 * the native stack: put at its root */
 	uint64_t no_thread, truncated, fault;	/* by the samples' py_status */
+	/* (all from the records: a replay of a saved stream counts what the
+	 * live run did, but for unknown_version, found live only) */
 	char unknown[64];		/* the first unknown version, "3.14" */
 	char last_unknown[64];		/* the latest: "3.14" */
 	uint32_t last_unknown_pid;	/* ... and its process */
