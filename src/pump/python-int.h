@@ -8,7 +8,6 @@
 #include "symbols/pycode.h"
 
 #define KP_PY_PROCS 4096		/* processes tracked (open addressing) */
-#define KP_PY_TOMB UINT32_MAX		/* a freed process slot */
 #define KP_PY_VERSIONS 16		/* module names, by minor version */
 #define KP_PY_CLASSES 65536		/* native pcs classified, at most */
 #define KP_PY_FILES 256			/* files looked at for _PyRuntime */
@@ -20,7 +19,7 @@
 enum { KP_PYS_NONE = 0, KP_PYS_PYTHON, KP_PYS_UNKNOWN };
 
 struct py_proc {
-	uint32_t pid;			/* 0: free; KP_PY_TOMB: freed */
+	uint32_t pid;			/* 0: free */
 	uint32_t gen;			/* this process's generation */
 	uint8_t state;			/* KP_PYS_* */
 	uint8_t mapped;			/* the pseudo module is in the model */

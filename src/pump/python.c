@@ -50,11 +50,8 @@ struct py_proc *kp_py_proc(struct kp_python *py, uint32_t pid, int add)
 
 		if (p->pid == pid)
 			return p;
-		if (p->pid == KP_PY_TOMB && !free_slot)
-			free_slot = p;
 		if (!p->pid) {
-			if (!free_slot)
-				free_slot = p;
+			free_slot = p;
 			break;
 		}
 	}
@@ -65,6 +62,28 @@ struct py_proc *kp_py_proc(struct kp_python *py, uint32_t pid, int add)
 	free_slot->gen = ++py->gen;
 	free_slot->memfd = -1;
 	return free_slot;
+}
+
+/* Free slot p, moving back the entries after it that probed past it
+ * (linear probing without tombstones: lookups stay short however many
+ * processes came and went). */
+static void proc_drop(struct kp_python *py, struct py_proc *p)
+{
+	uint32_t hole = (uint32_t)(p - py->procs), j = hole, home;
+
+	memset(p, 0, sizeof(*p));
+	for (;;) {
+		j = (j + 1) & (KP_PY_PROCS - 1);
+		if (!py->procs[j].pid)
+			return;
+		home = pid_slot(py->procs[j].pid);
+		/* j stays if its home lies cyclically in (hole, j] */
+		if (hole < j ? (home > hole && home <= j) : (home > hole || home <= j))
+			continue;
+		py->procs[hole] = py->procs[j];
+		memset(&py->procs[j], 0, sizeof(py->procs[j]));
+		hole = j;
+	}
 }
 
 /* The process exited or exec'd: what it was is forgotten. */
@@ -80,8 +99,7 @@ static void proc_gone(struct kp_python *py, uint32_t pid)
 		(void)kp_collector__python(py->c, pid, NULL);
 	if (p->marked && py->c)
 		(void)kp_collector__mark_dwarf(py->c, pid, 0);
-	memset(p, 0, sizeof(*p));
-	p->pid = KP_PY_TOMB;
+	proc_drop(py, p);
 }
 
 /* ---- code objects ---- */
@@ -358,8 +376,7 @@ void kp_python__free(struct kp_python *py)
 	if (!py)
 		return;
 	for (int i = 0; i < KP_PY_PROCS; i++)
-		if (py->procs[i].pid && py->procs[i].pid != KP_PY_TOMB &&
-		    py->procs[i].memfd >= 0)
+		if (py->procs[i].pid && py->procs[i].memfd >= 0)
 			close(py->procs[i].memfd);
 	for (size_t i = 0; i < py->nr_codes; i++) {
 		free(py->codes[i].qualname);
