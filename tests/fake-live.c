@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pump/python.h"
 #include "symbols/symbols.h"
 
 #define LIVE(h) ((struct kp_fake_live *)(void *)(h))
@@ -106,5 +107,24 @@ int kp_pump__saving(const struct kp_pump *p, const char **path, uint64_t *bytes)
 void kp_symbols__stats(const struct kp_symbols *s, struct kp_symbols_stats *out)
 {
 	(void)s;
+	memset(out, 0, sizeof(*out));
+}
+
+/* The P key switches Python frames: no Python here (cfg.python NULL). */
+int kp_python__raw(const struct kp_python *py)
+{
+	(void)py;
+	return 0;
+}
+
+void kp_python__set_raw(struct kp_python *py, int raw)
+{
+	(void)py;
+	(void)raw;
+}
+
+void kp_python__stats(const struct kp_python *py, struct kp_python_stats *out)
+{
+	(void)py;
 	memset(out, 0, sizeof(*out));
 }

@@ -28,6 +28,8 @@ struct out {
 
 static uint64_t frames[KP_MAX_FRAMES];
 static uint8_t stack[4096];
+static uint64_t pyframes[2 * KP_MAX_PYFRAMES];
+static uint8_t linetable[KP_PY_LINETABLE_MAX];
 static char path4096[KP_PATH_MAX + 1];
 
 static int add(struct out *o, const struct kp_record *r)
@@ -242,6 +244,46 @@ static int code(struct out *o, const char *dir)
 	return save(o, dir, "code-line-order", o->len);
 }
 
+/* Python (minor 5): a PYCODE record and samples with Python frames; at
+ * the limits (127 frames, a 64 KiB line table); a frame with a reserved
+ * bit set (damage). */
+static int python(struct out *o, const char *dir)
+{
+	struct kp_record r = meta(), c = { .type = KP_REC_PYCODE };
+	size_t at;
+	int i, rc;
+
+	for (i = 0; i < 2 * KP_MAX_PYFRAMES; i += 2) {
+		pyframes[i] = 0x7f1200001000ull + (uint64_t)i * 0x100;
+		pyframes[i + 1] = (uint64_t)(i + 1) | (i % 6 ? 0 : KP_PYF_ENTRY) |
+				  (uint64_t)0x123456 << 40;
+	}
+	for (size_t k = 0; k < sizeof(linetable); k++)
+		linetable[k] = (uint8_t)(k % 3 ? 0x01 : 0xe9);
+	c.pycode = (struct kp_rec_pycode){ 20, 100, 0x7f1200001000ull, 0x123456,
+		0x30b, 9, "Worker.run", "/srv/app/worker.py", 5, linetable };
+	header(o);
+	if ((rc = add(o, &r)) || (rc = add(o, &c)))
+		return rc;
+	r = sample(21, 2, 3, 0, 0);
+	r.sample.py_status = KP_PY_OK;
+	r.sample.nr_pyframes = 3;
+	r.sample.pyframes = pyframes;
+	at = o->len;
+	if ((rc = add(o, &r)) || (rc = save(o, dir, "python", o->len)))
+		return rc;
+	o->buf[o->len - 4] |= 0x02;	/* bit 33 of the last frame's info */
+	if ((rc = save(o, dir, "python-reserved", o->len)))
+		return rc;
+	o->len = at;
+	r.sample.py_status = KP_PY_TRUNC;
+	r.sample.nr_pyframes = KP_MAX_PYFRAMES;
+	c.pycode.linetable_len = sizeof(linetable);
+	if ((rc = add(o, &c)) || (rc = add(o, &r)))
+		return rc;
+	return save(o, dir, "python-limits", o->len);
+}
+
 static int gen(struct out *o, const char *dir)
 {
 	static const struct kp_symbol many[] = {
@@ -372,6 +414,8 @@ static int gen(struct out *o, const char *dir)
 	if ((rc = save(o, dir, "minor-later", o->len)))
 		return rc;
 	if ((rc = code(o, dir)))
+		return rc;
+	if ((rc = python(o, dir)))
 		return rc;
 	return blocks(o, dir);
 }

@@ -279,7 +279,7 @@ static void test_header(void **state)
 	struct kp_err e = { 0 };
 
 	kp_stream_header_encode(h);
-	assert_memory_equal(h, "KPTOPSTR\x01\x00\x04\x00\x01\x00\x10\x00", 16);
+	assert_memory_equal(h, "KPTOPSTR\x01\x00\x05\x00\x01\x00\x10\x00", 16);
 	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), 0);
 	assert_int_equal(hd.major, 1);
 	assert_int_equal(hd.minor, KP_STREAM_MINOR);
@@ -1016,15 +1016,17 @@ static void test_bad_weight(void **state)
 	memcpy(pay + p, "\x80\x80\x80\x80\x10", 5);	/* 2^32 */
 	expect_bad_payload(KP_REC_SAMPLE, pay, p + 5, p);
 
-	memcpy(pay + p, "\x07" "new", 4);	/* weight 7, then a later field */
-	len = put_raw(rec, KP_REC_SAMPLE, pay, p + 4);
+	/* weight 7, no Python frames (minor 5: status 1, count 0), then a
+	 * later field */
+	memcpy(pay + p, "\x07\x01\x00" "new", 6);
+	len = put_raw(rec, KP_REC_SAMPLE, pay, p + 6);
 	kp_decoder__set_minor(d, KP_STREAM_MINOR + 1);
 	assert_int_equal(kp_decoder__next(d, rec, len, 0, &used, &out, &e), 1);
 	assert_int_equal(used, len);
 	assert_int_equal(out.sample.weight, 7);
 	kp_decoder__set_minor(d, KP_STREAM_MINOR);
 	assert_int_equal(kp_decoder__next(d, rec, len, 0, &used, &out, &e), KP_EFORMAT);
-	assert_int_equal(err_offset(&e), 2 + p + 1);
+	assert_int_equal(err_offset(&e), 2 + p + 3);
 	kp_decoder__free(d);
 }
 
@@ -1156,6 +1158,72 @@ static void test_bad_code(void **state)
 	expect_damage(rec, raw_code(rec, 0, 1, "a.c", NULL, 0), 0);	/* no code */
 	expect_damage(rec, raw_code(rec, 4, 1, "", NULL, 0), 0);	/* empty string */
 	expect_damage(rec, raw_code(rec, 1, 1, "a.c", ok, 2), 0);	/* more lines than bytes */
+}
+
+/* Minor 5: Python frames of a sample and the PYCODE record, round trip
+ * and the decoder's checks. */
+static void test_python(void **state)
+{
+	static uint64_t pf[2 * KP_MAX_PYFRAMES + 2];
+	static const uint8_t lt[] = { 0xf8, 0x01, 0x80 };
+	struct kp_decoder *d = kp_decoder__new();
+	static uint8_t buf[BIG];
+	struct kp_record in = rec_sample(2, 1, 0, 0), out, c;
+	struct kp_err e = { 0 };
+	size_t n, used;
+
+	(void)state;
+	assert_non_null(d);
+	for (int i = 0; i < 2 * KP_MAX_PYFRAMES + 2; i += 2) {
+		pf[i] = 0x7f0000001000ull + (uint64_t)i;
+		pf[i + 1] = (uint64_t)i | KP_PYF_ENTRY | 0xabcdefull << 40;
+	}
+	in.sample.py_status = KP_PY_TRUNC;
+	in.sample.nr_pyframes = KP_MAX_PYFRAMES;
+	in.sample.pyframes = pf;
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.sample.weight, 1);
+	assert_int_equal(out.sample.py_status, KP_PY_TRUNC);
+	assert_int_equal(out.sample.nr_pyframes, KP_MAX_PYFRAMES);
+	assert_memory_equal(out.sample.pyframes, pf, 16 * KP_MAX_PYFRAMES);
+	c = (struct kp_record){ .type = KP_REC_PYCODE };
+	c.pycode = (struct kp_rec_pycode){ 5, 42, 0x7f0000001000ull, 0xabcdef, 0x30b,
+		17, "C.m.<locals>.f", "/a/b.py", sizeof(lt), lt };
+	roundtrip(&c, &out, d, buf);
+	assert_string_equal(out.pycode.qualname, "C.m.<locals>.f");
+	assert_string_equal(out.pycode.filename, "/a/b.py");
+	assert_int_equal(out.pycode.token, 0xabcdef);
+	assert_int_equal(out.pycode.firstlineno, 17);
+	assert_memory_equal(out.pycode.linetable, lt, sizeof(lt));
+	/* the encoder refuses: frames without a status, too many, a
+	 * reserved bit, a token over 24 bits */
+	in.sample.nr_pyframes = KP_MAX_PYFRAMES + 1;
+	assert_int_equal(kp_record_encoded_size(&in), 0);
+	in.sample.nr_pyframes = 1;
+	in.sample.py_status = KP_PY_NONE;
+	assert_int_equal(kp_record_encoded_size(&in), 0);
+	in.sample.py_status = KP_PY_OK;
+	pf[1] |= 1ull << 33;
+	assert_int_equal(kp_record_encoded_size(&in), 0);
+	pf[1] &= ~(1ull << 33);
+	c.pycode.token = 1u << 24;
+	assert_int_equal(kp_record_encoded_size(&c), 0);
+	/* the decoder refuses the same: a reserved bit, status 0, 5 */
+	n = enc(&in, buf, BIG);
+	buf[n - 4] |= 0x02;
+	assert_true(kp_decoder__next(d, buf, n, 0, &used, &out, &e) < 0);
+	assert_non_null(strstr(e.msg, "reserved bits"));
+	n = enc(&in, buf, BIG);
+	buf[n - 18] = 0;	/* the status, before the count and one frame */
+	assert_true(kp_decoder__next(d, buf, n, 0, &used, &out, &e) < 0);
+	assert_non_null(strstr(e.msg, "Python status 0"));
+	buf[n - 18] = 5;
+	assert_true(kp_decoder__next(d, buf, n, 0, &used, &out, &e) < 0);
+	/* a stream of minor 2: no Python fields, trailing bytes are damage */
+	n = enc(&in, buf, BIG);
+	kp_decoder__set_minor(d, 2);
+	assert_true(kp_decoder__next(d, buf, n, 0, &used, &out, &e) < 0);
+	kp_decoder__free(d);
 }
 
 static void test_decoder_free_null(void **state)
@@ -1423,6 +1491,7 @@ int main(void)
 		cmocka_unit_test(test_decoder_free_null),
 		cmocka_unit_test(test_roundtrip_code),
 		cmocka_unit_test(test_bad_code),
+		cmocka_unit_test(test_python),
 	};
 
 	fill_fixtures();

@@ -152,6 +152,22 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
+/* The Python fields of a BPF sample (kp_bpf.h): -1 if malformed. */
+static int on_python(const struct kp_bpf_sample *s, size_t size,
+		     struct kp_rec_sample *o)
+{
+	size_t off = ((s->nr_kframes + s->nr_uframes) * 8ul + s->stack_len + 7) & ~7ul;
+
+	if (s->py_status > KP_PY_STATUS_MAX || s->nr_pyframes > KP_MAX_PYFRAMES ||
+	    (s->nr_pyframes && KP_BPF_SAMPLE_HDR + off + s->nr_pyframes * 16ul > size))
+		return -1;
+	o->py_status = s->py_status;
+	o->nr_pyframes = (uint16_t)s->nr_pyframes;
+	o->pyframes = s->nr_pyframes ? (const uint64_t *)((const char *)s->data + off)
+				     : NULL;
+	return 0;
+}
+
 /* Turn one BPF sample into a SAMPLE record and hold it (coalesce.h). */
 static int on_sample(void *ctx, void *data, size_t size)
 {
@@ -195,6 +211,10 @@ static int on_sample(void *ctx, void *data, size_t size)
 		memcpy(o->regs, s->regs, sizeof(o->regs));
 		o->stack_len = s->stack_len;
 		o->stack = (const uint8_t *)(s->data + s->nr_kframes + s->nr_uframes);
+	}
+	if (s->py_status && on_python(s, size, o)) {
+		c->qdrop[cpu]++;
+		return 0;
 	}
 	kp_coalesce__sample(c->co, &r, cpu, emit_sample, c);	/* counts drops */
 	return 0;
@@ -312,6 +332,42 @@ int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on)
 	return ret;
 }
 
+int kp_collector__python(struct kp_collector *c, uint32_t pid,
+			 const struct kp_collect_py *py)
+{
+	struct kp_bpf_py_proc v = { 0 };
+	int ret;
+
+	if (!py) {
+		ret = bpf_map__delete_elem(c->skel->maps.py_procs, &pid,
+					   sizeof(pid), 0);
+		return ret == -ENOENT ? 0 : ret;
+	}
+	if (py->f_code > KP_BPF_PY_WINDOW - 8 || py->f_previous > KP_BPF_PY_WINDOW - 8 ||
+	    py->f_instr > KP_BPF_PY_WINDOW - 8 ||
+	    (py->f_entry != KP_COLLECT_PY_NONE && py->f_entry >= KP_BPF_PY_WINDOW) ||
+	    py->f_owner >= KP_BPF_PY_WINDOW)
+		return -EINVAL;
+	v.runtime = py->runtime;
+	v.version = py->version;
+	v.own_pidns = !!py->own_pidns;
+	v.interp_head = py->interp_head;
+	v.tstate_head = py->tstate_head;
+	v.ts_next = py->ts_next;
+	v.ts_tid = py->ts_tid;
+	v.ts_cframe = py->ts_cframe;
+	v.ts_frame = py->ts_frame;
+	v.f_code = py->f_code;
+	v.f_previous = py->f_previous;
+	v.f_instr = py->f_instr;
+	v.f_entry = py->f_entry;
+	v.f_owner = py->f_owner;
+	v.co_linetable = py->co_linetable;
+	v.co_code = py->co_code;
+	return bpf_map__update_elem(c->skel->maps.py_procs, &pid, sizeof(pid),
+				    &v, sizeof(v), BPF_ANY);
+}
+
 void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out)
 {
 	struct kp_queue_stats qs;
@@ -333,6 +389,10 @@ void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out)
 	out->stack_err_kernel = sum[KP_CNT_KSTACK_ERR];
 	out->stack_err_user = sum[KP_CNT_USTACK_ERR];
 	out->dwarf_samples = sum[KP_CNT_DWARF];
+	out->py_ok = sum[KP_CNT_PY_OK];
+	out->py_no_thread = sum[KP_CNT_PY_NO_THREAD];
+	out->py_trunc = sum[KP_CNT_PY_TRUNC];
+	out->py_fault = sum[KP_CNT_PY_FAULT];
 	out->marked_pids = c->marked;
 	out->queue_bytes = qs.bytes;
 	out->queue_limit = qs.limit;

@@ -96,6 +96,27 @@ struct kp_collect_stats {
 	int off_on;
 	uint64_t off_switches, off_intervals, off_ns, off_records;
 	uint64_t off_short, off_lost, off_lost_ns, off_unpaired, off_wakeups;
+	/* Samples of known Python processes, by how their Python frames
+	 * were read (kptop-stream(5), SAMPLE py_status). */
+	uint64_t py_ok, py_no_thread, py_trunc, py_fault;
+};
+
+/* A Python process for the BPF program (python.bpf.h): where its
+ * _PyRuntime is and the byte offsets its interpreter version's headers
+ * give (KP_COLLECT_PY_NONE: the version has no such field). */
+#define KP_COLLECT_PY_NONE 0xffff
+struct kp_collect_py {
+	uint64_t runtime;		/* address of _PyRuntime */
+	uint32_t version;		/* major << 8 | minor */
+	int own_pidns;			/* its thread ids are not the global ones */
+	uint16_t interp_head;		/* _PyRuntime.interpreters.head */
+	uint16_t tstate_head;		/* PyInterpreterState.threads.head */
+	uint16_t ts_next, ts_tid;	/* PyThreadState.next, .native_thread_id */
+	uint16_t ts_cframe;		/* .cframe (NONE: ts_frame is the thread's) */
+	uint16_t ts_frame;		/* _PyCFrame.current_frame */
+	uint16_t f_code, f_previous, f_instr;	/* _PyInterpreterFrame, < 64 */
+	uint16_t f_entry, f_owner;	/* .is_entry (NONE: shim frames), .owner */
+	uint16_t co_linetable, co_code;	/* PyCodeObject */
 };
 
 struct kp_collector;
@@ -150,6 +171,12 @@ int kp_collector__set_offcpu(struct kp_collector *c, int on);
 
 /* Mark or unmark a process for DWARF stack copies (auto unwind mode). */
 int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on);
+
+/* Read the Python frames of process pid (in kptop's pid namespace) at
+ * its samples, with py's layout; py NULL: stop (no error if it was not
+ * known). */
+int kp_collector__python(struct kp_collector *c, uint32_t pid,
+			 const struct kp_collect_py *py);
 
 /* Stop everything, join the thread, free. NULL is a no-op. */
 void kp_collector__free(struct kp_collector *c);

@@ -9,8 +9,10 @@
  *
  * A sample in the ring buffer is struct kp_bpf_sample up to data[], then
  * nr_kframes + nr_uframes 8-byte addresses (kernel first, innermost first),
- * then stack_len bytes of user stack copied from regs[7] (rsp) up. Only
- * that used length is written.
+ * then stack_len bytes of user stack copied from regs[7] (rsp) up, then
+ * (from the next multiple of 8) nr_pyframes Python frames of two 8-byte
+ * values (code object, info: record.h KP_PYF_*). Only that used length is
+ * written.
  */
 #ifndef KP_COLLECT_BPF_H
 #define KP_COLLECT_BPF_H
@@ -37,6 +39,41 @@
 #define KP_BPF_MAX_PIDS 8192		/* -p filter and dwarf_pids entries */
 #endif
 
+#ifndef KP_BPF_PY_MAX_FRAMES
+#define KP_BPF_PY_MAX_FRAMES 127	/* = KP_MAX_PYFRAMES */
+#endif
+#ifndef KP_BPF_PY_MAX_THREADS
+#define KP_BPF_PY_MAX_THREADS 64	/* thread states looked at per sample */
+#endif
+#ifndef KP_BPF_PY_PROCS
+#define KP_BPF_PY_PROCS 4096		/* py_procs entries */
+#endif
+#define KP_BPF_PY_NONE 0xffff		/* an offset the version lacks */
+#define KP_BPF_PY_WINDOW 72		/* bytes of a frame read at once */
+
+/* A Python process (py_procs map, key: its pid in kptop's namespace), written by the
+ * collector: where the interpreter's state is and the layout of its
+ * version (offsets in bytes, from the version's own headers). */
+struct kp_bpf_py_proc {
+	__u64 runtime;		/* address of _PyRuntime */
+	__u32 version;		/* major << 8 | minor */
+	__u32 own_pidns;	/* 1: thread ids differ from the global ones */
+	__u16 interp_head;	/* _PyRuntime.interpreters.head */
+	__u16 tstate_head;	/* PyInterpreterState.threads.head */
+	__u16 ts_next;		/* PyThreadState.next */
+	__u16 ts_tid;		/* PyThreadState.native_thread_id */
+	__u16 ts_cframe;	/* PyThreadState.cframe, NONE: ts_frame direct */
+	__u16 ts_frame;		/* cframe.current_frame (or the thread's) */
+	__u16 f_code;		/* _PyInterpreterFrame.f_code, < WINDOW - 8 */
+	__u16 f_previous;	/* .previous, < WINDOW - 8 */
+	__u16 f_instr;		/* .prev_instr, < WINDOW - 8 */
+	__u16 f_entry;		/* .is_entry (1 byte), NONE: shim frames */
+	__u16 f_owner;		/* .owner (1 byte) */
+	__u16 co_linetable;	/* PyCodeObject.co_linetable */
+	__u16 co_code;		/* PyCodeObject.co_code_adaptive */
+	__u16 pad[3];
+};
+
 /* Per-CPU counters (counters map, one struct per CPU). */
 enum kp_bpf_counter {
 	KP_CNT_TAKEN = 0,	/* samples that passed the filters */
@@ -45,6 +82,10 @@ enum kp_bpf_counter {
 	KP_CNT_USTACK_ERR,	/* user stack could not be read */
 	KP_CNT_DWARF,		/* samples with regs + a stack_bytes copy */
 	KP_CNT_FILTERED,	/* samples skipped by -p / --cgroup */
+	KP_CNT_PY_OK,		/* Python samples: the whole chain read */
+	KP_CNT_PY_NO_THREAD,	/* ... the thread's state not found */
+	KP_CNT_PY_TRUNC,	/* ... the chain cut at the bound */
+	KP_CNT_PY_FAULT,	/* ... a read of the interpreter failed */
 	KP_CNT_MAX,
 };
 
@@ -63,9 +104,11 @@ struct kp_bpf_sample {
 	__u32 kerr, uerr;	/* -errno (two's complement), 0 if fine */
 	__u32 nr_kframes, nr_uframes;
 	__u32 nr_regs, stack_len;
+	__u32 py_status, nr_pyframes;	/* record.h KP_PY_*; frames after the stack */
 	char comm[KP_BPF_COMM_LEN];
 	__u64 regs[KP_BPF_NR_REGS];
-	__u64 data[2 * KP_BPF_MAX_FRAMES + KP_BPF_STACK_MAX / 8];
+	__u64 data[2 * KP_BPF_MAX_FRAMES + KP_BPF_STACK_MAX / 8 +
+		   2 * KP_BPF_PY_MAX_FRAMES];
 };
 
 #define KP_BPF_SAMPLE_HDR ((unsigned long)&((struct kp_bpf_sample *)0)->data)

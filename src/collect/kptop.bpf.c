@@ -91,6 +91,8 @@ static __always_inline void count(struct kp_bpf_counters *cnt, int which)
 		cnt->c[which]++;
 }
 
+#include "python.bpf.h"
+
 /* x86-64 pt_regs into DWARF register order. */
 static __always_inline void put_regs(__u64 *r, const struct pt_regs *p)
 {
@@ -334,10 +336,16 @@ int kp_sample(struct bpf_perf_event_data *ctx)
 		s->flags |= KP_SAMPLE_IDLE;
 	s->kerr = s->uerr = 0;
 	s->nr_kframes = s->nr_uframes = s->nr_regs = s->stack_len = 0;
+	s->py_status = s->nr_pyframes = 0;
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
 	take_stacks(ctx, s, cnt);
-	len = KP_BPF_SAMPLE_HDR + (__u64)(s->nr_kframes + s->nr_uframes) * 8 +
-	      s->stack_len;
+	len = (__u64)(s->nr_kframes + s->nr_uframes) * 8 + s->stack_len;
+	if (take_user && s->gpid) {	/* Python frames: python.bpf.h */
+		py_stack(s, (__u32)((len + 7) & ~7ull), cnt);
+		if (s->nr_pyframes)
+			len = ((len + 7) & ~7ull) + (__u64)s->nr_pyframes * 16;
+	}
+	len += KP_BPF_SAMPLE_HDR;
 	if (len > sizeof(*s))
 		len = sizeof(*s);
 	flags = BPF_RB_NO_WAKEUP;

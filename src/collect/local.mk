@@ -22,7 +22,8 @@ tests_workload_split_debugframe_CFLAGS = $(AM_CFLAGS) $(KP_WORKLOAD_CFLAGS) \
 KP_BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_x86 $(BPF_ARCH_INCLUDE) \
 	-I$(top_srcdir)/src -I$(top_srcdir)/src/collect -Wall -Werror
 src/collect/kptop.bpf.o: $(top_srcdir)/src/collect/kptop.bpf.c \
-		$(top_srcdir)/src/collect/kp_bpf.h $(top_srcdir)/src/stream/sample-flags.h
+		$(top_srcdir)/src/collect/kp_bpf.h $(top_srcdir)/src/stream/sample-flags.h \
+		$(top_srcdir)/src/collect/python.bpf.h
 	@$(MKDIR_P) src/collect
 	$(AM_V_GEN)$(BPF_CLANG) $(KP_BPF_CFLAGS) -c $(top_srcdir)/src/collect/kptop.bpf.c -o $@
 src/collect/kptop.skel.h: src/collect/kptop.bpf.o

@@ -25,6 +25,7 @@
 #include "main/options.h"
 #include "model/model.h"
 #include "pump/autodwarf.h"
+#include "pump/python.h"
 #include "pump/pump.h"
 #include "pump/resolve.h"
 #include "report/report.h"
@@ -52,6 +53,7 @@ struct run {
 	struct kp_unwinder *unw;
 	struct kp_resolve *res;
 	struct kp_autodwarf *ad;	/* the resolver the model gets (not fp mode) */
+	struct kp_python *py;		/* around it: Python frames merged */
 	struct kp_model *m;
 	struct kp_collector *c;
 	struct kp_pump *p;
@@ -65,6 +67,7 @@ struct run {
 	int damaged;		/* the input file is damaged: exit 4 after the report */
 	int debuginfod;		/* debug files fetched ($DEBUGINFOD_URLS) */
 	char host[64];		/* the host sampled (META), for the reports */
+	char py_unknown[64];	/* the first Python version kptop cannot read */
 	struct kp_err err;
 };
 
@@ -246,6 +249,11 @@ static int build_model(struct run *r)
 		kp_autodwarf__set_unwinder(r->ad, r->unw);
 		mo.resolver = kp_autodwarf__resolver(r->ad);
 	}
+	r->py = kp_python__new(mo.resolver);
+	if (!r->py)
+		return kp_err_set(&r->err, -ENOMEM, "out of memory");
+	kp_python__set_raw(r->py, r->o.native_python);
+	mo.resolver = kp_python__resolver(r->py);
 	r->m = kp_model__new(&mo);
 	if (!r->m)
 		return kp_err_set(&r->err, -errno, "creating the model: %s", strerror(errno));
@@ -332,6 +340,7 @@ static int load_baseline(struct run *r)
 
 	if (!bp)
 		return KP_EXIT_RUNTIME;
+	kp_pump__set_python(bp, r->py);
 	rc = kp_pump__load_file(bp, r->o.baseline, r->o.force, &warn, &r->err);
 	kp_pump__info(bp, &pi);
 	kp_pump__free(bp);
@@ -364,6 +373,25 @@ static int main_build_id(void *ctx, const char *path, uint8_t *id, uint8_t *len)
 	return kp_buildid__file(path, id, len);
 }
 
+static void fill_python(struct run *r, struct kp_report_info *info)
+{
+	struct kp_python_stats ps;
+
+	kp_python__stats(r->py, &ps);
+	info->py_procs = ps.processes;
+	info->py_merged = ps.merged;
+	info->py_no_thread = ps.no_thread;
+	info->py_trunc = ps.truncated;
+	info->py_fault = ps.fault;
+	info->py_unreadable = ps.code_unreadable;
+	info->py_unplaced = ps.unplaced;
+	info->py_unknown = ps.unknown_version;
+	if (ps.unknown[0]) {
+		snprintf(r->py_unknown, sizeof(r->py_unknown), "%s", ps.unknown);
+		info->py_unknown_version = r->py_unknown;
+	}
+}
+
 static void fill_info(struct run *r, struct kp_report_info *info,
 		      uint64_t t_end, unsigned idx)
 {
@@ -379,6 +407,7 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	info->dbgd_pending = ss.debuginfod_pending;
 	info->dbgd_done = ss.debuginfod_done;
 	info->dbgd_failed = ss.debuginfod_failed;
+	fill_python(r, info);
 	kp_pump__info(r->p, &pi);
 	snprintf(r->host, sizeof(r->host), "%s", pi.hostname);
 	info->index = idx;
@@ -617,6 +646,22 @@ static void jit_note(struct run *r)
 		(unsigned long long)ss.jit_bad_lines);
 }
 
+/* Python processes of a version kptop cannot read: said on standard
+ * error too (once, with the first version). */
+static void python_note(struct run *r)
+{
+	struct kp_python_stats ps;
+
+	kp_python__stats(r->py, &ps);
+	if (!ps.unknown_version)
+		return;
+	fprintf(stderr, "kptop: %llu Python process%s of a version kptop cannot "
+		"read (%s): %s native stacks are shown\n",
+		(unsigned long long)ps.unknown_version,
+		ps.unknown_version > 1 ? "es" : "", ps.unknown,
+		ps.unknown_version > 1 ? "their" : "its");
+}
+
 static int run_batch(struct run *r)
 {
 	struct kp_report_info info;
@@ -627,11 +672,13 @@ static int run_batch(struct run *r)
 		info.count = 1;
 		rc = write_report(r, &info);
 		jit_note(r);
+		python_note(r);
 		return rc ? KP_EXIT_RUNTIME : KP_EXIT_OK;
 	}
 	for (unsigned i = 1; i <= r->o.count && rc == 0; i++)
 		rc = one_report(r, i);
 	jit_note(r);
+	python_note(r);
 	if (rc < 0)
 		return KP_EXIT_RUNTIME;
 	return KP_EXIT_OK;
@@ -647,7 +694,7 @@ static int run_live(struct run *r)
 		.save_default = NULL,	/* the view offers kptop-DATE-TIME.kps */
 		.show_idle = r->o.idle, .symbols = r->syms,
 		.no_mouse = r->o.no_mouse, .delay_set = r->o.delay_set,
-		.baseline_path = r->o.baseline,
+		.baseline_path = r->o.baseline, .python = r->py,
 	};
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -737,6 +784,7 @@ static int start(struct run *r)
 			return rc;
 		if (r->ad && r->o.unwind == KP_UNWIND_AUTO)
 			kp_autodwarf__set_collector(r->ad, r->c);
+		kp_python__set_collector(r->py, r->c, r->o.unwind == KP_UNWIND_AUTO);
 		r->t0 = clock_ns(CLOCK_MONOTONIC);	/* sampling runs from here */
 		r->t0_real = clock_ns(CLOCK_REALTIME);
 	}
@@ -744,6 +792,7 @@ static int start(struct run *r)
 			    &r->err);
 	if (!r->p)
 		return KP_EXIT_RUNTIME;
+	kp_pump__set_python(r->p, r->py);
 	kp_pump__set_spool_max(r->p, share(r, KP_SHARE_SPOOL));
 	if (r->o.input)
 		return load_input(r);
@@ -769,6 +818,7 @@ static int finish(struct run *r, int status)
 	kp_pump__free(r->p);
 	kp_collector__free(r->c);
 	kp_model__free(r->m);
+	kp_python__free(r->py);
 	kp_autodwarf__free(r->ad);
 	kp_resolve__free(r->res);
 	kp_unwinder__free(r->unw);

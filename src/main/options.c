@@ -17,6 +17,7 @@ enum {
 	OPT_MAX_MEMORY, OPT_NO_MOUSE, OPT_FIELD_SEP, OPT_FOLDED_PID, OPT_BASELINE,
 	OPT_ANNOTATE,
 	OPT_OFF_CPU, OPT_OFF_CPU_MIN, OPT_WEIGHT,
+	OPT_NATIVE_PYTHON,
 };
 
 static const struct option long_opts[] = {
@@ -52,6 +53,7 @@ static const struct option long_opts[] = {
 	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "idle", no_argument, NULL, OPT_IDLE },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
+	{ "native-python", no_argument, NULL, OPT_NATIVE_PYTHON },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -119,6 +121,7 @@ void kp_options_usage(FILE *f, const char *prog)
 "      --spool SECS       seconds of records kept for a save (default %u)\n"
 "      --window SECS      length of the window time mode (default %u)\n"
 "      --idle             show the idle task\n"
+"      --native-python    Python processes: the interpreter's native stacks\n"
 "      --no-mouse         live: leave the mouse to the terminal (its selection)\n"
 "  -h, --help             this help\n"
 "  -V, --version          print the version\n"
@@ -392,6 +395,7 @@ static int parse_flag(struct kp_options *o, int c)
 	case OPT_KERNEL_ONLY: o->kernel_only = 1; return 0;
 	case OPT_IDLE: o->idle = 1; return 0;
 	case OPT_NO_MOUSE: o->no_mouse = 1; return 0;
+	case OPT_NATIVE_PYTHON: o->native_python = 1; return 0;
 	case OPT_FOLDED_PID: o->folded_pid = 1; return 0;
 	case OPT_OFF_CPU: o->off_cpu = 1; return 0;
 	case 'h': o->help = 1; return 0;

@@ -77,6 +77,7 @@ struct kp_options {
 	unsigned window_s;	/* --window */
 	int idle;		/* --idle */
 	int no_mouse;		/* --no-mouse */
+	int native_python;	/* --native-python: no Python frames merged */
 	int help, version;
 };
 

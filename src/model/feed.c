@@ -233,6 +233,24 @@ static const uint64_t *user_stack(struct kp_model *m, const struct kp_rec_sample
 	return s->uframes;
 }
 
+/* The user stack with the sample's Python frames merged in, where the
+ * resolver can (its python op), else u. */
+static const uint64_t *python_stack(struct kp_model *m, const struct kp_rec_sample *s,
+				    uint32_t proc, const uint64_t *u, uint16_t *nu)
+{
+	const struct kp_proc *p = &m->pr.procs[proc];
+	int n;
+
+	if (!s->py_status || !m->res.ops || !m->res.ops->python)
+		return u;
+	n = m->res.ops->python(m->res.ctx, s, u, *nu, p->maps, p->nr_maps,
+			       m->fd.pypcs, KP_MAX_FRAMES);
+	if (n <= 0)
+		return u;
+	*nu = (uint16_t)n;
+	return m->fd.pypcs;
+}
+
 /* Samples wait in a small batch so that the table lookups of many
  * samples overlap (prefetched) instead of stalling one by one. */
 struct kp_batch {
@@ -370,6 +388,7 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 		m->sum.unknown_pid += w;
 	nk = k ? (s->nr_kframes > KP_MAX_FRAMES ? KP_MAX_FRAMES : s->nr_kframes) : 0;
 	u = user_stack(m, s, w, hdr->proc, &nu);
+	u = python_stack(m, s, hdr->proc, u, &nu);
 
 	/* the identity's serial, not its index: procs are renumbered (merge.c) */
 	hdr->key = kp_hash2((uint64_t)m->pr.procs[hdr->proc].serial << 32 | hdr->tid,

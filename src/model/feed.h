@@ -17,6 +17,7 @@ struct kp_feed {
 	int eager_views;		/* kp_model_opts.eager_views */
 	int weight;			/* enum kp_weight */
 	uint64_t upcs[KP_MAX_FRAMES];	/* user pcs the resolver unwound */
+	uint64_t pypcs[KP_MAX_FRAMES];	/* ... with Python frames merged in */
 };
 
 #define KP_BATCH 64

@@ -171,6 +171,14 @@ struct kp_resolver_ops {
 	int (*disasm)(void *ctx, const uint8_t *code, size_t len, uint64_t vaddr,
 		      int (*cb)(void *cbctx, const struct kp_insn_info *in),
 		      void *cbctx);
+	/* A sample with Python frames (py_status set): its user stack
+	 * u[0..nu) (innermost first, as unwound) with the Python frames put
+	 * in the place of the interpreter's loop, as pcs of a mapping of the
+	 * process, into out[0..max). Returns the count, or 0 to keep u. May
+	 * be NULL (src/pump/python.h). */
+	int (*python)(void *ctx, const struct kp_rec_sample *s, const uint64_t *u,
+		      int nu, const struct kp_map_info *maps, size_t nr_maps,
+		      uint64_t *out, int max);
 };
 
 struct kp_resolver {

@@ -333,6 +333,15 @@ static void op_process_gone(void *ctx, uint32_t pid, uint64_t start_ns)
 		a->inner.ops->process_gone(a->inner.ctx, pid, start_ns);
 }
 
+/* Only in a->ops when the inner resolver has it. */
+static int op_function(void *ctx, const struct kp_map_info *map, uint64_t addr,
+		       const char **name)
+{
+	struct kp_autodwarf *a = ctx;
+
+	return a->inner.ops->function(a->inner.ctx, map, addr, name);
+}
+
 static void *op_hold(void *ctx, const struct kp_map_info *map)
 {
 	struct kp_autodwarf *a = ctx;
@@ -397,6 +406,7 @@ static const struct kp_resolver_ops autodwarf_ops = {
 	.module_name = op_module_name,
 	.unwind = op_unwind,
 	.process_gone = op_process_gone,
+	.function = op_function,
 	.hold = op_hold,
 	.symbolize_held = op_symbolize_held,
 	.release = op_release,
@@ -429,6 +439,8 @@ struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)
 		a->ops.code = NULL;
 	if (!inner.ops->disasm)
 		a->ops.disasm = NULL;
+	if (!inner.ops->function)
+		a->ops.function = NULL;
 	a->self = (uint32_t)getpid();
 	return a;
 }

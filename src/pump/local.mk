@@ -7,6 +7,8 @@ libkppump_a_SOURCES = src/pump/pump.h src/pump/pump-int.h src/pump/pump.c \
 	src/pump/pump-load.c src/pump/resolve.h src/pump/resolve.c \
 	src/pump/autodwarf.h src/pump/autodwarf.c \
 	src/pump/resolve-code.h src/pump/resolve-code.c
+libkppump_a_SOURCES += src/pump/python.h src/pump/python-int.h \
+	src/pump/python.c src/pump/python-ops.c
 libkppump_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 
 if HAVE_CMOCKA
@@ -28,3 +30,10 @@ tests_test_autodwarf_SOURCES = tests/test-autodwarf.c src/pump/autodwarf.h \
 tests_test_autodwarf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_autodwarf_LDADD = $(CMOCKA_LIBS)
 endif
+
+## Python frames (issue 24) end to end with Debian's python3.11 (root +
+## BPF).
+KP_PYTHON_SH_TESTS = tests/python-split.sh tests/python-ctypes.sh tests/python-versions.sh
+TESTS += $(KP_PYTHON_SH_TESTS)
+EXTRA_DIST += $(KP_PYTHON_SH_TESTS) tests/python-check.py tests/workload/py-split.py \
+	tests/workload/py-ctypes.py

@@ -10,6 +10,7 @@
 
 #include "pump/pump.h"
 #include "pump/pump-state.h"
+#include "pump/python.h"
 #include "stream/stream.h"
 #include "stream/stream-blk.h"
 
@@ -58,6 +59,8 @@ struct kp_pump {
 	struct kp_stream_sum sum;	/* the open block's checksum, the tally */
 
 	struct kp_pump_info info;
+
+	struct kp_python *py;		/* Python frames (python.h), or NULL */
 };
 
 /* A loaded stream file, read through a window of at most
@@ -99,6 +102,10 @@ int kp_pump_save_bytes(struct kp_pump *p, const uint8_t *buf, size_t len,
 		       struct kp_err *err);
 /* Close and delete an unfinished save (on free). */
 void kp_pump_save_abort(struct kp_pump *p);
+/* A record python.c makes (a PYCODE record, the pseudo module's MMAP):
+ * the MMAP to the model, the PYCODE to the save file. */
+int kp_pump_py_emit(void *ctx, const struct kp_record *r);
+
 /* Close a loaded file. */
 void kp_pump_load_release(struct kp_pump *p);
 

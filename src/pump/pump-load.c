@@ -455,7 +455,9 @@ static int feed(struct kp_pump *p, const struct kp_record *r,
 	if ((r->type == KP_REC_SYMTAB || r->type == KP_REC_CODE) != fd->symtab)
 		return 0;
 	kp_pump_note_meta(p, r);
-	rc = kp_model__feed(p->m, r);
+	rc = kp_python__record(p->py, r, kp_pump_py_emit, p);
+	if (rc == 0)
+		rc = kp_model__feed(p->m, r);
 	if (rc)
 		return kp_err_set(err, rc, "%s: feeding the model: %s", fd->path,
 				  kp_strerror(rc));

@@ -172,6 +172,8 @@ static int write_known(struct kp_pump *p, struct kp_err *err)
 	if (p->in)
 		return write_loaded(p, err);
 	rc = write_state(p, err);
+	if (rc == 0)	/* the code objects the spool's samples name */
+		rc = kp_python__foreach_code(p->py, kp_pump_py_emit, p);
 	for (const struct kp_spool_chunk *ch = p->spool_head; ch && !rc; ch = ch->next)
 		rc = wr_records(p, ch->data, ch->len, err);
 	return rc;
@@ -211,6 +213,9 @@ static int collect_sym(void *ctx, const char *path, const uint8_t *build_id,
 	struct sym *s;
 
 	if (!path || !name)
+		return 0;
+	/* Python's pseudo module: named by the PYCODE records */
+	if (!strncmp(path, KP_PYTHON_MODULE_PREFIX, sizeof(KP_PYTHON_MODULE_PREFIX) - 1))
 		return 0;
 	if (sv->n == sv->cap) {
 		size_t cap = sv->cap ? 2 * sv->cap : 1024;

@@ -185,7 +185,9 @@ static int take_chunk(struct kp_pump *p, const uint8_t *buf, size_t len,
 		if (rc < 0)
 			return rc;
 		kp_pump_note_meta(p, &r);
-		rc = kp_model__feed(p->m, &r);
+		rc = kp_python__record(p->py, &r, kp_pump_py_emit, p);
+		if (rc == 0)
+			rc = kp_model__feed(p->m, &r);
 		if (rc == 0 && kp_ctlstate__wants(r.type))
 			rc = p->spool_ns ? note_ctl(p, (uint32_t)off)
 					 : kp_ctlstate__fold(p->state, &r, buf + off, used);
@@ -283,6 +285,36 @@ int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err)
 	}
 	trim_heap(p);
 	return total;
+}
+
+void kp_pump__set_python(struct kp_pump *p, struct kp_python *py)
+{
+	p->py = py;
+}
+
+int kp_pump_py_emit(void *ctx, const struct kp_record *r)
+{
+	struct kp_pump *p = ctx;
+	struct kp_err err = { 0 };
+	uint8_t *buf;
+	ssize_t n;
+	size_t need;
+	int rc;
+
+	if (r->type != KP_REC_PYCODE)
+		return kp_model__feed(p->m, r);
+	if (!p->save)
+		return 0;
+	need = kp_record_encoded_size(r);
+	if (!need)
+		return -EINVAL;
+	buf = malloc(need);
+	if (!buf)
+		return -ENOMEM;
+	n = kp_record_encode(r, buf, need);
+	rc = n < 0 ? (int)n : kp_pump_save_bytes(p, buf, (size_t)n, &err);
+	free(buf);
+	return rc;
 }
 
 void kp_pump_note_meta(struct kp_pump *p, const struct kp_record *r)

@@ -58,6 +58,12 @@ int kp_pump__saving(const struct kp_pump *p, const char **path, uint64_t *bytes)
 int kp_pump__load_file(struct kp_pump *p, const char *path, int force,
 		       struct kp_err *warning, struct kp_err *err);
 
+/* Python frames: every record goes through py (src/pump/python.h)
+ * before the model, and a save carries its PYCODE records. py NULL: none.
+ * Borrowed; set before the first run or load. */
+struct kp_python;
+void kp_pump__set_python(struct kp_pump *p, struct kp_python *py);
+
 /* What the pump has learnt from the records (added for the reports). */
 struct kp_pump_info {
 	uint32_t freq_hz, ncpus;	/* from the newest META record */

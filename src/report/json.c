@@ -63,6 +63,28 @@ static void sample_counts(const struct js *j, const struct kp_report_facts *f,
 	}
 }
 
+/* The Python counters (kptop(1), PYTHON); null when no Python was seen. */
+static void python(const struct js *j, const struct kp_report_info *info)
+{
+	FILE *out = j->out;
+	char note[8];
+
+	fprintf(out, "%s\"python\": ", j->nl);
+	if (!kp_report_python_note(info, note, sizeof(note))) {
+		fputs("null,", out);
+		return;
+	}
+	fprintf(out, "{\"processes\": %" PRIu64 ", \"merged\": %" PRIu64
+		", \"thread_not_found\": %" PRIu64 ", \"cut\": %" PRIu64
+		", \"read_failed\": %" PRIu64 ", \"code_unreadable\": %" PRIu64
+		", \"unplaced\": %" PRIu64 ", \"unknown_version\": %" PRIu64
+		", \"first_unknown\": ", info->py_procs, info->py_merged,
+		info->py_no_thread, info->py_trunc, info->py_fault, info->py_unreadable,
+		info->py_unplaced, info->py_unknown);
+	kp_json_string(out, info->py_unknown_version ? info->py_unknown_version : "");
+	fputs("},", out);
+}
+
 static void counters(const struct js *j, const struct kp_report_facts *f,
 		     const struct kp_report_info *info)
 {
@@ -107,7 +129,9 @@ static void counters(const struct js *j, const struct kp_report_facts *f,
 			info->dbgd_failed, info->dbgd_pending);
 	else
 		fputs("null,", out);
+	python(j, info);
 }
+
 
 static void row(const struct js *j, const struct kp_row *r, double total, int last)
 {

@@ -54,6 +54,8 @@ void kp_report_origin(FILE *out, const struct kp_report_info *info);
 /* "jit maps: read N, refused N, bad-lines N" into buf; returns 1 when
  * something was refused or skipped (the formats that say it only then). */
 int kp_report_jit_note(const struct kp_report_info *info, char *buf, size_t len);
+/* The Python counters as one line into buf; 1 when there is any. */
+int kp_report_python_note(const struct kp_report_info *info, char *buf, size_t len);
 /* "debuginfod: done N, failed N, pending N" into buf; returns 1 when
  * debug files were fetched in this run (the formats say it only then). */
 int kp_report_debuginfod_note(const struct kp_report_info *info, char *buf,

@@ -159,6 +159,23 @@ int kp_report_jit_note(const struct kp_report_info *info, char *buf, size_t len)
 	return info->jit_refused || info->jit_bad_lines;
 }
 
+int kp_report_python_note(const struct kp_report_info *info, char *buf, size_t len)
+{
+	if (!info || !(info->py_procs || info->py_merged || info->py_no_thread ||
+		       info->py_trunc || info->py_fault || info->py_unknown))
+		return 0;
+	snprintf(buf, len, "python: processes %" PRIu64 ", samples merged %" PRIu64
+		 ", thread-not-found %" PRIu64 ", cut %" PRIu64 ", read-failed %"
+		 PRIu64 ", code-unreadable %" PRIu64 ", unplaced %" PRIu64
+		 ", unknown-version %" PRIu64 "%s%s%s", info->py_procs,
+		 info->py_merged, info->py_no_thread, info->py_trunc, info->py_fault,
+		 info->py_unreadable, info->py_unplaced, info->py_unknown,
+		 info->py_unknown_version ? " (" : "",
+		 info->py_unknown_version ? info->py_unknown_version : "",
+		 info->py_unknown_version ? ")" : "");
+	return 1;
+}
+
 int kp_report_debuginfod_note(const struct kp_report_info *info, char *buf,
 			      size_t len)
 {

@@ -76,6 +76,15 @@ struct kp_report_info {
 	/* JIT maps (perf-PID.map) of this run: processes given one, maps
 	 * refused (untrusted, too big, over the budget), lines skipped. */
 	uint64_t jit_maps, jit_refused, jit_bad_lines;
+	/* Python (kptop(1), PYTHON): processes found, samples given their
+	 * Python frames, samples whose thread state was not found, whose
+	 * chain was cut at the bound, whose read failed; code objects that
+	 * could not be read; samples whose frames had no interpreter loop
+	 * frame to go in place of; processes of a version kptop cannot read
+	 * (py_unknown_version: the first, or NULL). */
+	uint64_t py_procs, py_merged, py_no_thread, py_trunc, py_fault;
+	uint64_t py_unreadable, py_unplaced, py_unknown;
+	const char *py_unknown_version;
 	/* Debug files fetched from debuginfod servers ($DEBUGINFOD_URLS;
 	 * debuginfod 0: not fetched): fetches not ended yet, ended with a
 	 * file, ended without one. */

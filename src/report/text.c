@@ -12,7 +12,7 @@
 static void header(FILE *out, const char *pfx, const struct kp_report_facts *f,
 		   const struct kp_report_info *info)
 {
-	char jit[128];
+	char jit[256];
 
 	fprintf(out, "%skptop %s ", pfx, PACKAGE_VERSION);
 	kp_report_origin(out, info);
@@ -29,6 +29,8 @@ static void header(FILE *out, const char *pfx, const struct kp_report_facts *f,
 	kp_report_jit_note(info, jit, sizeof(jit));
 	fprintf(out, "%s%s\n", pfx, jit);
 	if (kp_report_debuginfod_note(info, jit, sizeof(jit)))
+		fprintf(out, "%s%s\n", pfx, jit);
+	if (kp_report_python_note(info, jit, sizeof(jit)))
 		fprintf(out, "%s%s\n", pfx, jit);
 	fprintf(out, "%sprocesses %" PRIu64 ", threads %" PRIu64 ", mappings %"
 		PRIu64 ", call-tree nodes %" PRIu64 "\n", pfx, f->sum.processes,

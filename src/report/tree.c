@@ -55,7 +55,7 @@ int kp_report_tree(FILE *out, struct kp_model *m,
 	char sep = info ? info->field_sep : 0;
 	struct kp_report_facts f;
 	struct kp_view *v = NULL;
-	char jit[128];
+	char jit[256];
 	int rc;
 
 	kp_report_facts(m, info, &f);
@@ -73,6 +73,8 @@ int kp_report_tree(FILE *out, struct kp_model *m,
 	if (kp_report_jit_note(info, jit, sizeof(jit)))
 		fprintf(out, "# %s\n", jit);
 	if (kp_report_debuginfod_note(info, jit, sizeof(jit)))
+		fprintf(out, "# %s\n", jit);
+	if (kp_report_python_note(info, jit, sizeof(jit)))
 		fprintf(out, "# %s\n", jit);
 	if (sep)
 		rows_sep(out, v, sep);

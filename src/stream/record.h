@@ -39,7 +39,8 @@ enum kp_rec_type {
 	KP_REC_END = 12,	/* the last record of a saved file: its counts */
 	KP_REC_CODE = 13,	/* the code and lines of one function (minor 3) */
 	KP_REC_OFFCPU = 14,	/* a thread's time off its CPU, with its stacks */
-	KP_REC_TYPE_MAX = 14,
+	KP_REC_PYCODE = 15,	/* names of a Python code object of a process */
+	KP_REC_TYPE_MAX = 15,
 };
 
 /* Limits shared by the BPF side, the codec and the model. */
@@ -146,7 +147,30 @@ struct kp_rec_sample {
 	 * time_ns is the first one's. 0 is read as 1, so a zeroed record is
 	 * one sample; the decoder always sets it, to 1 or more. */
 	uint32_t weight;
+	/* Python (minor 5): how the interpreter's frames were read
+	 * (KP_PY_*; KP_PY_NONE: not a Python sample, no frames) and its
+	 * frames, innermost first, two values each: pyframes[2i] the code
+	 * object's address, pyframes[2i + 1] its KP_PYF_* info. */
+	uint32_t py_status;
+	uint16_t nr_pyframes;		/* <= KP_MAX_PYFRAMES */
+	const uint64_t *pyframes;
 };
+
+/* Names of a Python code object of a process, for its frames in SAMPLE
+ * records (the identity is pid, code and token). */
+struct kp_rec_pycode {
+	uint64_t time_ns;
+	uint32_t pid;
+	uint64_t code;			/* the code object's address */
+	uint32_t token;			/* KP_PYF_TOKEN of its frames */
+	uint32_t version;		/* interpreter major << 8 | minor */
+	uint32_t firstlineno;
+	const char *qualname;
+	const char *filename;
+	uint32_t linetable_len;		/* <= KP_PY_LINETABLE_MAX */
+	const uint8_t *linetable;	/* co_linetable, the version's format */
+};
+#define KP_PY_LINETABLE_MAX 65536
 
 /* The samples a SAMPLE record stands for: its weight, 0 read as 1. */
 static inline uint32_t kp_sample_weight(const struct kp_rec_sample *s)
@@ -271,6 +295,7 @@ struct kp_record {
 		struct kp_rec_end end;
 		struct kp_rec_code code;
 		struct kp_rec_offcpu offcpu;
+		struct kp_rec_pycode pycode;
 	};
 };
 

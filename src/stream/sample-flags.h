@@ -17,4 +17,22 @@
 #define KP_SAMPLE_USER_MODE (1u << 5)	/* the sample hit user mode */
 #define KP_SAMPLE_REGS (1u << 6)	/* regs[] and stack[] are valid */
 
+/* How a sample's Python frames were read (its py_status, minor 5). */
+#define KP_PY_NONE 0		/* no Python state looked for: no frames */
+#define KP_PY_OK 1		/* the whole chain (maybe empty: no frame) */
+#define KP_PY_NO_THREAD 2	/* the thread's state was not found */
+#define KP_PY_TRUNC 3		/* the chain was cut at the bound */
+#define KP_PY_FAULT 4		/* a read failed: the frames up to it */
+#define KP_PY_STATUS_MAX 4
+#define KP_MAX_PYFRAMES 127	/* Python frames in a sample */
+/* A Python frame's info word: the instruction index (code units) + 1 in
+ * bits 0..31 (0: unknown), bit 32 the frame was entered from C (the
+ * first frame of an evaluation loop call), bits 40..63 a token of the
+ * code object (bits 4..27 of its line table's address), so that a code
+ * object freed and reused at the same address is told apart. */
+#define KP_PYF_INSTR(i) ((unsigned)((i) & 0xffffffffu))
+#define KP_PYF_ENTRY (1ull << 32)
+#define KP_PYF_TOKEN(i) ((unsigned)((i) >> 40))
+#define KP_PYF_RESERVED 0x000000fe00000000ull	/* bits 33..39: 0 */
+
 #endif /* KP_STREAM_SAMPLE_FLAGS_H */

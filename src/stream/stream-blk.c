@@ -21,6 +21,7 @@ void kp_stream_tally__add(struct kp_stream_tally *t, const struct kp_record *r)
 static const char *const type_names[KP_REC_TYPE_MAX + 1] = {
 	"", "META", "PROCESS", "EXEC", "EXIT", "MMAP", "SAMPLE", "LOST",
 	"SYMTAB", "THREAD", "CGROUP", "CHECK", "END", "CODE", "OFFCPU",
+	[KP_REC_PYCODE] = "PYCODE",
 };
 
 int kp_stream_tally__check(const struct kp_stream_tally *t,
@@ -37,7 +38,8 @@ int kp_stream_tally__check(const struct kp_stream_tally *t,
 		if (said != t->counts[i])
 			return kp_err_set(err, KP_EFORMAT, "offset %" PRIu64 ": END "
 					  "record: %" PRIu64 " %s records, but the file "
-					  "holds %" PRIu64, off, said, type_names[i + 1],
+					  "holds %" PRIu64, off, said,
+					  type_names[i + 1] ? type_names[i + 1] : "unknown",
 					  t->counts[i]);
 	}
 	return 0;

@@ -35,6 +35,7 @@
 _Static_assert(SCRATCH_BASE >= 2 * KP_MAX_FRAMES * 8 + 64, "frames fit");
 _Static_assert(sizeof(struct kp_symbol) <= 24, "SYMTAB_SCRATCH bound");
 _Static_assert(SCRATCH_BASE >= KP_END_MAX_TYPES * 8 + 64, "END counts fit");
+_Static_assert(SCRATCH_BASE >= 4 * KP_MAX_FRAMES * 8 + 96, "Python frames fit");
 
 struct kp_decoder {
 	struct kp_rd_scratch sc;
@@ -52,6 +53,7 @@ static const char *const type_names[KP_REC_TYPE_MAX + 1] = {
 	[KP_REC_CHECK] = "CHECK record", [KP_REC_END] = "END record",
 	[KP_REC_CODE] = "CODE record",
 	[KP_REC_OFFCPU] = "OFFCPU record",
+	[KP_REC_PYCODE] = "PYCODE record",
 };
 
 int kp_stream_header_decode(const uint8_t *buf, size_t len,
@@ -206,6 +208,61 @@ static void dec_mmap(struct rd *r, struct kp_rec_mmap *m)
 	m->path = get_str(r, KP_PATH_MAX, "path");
 }
 
+/* A sample's Python fields (minor 5). */
+static void dec_python(struct rd *r, struct kp_rec_sample *s)
+{
+	const uint8_t *at = r->p;
+	uint64_t *f = NULL;
+	uint32_t n;
+
+	s->py_status = get_u32(r, "Python status");
+	if (!r->rc && (s->py_status == KP_PY_NONE || s->py_status > KP_PY_STATUS_MAX))
+		fail(r, at, "Python status %u is not 1 to %d", s->py_status,
+		     KP_PY_STATUS_MAX);
+	at = r->p;
+	n = get_u32(r, "Python frame count");
+	if (!r->rc && n > KP_MAX_PYFRAMES)
+		fail(r, at, "Python frame count %u is over the limit %d", n,
+		     KP_MAX_PYFRAMES);
+	if (!r->rc && (uint64_t)n * 16 > (uint64_t)(r->end - r->p))
+		fail(r, at, "Python frame count %u runs past the end of the record", n);
+	if (!r->rc && n)
+		f = take(r, (size_t)n * 16, 8);
+	if (r->rc || !f)
+		return;
+	memcpy(f, r->p, (size_t)n * 16);	/* little-endian host */
+	for (uint32_t i = 0; i < n; i++)
+		if (f[2 * i + 1] & KP_PYF_RESERVED) {
+			fail(r, r->p + 16 * i + 8, "Python frame %u sets reserved bits", i);
+			return;
+		}
+	r->p += (size_t)n * 16;
+	s->nr_pyframes = (uint16_t)n;
+	s->pyframes = f;
+}
+
+static void dec_pycode(struct rd *r, struct kp_rec_pycode *c)
+{
+	const uint8_t *at;
+	size_t n;
+
+	c->time_ns = get_u64(r, "time_ns");
+	c->pid = get_u32(r, "pid");
+	c->code = get_addr(r, "code");
+	at = r->p;
+	c->token = get_u32(r, "token");
+	if (!r->rc && c->token >= (1u << 24))
+		fail(r, at, "token 0x%x is over 24 bits", c->token);
+	c->version = get_u32(r, "version");
+	c->firstlineno = get_u32(r, "firstlineno");
+	c->qualname = get_str(r, KP_PATH_MAX, "qualname");
+	c->filename = get_str(r, KP_PATH_MAX, "filename");
+	c->linetable = get_span(r, KP_PY_LINETABLE_MAX, &n, "linetable");
+	c->linetable_len = (uint32_t)n;
+	if (!n)
+		c->linetable = NULL;
+}
+
 /* SAMPLE's fields but its weight (shared with OFFCPU). */
 static void dec_sample_body(struct rd *r, struct kp_rec_sample *s)
 {
@@ -246,6 +303,8 @@ static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
 		if (!r->rc && !s->weight)
 			fail(r, at, "weight 0 (a sample stands for at least 1)");
 	}
+	if (minor >= 5 && !r->rc && r->p < r->end)
+		dec_python(r, s);
 }
 
 static void dec_offcpu(struct rd *r, struct kp_rec_offcpu *o)
@@ -415,6 +474,7 @@ static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 	case KP_REC_END: dec_end(r, &out->end); break;
 	case KP_REC_CODE: dec_code(r, &out->code); break;
 	case KP_REC_OFFCPU: dec_offcpu(r, &out->offcpu); break;
+	case KP_REC_PYCODE: dec_pycode(r, &out->pycode); break;
 	}
 }
 

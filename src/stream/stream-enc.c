@@ -115,6 +115,46 @@ static inline void e_addrs(struct enc *e, const uint64_t *a, size_t n, size_t ma
 	}
 }
 
+/* A sample's Python fields (minor 5): status, count, code and info
+ * per frame. */
+static void e_python(struct enc *e, const struct kp_rec_sample *s)
+{
+	size_t n = s->nr_pyframes;
+
+	if (s->py_status > KP_PY_STATUS_MAX || n > KP_MAX_PYFRAMES ||
+	    (n && !s->pyframes)) {
+		e->bad = 1;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (s->pyframes[2 * i + 1] & KP_PYF_RESERVED)
+			e->bad = 1;
+	e_u(e, s->py_status);
+	e_u(e, n);
+	e->n += 16 * n;
+	if (e->p && n) {
+		memcpy(e->p, s->pyframes, 16 * n);	/* little-endian host */
+		e->p += 16 * n;
+	}
+}
+
+static void e_pycode(struct enc *e, const struct kp_rec_pycode *c)
+{
+	e_u(e, c->time_ns);
+	e_u(e, c->pid);
+	e_le64(e, c->code);
+	e_u(e, c->token);
+	e_u(e, c->version);
+	e_u(e, c->firstlineno);
+	e_str(e, c->qualname, KP_PATH_MAX);
+	e_str(e, c->filename, KP_PATH_MAX);
+	if (c->linetable_len > KP_PY_LINETABLE_MAX ||
+	    (c->linetable_len && !c->linetable) || c->token >= (1u << 24))
+		e->bad = 1;
+	else
+		e_bytes(e, c->linetable, c->linetable_len);
+}
+
 /* SAMPLE's fields but its weight (shared with OFFCPU). */
 static void e_sample_body(struct enc *e, const struct kp_rec_sample *s)
 {
@@ -141,8 +181,13 @@ static void e_sample_body(struct enc *e, const struct kp_rec_sample *s)
 static void e_sample(struct enc *e, const struct kp_rec_sample *s)
 {
 	e_sample_body(e, s);
-	if (s->weight > 1)	/* absent means 1 (minor 1) */
-		e_u(e, s->weight);
+	/* absent means 1 (minor 1); written before Python fields (minor 5) */
+	if (s->weight > 1 || s->py_status)
+		e_u(e, kp_sample_weight(s));
+	if (s->py_status)
+		e_python(e, s);
+	else if (s->nr_pyframes)
+		e->bad = 1;
 }
 
 static void e_offcpu(struct enc *e, const struct kp_rec_offcpu *o)
@@ -326,6 +371,7 @@ static void e_payload(struct enc *e, const struct kp_record *r)
 		break;
 	case KP_REC_END: e_end(e, &r->end); break;
 	case KP_REC_CODE: e_code(e, &r->code); break;
+	case KP_REC_PYCODE: e_pycode(e, &r->pycode); break;
 	case KP_REC_CGROUP:
 		e_u(e, r->cgroup.time_ns);
 		e_u(e, r->cgroup.id);

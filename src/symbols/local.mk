@@ -19,6 +19,8 @@ libkpsymbols_a_SOURCES = \
 libkpsymbols_a_SOURCES += src/symbols/disasm.h src/symbols/disasm.c
 libkpsymbols_a_SOURCES += src/symbols/buildid.h src/symbols/buildid.c
 libkpsymbols_a_SOURCES += src/symbols/dwcache.h src/symbols/dwcache.c
+libkpsymbols_a_SOURCES += src/symbols/pycode.h src/symbols/pycode.c \
+	src/symbols/pylayout.c
 libkpsymbols_a_SOURCES += src/symbols/debuginfod.h src/symbols/debuginfod.c \
 	src/symbols/remote.c
 libkpsymbols_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBLZMA_CFLAGS) \
@@ -84,6 +86,11 @@ TESTS += tests/test-disasm
 tests_test_disasm_SOURCES = tests/test-disasm.c
 tests_test_disasm_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_disasm_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS)
+check_PROGRAMS += tests/test-pycode
+TESTS += tests/test-pycode
+tests_test_pycode_SOURCES = tests/test-pycode.c
+tests_test_pycode_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_pycode_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS)
 check_PROGRAMS += tests/test-buildid
 TESTS += tests/test-buildid
 tests_test_buildid_SOURCES = tests/test-buildid.c
@@ -143,4 +150,29 @@ fuzz_fuzz_elf_LDADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBLZMA_LIBS) $(ZLIB_LIBS) 
 	$(LIBIBERTY_LIBS) $(LIBDEBUGINFOD_LIBS) $(CAPSTONE_LIBS) -lpthread
 FUZZ_TARGETS += fuzz/fuzz-elf
 CLEANFILES += fuzz/fuzz-elf
+endif
+
+## Fuzzing the Python code object reader and line tables (pycode.h):
+## make check replays fuzz/corpus/pycode (fuzz/pycode-seeds.py made it).
+check_PROGRAMS += fuzz/fuzz-pycode-replay
+fuzz_fuzz_pycode_replay_SOURCES = fuzz/fuzz.h fuzz/fuzz-pycode.c fuzz/replay.c
+fuzz_fuzz_pycode_replay_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+fuzz_fuzz_pycode_replay_LDADD = $(KP_SYMBOLS_LIBS)
+TESTS += tests/fuzz-pycode.sh
+EXTRA_DIST += tests/fuzz-pycode.sh fuzz/corpus/pycode fuzz/pycode-seeds.py
+## The CPython layouts against the installed headers of those versions.
+TESTS += tests/py-layout.sh
+EXTRA_DIST += tests/py-layout.sh tests/py-layout.c
+
+if ENABLE_FUZZING
+EXTRA_PROGRAMS += fuzz/fuzz-pycode
+fuzz_fuzz_pycode_SOURCES = fuzz/fuzz.h fuzz/fuzz-pycode.c src/symbols/pycode.h \
+	src/symbols/pycode.c src/symbols/pylayout.c src/symbols/elfread.h \
+	src/symbols/elfread.c src/symbols/symtab.h src/symbols/symtab.c src/util/kp_err.c
+fuzz_fuzz_pycode_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) -g \
+	-fsanitize=fuzzer,address,undefined
+fuzz_fuzz_pycode_LDFLAGS = -fsanitize=fuzzer,address,undefined
+fuzz_fuzz_pycode_LDADD = $(LIBELF_LIBS)
+FUZZ_TARGETS += fuzz/fuzz-pycode
+CLEANFILES += fuzz/fuzz-pycode
 endif

@@ -9,6 +9,7 @@
 
 #include "collect/collect.h"
 #include "pump/pump.h"
+#include "pump/python.h"
 #include "tui/actions.h"
 #include "tui/annotate.h"
 #include "tui/rc.h"
@@ -87,6 +88,22 @@ static enum kp_act act_zero(struct kp_tui *t, int key)
 	kp_model__zero(t->cfg.model);
 	t->last_samples = 0;
 	kp_tui__message(t, 0, "counts zeroed");
+	return KP_ACT_REVIEW;
+}
+
+/* Python processes: their Python frames merged, or the native stacks;
+ * the counts start again (stacks seen before keep their form). */
+static enum kp_act act_python(struct kp_tui *t, int key)
+{
+	int raw = !kp_python__raw(t->cfg.python);
+
+	if (!t->cfg.python)
+		return KP_ACT_NONE;
+	kp_python__set_raw(t->cfg.python, raw);
+	kp_model__zero(t->cfg.model);
+	t->last_samples = 0;
+	kp_tui__message(t, 0, "Python processes: %s (counts zeroed)",
+			raw ? "native stacks" : "Python frames");
 	return KP_ACT_REVIEW;
 }
 
@@ -304,6 +321,7 @@ static const struct kp_action actions[] = {
 	{ { 'f' }, "f", "flush the per-CPU buffers now", act_flush },
 	{ { 'w' }, "w", "save to a stream file (again: stop saving)", kp_act_save },
 	{ { 'z' }, "z", "zero the counts", act_zero },
+	{ { 'P' }, "P", "Python: its functions / the native stacks (zeroes the counts)", act_python },
 	{ { 'W' }, "W", "save the view, sorts, delay, mode, hidden frames (kptoprc)", act_settings },
 	{ { 'b' }, "b", "set / clear the baseline (rows show the change)", act_baseline },
 	{ { 'm' }, "m", "time mode: cumulative, decaying, window", act_mode },

@@ -99,6 +99,7 @@ struct kp_tui {
 
 	/* Rates for the header, computed at each refresh. */
 	uint64_t last_samples, last_ns;
+	uint64_t py_unknown;		/* Python processes of unknown versions told */
 	double sample_rate, cpu_pct;
 	uint64_t last_switches;		/* --off-cpu: scheduler switches */
 	double switch_rate;

@@ -110,6 +110,7 @@ static void line_drops(struct kp_tui *t, const struct kp_model_summary *s, int y
 {
 	struct kp_line *l = t->line;
 	uint64_t lost[KP_LOST_STAGE_MAX + 1];
+	uint64_t py_no_thread = 0, py_trunc = 0, py_fault = 0;
 
 	memcpy(lost, s->lost, sizeof(lost));
 	if (t->cfg.collector) {
@@ -122,6 +123,9 @@ static void line_drops(struct kp_tui *t, const struct kp_model_summary *s, int y
 		lost[KP_LOST_QUEUE_FULL] = st.lost_queue_full;
 		lost[KP_LOST_SIDEBAND] = st.lost_sideband;
 		t->sampling = st.sampling;
+		py_no_thread = st.py_no_thread;
+		py_trunc = st.py_trunc;
+		py_fault = st.py_fault;
 	}
 	kp_line__put(l, KP_ROLE_VALUE, "Drops ", -1);
 	for (unsigned st = 1; st <= KP_LOST_STAGE_MAX; st++)
@@ -136,6 +140,13 @@ static void line_drops(struct kp_tui *t, const struct kp_model_summary *s, int y
 		if (ss.jit_bad_lines)
 			drop(l, "jit-bad-lines", ss.jit_bad_lines);
 	}
+	/* Python stacks not read whole (kptop(1), PYTHON) */
+	if (py_no_thread)
+		drop(l, "py-no-thread", py_no_thread);
+	if (py_trunc)
+		drop(l, "py-cut", py_trunc);
+	if (py_fault)
+		drop(l, "py-read-failed", py_fault);
 	kp_line__flush(l, y);
 }
 

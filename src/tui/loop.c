@@ -17,6 +17,7 @@
 #include <curses.h>
 
 #include "tui/app.h"
+#include "pump/python.h"
 #include "tui/sig.h"
 
 #define KP_PUMP_MS 50
@@ -32,6 +33,22 @@ static uint64_t now_ms(void)
 	return kp_tui__now_ns() / 1000000ULL;
 }
 
+/* A Python process of a version kptop cannot read: said once. */
+static void python_unknown(struct kp_tui *t)
+{
+	struct kp_python_stats ps;
+
+	if (!t->cfg.python)
+		return;
+	kp_python__stats(t->cfg.python, &ps);
+	if (ps.unknown_version <= t->py_unknown)
+		return;
+	t->py_unknown = ps.unknown_version;
+	kp_tui__message(t, 1, "pid %u runs Python %s, which kptop cannot read: "
+			"its native stacks are shown", ps.last_unknown_pid,
+			ps.last_unknown);
+}
+
 static void pump(struct kp_tui *t)
 {
 	struct kp_err e = { 0 };
@@ -42,6 +59,7 @@ static void pump(struct kp_tui *t)
 	rc = kp_pump__run(t->cfg.pump, 0, &e);
 	if (rc < 0)
 		kp_tui__message(t, 1, "%s", e.msg[0] ? e.msg : kp_strerror(rc));
+	python_unknown(t);
 }
 
 /* Every key pending. A key that changes the view has it rebuilt before

@@ -41,6 +41,7 @@ struct kp_tui_config {
 	int delay_set;			/* -d given: it wins over the settings file */
 	struct kp_symbols *symbols;	/* for the header's JIT map counters; may be NULL */
 	const char *baseline_path;	/* --baseline: the model has its baseline */
+	struct kp_python *python;	/* P: Python frames or native stacks; may be NULL */
 };
 
 /* Whether the terminal named term (NULL: $TERM) can show the live view:

@@ -1,0 +1,57 @@
+/* fuzz-pycode.c — fuzz target of what kptop reads of a Python process
+ * (src/symbols/pycode.h): a code object, its strings and line table in
+ * the memory of a process that may be hostile, and line lookups in that
+ * table.
+ *
+ * Input: u32 code (the code object's address), then the process's memory
+ * from address 0 (put in a memfd, read with pread as /proc/PID/mem is).
+ * The 3.11 layout reads it; the table read (or, failing that, the input
+ * itself) is then looked up at every instruction index up to 4096 and a
+ * few past its end. fuzz/corpus/pycode holds code objects as CPython 3.11
+ * lays them out (made by fuzz/pycode-seeds.py). */
+#include "fuzz.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "symbols/pycode.h"
+
+static void lines(const uint8_t *lt, size_t len, uint32_t first)
+{
+	volatile uint32_t sink = 0;
+
+	for (uint32_t i = 0; i < 4096 && i <= len * 8 + 4; i++)
+		sink += kp_py__line(0x30b, lt, len, first, i);
+	sink += kp_py__line(0x30b, lt, len, first, UINT32_MAX);
+	(void)sink;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct kp_py_layout *l = kp_py__layout(0x30b);
+	struct kp_py_code c;
+	uint32_t code;
+	int fd;
+
+	if (size < 4 || !l)
+		return 0;
+	memcpy(&code, data, 4);
+	fd = memfd_create("fuzz-pycode", MFD_CLOEXEC);
+	if (fd < 0)
+		abort();
+	if (write(fd, data + 4, size - 4) != (ssize_t)(size - 4))
+		abort();
+	if (kp_py__read_code(fd, l, code, &c) == 0) {
+		if (strlen(c.qualname) >= sizeof(c.qualname) ||
+		    strlen(c.filename) >= sizeof(c.filename))
+			abort();
+		lines(c.linetable, c.linetable_len, c.firstlineno);
+		free(c.linetable);
+	} else {
+		lines(data + 4, size - 4, 1);
+	}
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,89 @@
+/* python-int.h — the insides of src/pump/python.c (records, processes,
+ * code objects) and python-ops.c (the resolver ops, the merging, the
+ * search for interpreters in mappings). Private to those two files. */
+#ifndef KP_PUMP_PYTHON_INT_H
+#define KP_PUMP_PYTHON_INT_H
+
+#include "pump/python.h"
+#include "symbols/pycode.h"
+
+#define KP_PY_PROCS 4096		/* processes tracked (open addressing) */
+#define KP_PY_VERSIONS 16		/* module names, by minor version */
+#define KP_PY_CLASSES 65536		/* native pcs classified, at most */
+#define KP_PY_FILES 256			/* files looked at for _PyRuntime */
+/* The pseudo module: bit 63, the serial from bit 21, instruction * 2 + 1 */
+#define KP_PY_BASE (1ull << 63)
+#define KP_PY_LEN (1ull << 62)
+#define KP_PY_INSTR_MAX ((1u << 20) - 1)
+
+enum { KP_PYS_NONE = 0, KP_PYS_PYTHON, KP_PYS_UNKNOWN };
+
+struct py_proc {
+	uint32_t pid;			/* 0: free */
+	uint32_t gen;			/* this process's generation */
+	uint8_t state;			/* KP_PYS_* */
+	uint8_t mapped;			/* the pseudo module is in the model */
+	uint8_t marked;			/* marked for DWARF stack copies */
+	uint8_t sampled;		/* a sample of it had Python frames */
+	uint32_t version;		/* major << 8 | minor */
+	const struct kp_py_layout *layout;
+	int memfd;			/* /proc/PID/mem, -1: none */
+};
+
+struct py_code {
+	uint32_t pid, gen;
+	uint64_t code;
+	uint32_t token, version, firstlineno;
+	int dead;			/* replaced by a newer record */
+	char *qualname, *filename;
+	uint8_t *linetable;
+	uint32_t linetable_len;
+};
+
+/* A native pc's class, cached: KP_PYC_* */
+struct py_cls {
+	uint64_t pc;
+	uint32_t pid;			/* 0: free */
+	uint8_t cls;
+};
+enum { KP_PYC_OTHER = 1, KP_PYC_EVAL, KP_PYC_CALL };
+
+/* A file looked at for _PyRuntime (its build ID's hash, dev UINT32_MAX,
+ * or device and inode; the mapping's offset), and what it holds. */
+struct py_file {
+	uint64_t ino, pgoff;
+	uint32_t dev;
+	int has;			/* 1: an interpreter */
+	struct kp_py_syms syms;
+};
+
+struct kp_python {
+	struct kp_resolver inner;
+	struct kp_resolver_ops ops;
+	struct kp_collector *c;		/* live; NULL: a saved stream */
+	int mark_dwarf;			/* mark Python processes for DWARF */
+	int raw;
+	uint32_t gen;
+	struct py_proc procs[KP_PY_PROCS];
+	struct py_code *codes;		/* by serial - 1 */
+	size_t nr_codes, cap_codes;
+	uint32_t *slots;		/* hash of (pid, gen, code, token) -> serial */
+	size_t cap_slots;
+	struct py_cls *cls;		/* KP_PY_CLASSES slots */
+	size_t nr_cls;
+	struct py_file files[KP_PY_FILES];
+	size_t nr_files;
+	char modules[KP_PY_VERSIONS][16];
+	int hold_token;			/* &hold_token: the pseudo module held */
+	struct kp_python_stats st;
+};
+
+struct py_proc *kp_py_proc(struct kp_python *py, uint32_t pid, int add);
+uint32_t kp_py_code_find(const struct kp_python *py, const struct py_proc *p,
+			 uint64_t code, uint32_t token);
+const char *kp_py_module(struct kp_python *py, uint32_t version);
+/* An executable mapping of a live process: is it an interpreter? */
+void kp_py_on_mmap(struct kp_python *py, const struct kp_rec_mmap *m);
+void kp_py_ops_init(struct kp_python *py);
+
+#endif /* KP_PUMP_PYTHON_INT_H */

@@ -1,0 +1,63 @@
+/* pylayout.c — the layouts of the CPython versions kptop reads
+ * (pycode.h), apart so that tests/py-layout.sh can build it against a
+ * version's installed headers and compare. No dependency but pycode.h.
+ */
+#include "symbols/pycode.h"
+
+/* ---- layouts, from each version's headers ---- */
+
+static const struct kp_py_layout layouts[] = {
+	{	/* 3.11: _PyRuntime.interpreters.head, _is.threads.head,
+		 * _ts.next / .native_thread_id / .cframe,
+		 * _PyCFrame.current_frame, _PyInterpreterFrame.f_code /
+		 * .previous / .prev_instr / .is_entry / .owner,
+		 * PyCodeObject.co_linetable / .co_code_adaptive /
+		 * .co_firstlineno / .co_filename / .co_qualname,
+		 * PyASCIIObject (48) and PyCompactUnicodeObject (72) */
+		.version = 0x30b,
+		.interp_head = 40, .tstate_head = 16,
+		.ts_next = 8, .ts_tid = 160, .ts_cframe = 56, .ts_frame = 8,
+		.f_code = 32, .f_previous = 48, .f_instr = 56, .f_entry = 68,
+		.f_owner = 69,
+		.co_linetable = 136, .co_code = 184,
+		.co_firstlineno = 72, .co_filename = 112, .co_qualname = 128,
+		.str_ascii_data = 48, .str_utf8_len = 48, .str_utf8 = 56,
+		.str_data = 72,
+	},
+	{	/* 3.12: the same fields; _PyCFrame lost use_tracing, the
+		 * frame starts with f_code, no is_entry (a C entry is a shim
+		 * frame, owner FRAME_OWNED_BY_CSTACK), PyASCIIObject lost
+		 * wstr (40; compact 56) */
+		.version = 0x30c,
+		.interp_head = 40, .tstate_head = 72,
+		.ts_next = 8, .ts_tid = 144, .ts_cframe = 56, .ts_frame = 0,
+		.f_code = 0, .f_previous = 8, .f_instr = 56,
+		.f_entry = KP_PY_OFF_NONE, .f_owner = 70,
+		.co_linetable = 136, .co_code = 192,
+		.co_firstlineno = 68, .co_filename = 112, .co_qualname = 128,
+		.str_ascii_data = 40, .str_utf8_len = 40, .str_utf8 = 48,
+		.str_data = 56,
+	},
+	{	/* 3.13: no _PyCFrame (PyThreadState.current_frame), the frame
+		 * starts with f_executable and has instr_ptr (the instruction
+		 * running, not the one before), shim frames as 3.12 */
+		.version = 0x30d,
+		.interp_head = 632, .tstate_head = 7344,
+		.ts_next = 8, .ts_tid = 160, .ts_cframe = KP_PY_OFF_NONE,
+		.ts_frame = 72,
+		.f_code = 0, .f_previous = 8, .f_instr = 56,
+		.f_entry = KP_PY_OFF_NONE, .f_owner = 70,
+		.co_linetable = 136, .co_code = 200,
+		.co_firstlineno = 68, .co_filename = 112, .co_qualname = 128,
+		.str_ascii_data = 40, .str_utf8_len = 40, .str_utf8 = 48,
+		.str_data = 56,
+	},
+};
+
+const struct kp_py_layout *kp_py__layout(uint32_t version)
+{
+	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
+		if (layouts[i].version == version)
+			return &layouts[i];
+	return NULL;
+}

@@ -1,0 +1,76 @@
+# python-check.py WHAT FILE PID [NAMES]: checks a speedscope profile
+# (kptop --format speedscope) of tests/workload/py-split.py running as PID:
+# hot_a/hot_b/hot_c within 3 points of 50/30/20, whole Python chains
+# (main thread: the native main, Py_BytesMain or __libc_start_call_main
+# below <module>; other threads: the native start_thread below
+# Thread._bootstrap) under >= 95% of their samples, no
+# interpreter loop frame left, and the hot loop's line (12 or 13 of
+# py-split.py) in >= 90% of spin's samples. NAMES: a file to write the
+# frame names of PID into (sorted), to compare a replay with.
+import json
+import sys
+
+what, path, pid = sys.argv[1], sys.argv[2], int(sys.argv[3])
+ROOTS = {"main", "Py_BytesMain", "__libc_start_call_main"}
+doc = json.load(open(path))
+frames = doc["shared"]["frames"]
+hot = {"hot_a": 0.0, "hot_b": 0.0, "hot_c": 0.0}
+whole = total = spin = spin_ok = 0.0
+names = set()
+bad = []
+prefix = "(pid %d) thread " % pid
+for prof in doc["profiles"]:
+    at = prof["name"].find(prefix)
+    if at < 0:
+        continue
+    tid = int(prof["name"][at + len(prefix):].split()[0])
+    for stack, w in zip(prof["samples"], prof["weights"]):
+        fs = [frames[i] for i in stack]
+        ns = [f["name"] for f in fs]
+        names.update("%s %s:%s" % (f["name"], f.get("file", ""), f.get("line", ""))
+                     for f in fs if f.get("file", "").endswith(".py"))
+        hit = [h for h in hot if h in ns]
+        if not hit:
+            continue
+        hot[hit[0]] += w
+        total += w
+        if "work" in ns and "_PyEval_EvalFrameDefault" not in ns:
+            i = ns.index("work")
+            if tid == pid:
+                # main, or where it is not named (Debian's python3.11 has
+                # no symbol for it) the native frames around it
+                ok = "<module>" in ns[:i] and bool(
+                    ROOTS & set(ns[:ns.index("<module>")]))
+            else:
+                b = [k for k in range(i) if ns[k].endswith("_bootstrap")]
+                ok = bool(b) and "start_thread" in ns[:b[0]]
+            whole += w if ok else 0
+            if not ok and len(bad) < 3:
+                bad.append(";".join(ns))
+        for f in fs:
+            if f["name"] == "spin":
+                spin += w
+                if f.get("file", "").endswith("py-split.py") and f.get("line") in (12, 13):
+                    spin_ok += w
+fail = []
+if total <= 0:
+    print("%s: no samples of hot_a/hot_b/hot_c for pid %d" % (what, pid))
+    sys.exit(1)
+for h, want in (("hot_a", 50), ("hot_b", 30), ("hot_c", 20)):
+    share = 100 * hot[h] / total
+    print("%s: %s %.1f%% (want %d%%)" % (what, h, share, want))
+    if abs(share - want) > 3:
+        fail.append(h)
+print("%s: whole Python chains in %.1f%% of the samples" % (what, 100 * whole / total))
+if whole < 0.95 * total:
+    fail.append("chains: " + " | ".join(bad))
+print("%s: the hot loop's line in %.1f%% of spin's samples" %
+      (what, 100 * spin_ok / spin if spin else 0))
+if spin_ok < 0.9 * spin or not spin:
+    fail.append("lines")
+if len(sys.argv) > 4:
+    with open(sys.argv[4], "w") as out:
+        out.write("\n".join(sorted(names)) + "\n")
+if fail:
+    print("%s: FAILED: %s" % (what, "; ".join(fail)))
+    sys.exit(1)
