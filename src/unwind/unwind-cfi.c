@@ -400,6 +400,9 @@ static void module_load(struct uw_module *m)
 		module_need_debug(m);
 	m->ok = m->eh || m->dbg_frame;
 	m->hostile = !m->ok && *m->refused != refused;
+	/* A file without any CFI (a Go binary, assembly) is still a module:
+	 * its entry symbols, and the frame-pointer fallback for its code. */
+	m->ok = !m->hostile;
 }
 
 static bool has_build_id(const struct kp_unwind_map *map)

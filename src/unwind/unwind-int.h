@@ -68,7 +68,8 @@ uint64_t uw_cache__refused(const struct uw_cache *c);
 void uw_cache__set_max(struct uw_cache *c, size_t max);
 
 /* The module of map (loaded on first use); NULL when its file cannot be
- * opened or read (remembered: not retried). */
+ * opened or read, or its CFI is hostile (remembered: not retried). A
+ * file without CFI is a module (its pcs have no frame state). */
 struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_map *map);
 
 /* The CFI frame state at pc (a process address inside map); the caller
