@@ -921,6 +921,25 @@ static void test_cfi_scan(void **state)
 	assert_int_equal(scan_debug_frame(deep, sizeof(deep), 16, 0), KP_EFORMAT);
 }
 
+/* Built with or without frame pointers, by the CFI: split-nofp
+ * (-fomit-frame-pointer) not, unwind-leaf (-fno-omit-frame-pointer) yes;
+ * anonymous memory cannot tell. */
+static void test_keeps_fp(void **state)
+{
+	struct snap *nofp = load_snap("split-nofp"), *fp = load_snap("unwind-leaf");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_map anon = { .start = 0x10000, .end = 0x20000 };
+
+	(void)state;
+	assert_non_null(u);
+	assert_int_equal(kp_unwinder__keeps_fp(u, nofp->exe), 0);
+	assert_int_equal(kp_unwinder__keeps_fp(u, fp->exe), 1);
+	assert_int_equal(kp_unwinder__keeps_fp(u, &anon), -1);
+	kp_unwinder__free(u);
+	free_snap(nofp);
+	free_snap(fp);
+}
+
 /* ---- mixed unwinding: a JIT frame between frames with CFI ---- */
 
 struct jit_cap {
@@ -1083,6 +1102,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_cfi),
 		cmocka_unit_test(test_cfi_scan),
 		cmocka_unit_test(test_jit_frame),
+		cmocka_unit_test(test_keeps_fp),
 	};
 
 	elf_version(EV_CURRENT);

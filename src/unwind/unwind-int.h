@@ -79,6 +79,13 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 		     uint64_t pc, bool debug_frame, Dwarf_Frame **frame);
 
+/* By the module's .eh_frame: 1 if at least half of its functions that
+ * set up a frame make rbp their CFA's register (built with frame
+ * pointers), 0 if fewer do (built without: a frame-pointer walk through
+ * it breaks), -1 when it cannot tell (no .eh_frame, fewer than 4 such
+ * functions). */
+int uw_module__keeps_fp(const struct uw_module *m);
+
 /* 1 if pc (a process address inside map) is inside one of the process
  * entry functions (_start, __libc_start_main, __libc_start_call_main,
  * start_thread, clone, clone3) by the module's symbol table (or that of

@@ -581,6 +581,15 @@ void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out
 	}
 }
 
+int kp_unwinder__keeps_fp(struct kp_unwinder *u, const struct kp_unwind_map *map)
+{
+	struct uw_module *m;
+
+	if (map_is_anon(map) || !(m = uw_cache__module(u->cache, map)))
+		return -1;
+	return uw_module__keeps_fp(m);
+}
+
 void kp_unwinder__set_mixed(struct kp_unwinder *u, int on)
 {
 	u->dwarf_only = !on;

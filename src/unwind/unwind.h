@@ -147,6 +147,15 @@ int kp_unwinder__user_stack(struct kp_unwinder *u, uint32_t pid,
 
 void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out);
 
+/* Is map's file built with frame pointers? By its .eh_frame: 1 if at
+ * least half of its functions that set up a frame make rbp their CFA's
+ * register, 0 if fewer do (a frame-pointer walk through its code breaks:
+ * auto mode marks the process at once), -1 when it cannot tell
+ * (anonymous memory, no .eh_frame, fewer than 4 such functions, a file
+ * that cannot be read). Counted when the module is loaded, with the check
+ * of cfi-scan.h. */
+int kp_unwinder__keeps_fp(struct kp_unwinder *u, const struct kp_unwind_map *map);
+
 /* on (the default): frames without CFI are stepped by their frame
  * pointer; off: the unwind stops there, as before mixed unwinding (for
  * benchmarks that compare the two on the same stacks). */
