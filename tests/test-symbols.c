@@ -26,6 +26,7 @@
 #include "symbols/dwarfsrc.h"
 #include "symbols/elfread.h"
 #include "symbols/fdetab.h"
+#include "symbols/jitname.h"
 #include "symbols/symbols.h"
 #include "symbols/symtab.h"
 
@@ -935,6 +936,55 @@ static void test_jit_map(void **state)
 	unlink(path);
 }
 
+/* Runtimes' names taken apart: function, file, line, the runtime as
+ * the module. */
+static void test_jit_names(void **state)
+{
+	struct kp_symbols *s = jit_syms();
+	struct kp_sym_frame f[2];
+	struct kp_sym_map m;
+	struct kp_jitname jn;
+	char path[PATH_MAX + 64];
+
+	(void)state;
+	kp_jitname__parse("LazyCompile:*fib /srv/app/fib.js:3:17", &jn);
+	assert_string_equal(jn.fn, "fib");
+	assert_string_equal(jn.file, "/srv/app/fib.js");
+	assert_int_equal(jn.line, 3);
+	assert_int_equal(jn.runtime, KP_JIT_NODE);
+	kp_jitname__parse("JS:~ node:internal/main:1", &jn);
+	assert_string_equal(jn.fn, "(anonymous)");
+	assert_string_equal(jn.file, "node:internal/main");
+	assert_int_equal(jn.line, 1);
+	kp_jitname__parse("Builtin:ArrayPrototypePush", &jn);
+	assert_string_equal(jn.fn, "Builtin:ArrayPrototypePush");
+	assert_int_equal(jn.runtime, KP_JIT_NODE);
+	kp_jitname__parse("void java.lang.Thread.run()", &jn);
+	assert_string_equal(jn.fn, "java.lang.Thread.run()");
+	assert_int_equal(jn.runtime, KP_JIT_JAVA);
+	kp_jitname__parse("py::Foo.hot:/srv/x.py", &jn);
+	assert_string_equal(jn.fn, "Foo.hot");
+	assert_string_equal(jn.file, "/srv/x.py");
+	assert_int_equal(jn.runtime, KP_JIT_PYTHON);
+	kp_jitname__parse("some code 1:2", &jn);	/* none of them: whole */
+	assert_string_equal(jn.fn, "some code 1:2");
+	assert_int_equal(jn.runtime, KP_JIT_UNKNOWN);
+	kp_jitname__parse("JS:*", &jn);
+	assert_string_equal(jn.fn, "(anonymous)");
+
+	snprintf(path, sizeof(path), "%s/perf-%d.map", tmpdir, getpid());
+	write_file(path, "7f1200001000 100 JS:*hot /srv/app.js:12:5\n"
+		   "7f1200002000 100 Builtin:ArgumentsAdaptorTrampoline\n");
+	jit_map(&m, 1);
+	assert_int_equal(kp_symbols__user(s, &m, 0x7f1200001010ull, f, 2), 1);
+	assert_string_equal(f[0].name, "hot");
+	assert_string_equal(f[0].file, "/srv/app.js");
+	assert_int_equal(f[0].line, 12);
+	assert_string_equal(kp_symbols__module_name(s, &m, 0), "[jit:node]");
+	kp_symbols__free(s);
+	unlink(path);
+}
+
 static void test_jit_map_untrusted(void **state)
 {
 	struct kp_symbols *s = jit_syms();
@@ -1809,6 +1859,7 @@ int main(void)
 		cmocka_unit_test(test_fde_stripped),
 		cmocka_unit_test(test_fde_no_sections),
 		cmocka_unit_test(test_fde_hostile),
+		cmocka_unit_test(test_jit_names),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

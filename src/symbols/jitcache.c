@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "symbols/jitmap.h"
+#include "symbols/jitname.h"
 #include "symbols/jitworker.h"
 #include "symbols/procfs.h"
 #include "symbols/symbols-int.h"
@@ -120,6 +121,23 @@ static int over_budget(const struct kp_symbols *s, const struct kp_jitid *id)
 	return id_same(&s->jit_over_id, id) && s->st.jit_bytes >= s->jit_over_bytes;
 }
 
+/* The runtime whose names most of t's first entries are. */
+static enum kp_jit_runtime runtime_of(const struct kp_jittab *t)
+{
+	size_t n = kp_jittab__count(t), votes[KP_JIT_PYTHON + 1] = { 0 };
+	enum kp_jit_runtime best = KP_JIT_UNKNOWN;
+	struct kp_jitname jn;
+
+	for (size_t i = 0; i < n && i < 256; i++) {
+		kp_jitname__parse(kp_jittab__name(t, i), &jn);
+		votes[jn.runtime]++;
+	}
+	for (int r = KP_JIT_NODE; r <= KP_JIT_PYTHON; r++)
+		if (votes[r] > votes[best] || (best == KP_JIT_UNKNOWN && votes[r]))
+			best = (enum kp_jit_runtime)r;
+	return best;
+}
+
 /* A read of map id for process p (NULL: gone meanwhile) has ended: its
  * table becomes a shared entry, given to p. Rereads of p wait
  * KP_JIT_COST_FACTOR times as long as this read took. */
@@ -144,6 +162,7 @@ static void read_done(struct kp_symbols *s, struct kp_sym_proc *p,
 	}
 	e->id = *id;
 	e->tab = r->tab;
+	e->runtime = runtime_of(e->tab);
 	s->st.jit_reads++;
 	s->st.jit_bytes += kp_jittab__bytes(e->tab);
 	e->next = s->jits;
@@ -264,6 +283,12 @@ static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 		return;
 	}
 	close(fd);
+}
+
+void kp_jit__refresh(struct kp_symbols *s, struct kp_sym_proc *p)
+{
+	if (!p->jit)
+		refresh(s, p);
 }
 
 const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr)

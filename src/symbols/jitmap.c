@@ -276,6 +276,11 @@ size_t kp_jittab__count(const struct kp_jittab *t)
 	return t ? t->nr : 0;
 }
 
+const char *kp_jittab__name(const struct kp_jittab *t, size_t i)
+{
+	return t->names + t->syms[i].name;
+}
+
 void kp_jittab__free(struct kp_jittab *t)
 {
 	if (!t)

@@ -44,6 +44,8 @@ int kp_jitmap__read(int fd, size_t max_bytes, struct kp_jittab **out,
 /* The name of the code at addr, or NULL. Never allocates. */
 const char *kp_jittab__lookup(const struct kp_jittab *t, uint64_t addr);
 size_t kp_jittab__count(const struct kp_jittab *t);
+/* The name of entry i (address order), i < count. */
+const char *kp_jittab__name(const struct kp_jittab *t, size_t i);
 /* Bytes the table holds (entries + names + the table itself). */
 size_t kp_jittab__bytes(const struct kp_jittab *t);
 void kp_jittab__free(struct kp_jittab *t);

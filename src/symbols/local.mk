@@ -14,6 +14,7 @@ libkpsymbols_a_SOURCES = \
 	src/symbols/demangle.h src/symbols/demangle.c \
 	src/symbols/kallsyms.h src/symbols/kallsyms.c \
 	src/symbols/jitmap.h src/symbols/jitmap.c src/symbols/jitcache.c \
+	src/symbols/jitname.h src/symbols/jitname.c \
 	src/symbols/jitworker.h src/symbols/jitworker.c \
 	src/symbols/procfs.h src/symbols/procfs.c
 libkpsymbols_a_SOURCES += src/symbols/buildid.h src/symbols/buildid.c
@@ -93,6 +94,9 @@ check_PROGRAMS += tests/workload/jitspin
 tests_workload_jitspin_SOURCES = tests/workload/jitspin.c
 TESTS += tests/jit-maps.sh
 EXTRA_DIST += tests/jit-maps.sh
+## A real JIT: node --perf-basic-prof (runtime names, whole chains).
+TESTS += tests/jit-node.sh
+EXTRA_DIST += tests/jit-node.sh
 
 ## Debug files fetched from debuginfod servers: Debian's debuginfod over
 ## the debug file of a stripped workload, one that is down, one that

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "symbols/debuginfod.h"
+#include "symbols/jitname.h"
 #include "symbols/kallsyms.h"
 #include "symbols/module.h"
 #include "symbols/symbols.h"
@@ -64,6 +65,7 @@ struct kp_jitid {
 struct kp_jitent {
 	struct kp_jitid id;
 	unsigned refs;
+	enum kp_jit_runtime runtime;	/* by the names it holds */
 	struct kp_jittab *tab;
 	struct kp_jitent *next;
 };
@@ -111,6 +113,7 @@ struct kp_symbols {
 	int kallsyms_tried;
 	char kstatus[256];
 	char namebuf[256];
+	struct kp_jitname jitname;	/* the last JIT frame's parts */
 	struct kp_symbols_stats st;
 };
 
@@ -145,6 +148,9 @@ void kp_remote__drop(struct kp_symbols *s);
  * or read again when need be), or NULL; and the release of p's table. */
 const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr);
 void kp_jit__drop(struct kp_symbols *s, struct kp_sym_proc *p);
+/* p's JIT file read if it has none yet (as a lookup would: at most once
+ * a second), so that its mappings' module is named by its runtime. */
+void kp_jit__refresh(struct kp_symbols *s, struct kp_sym_proc *p);
 /* Stop the reader thread (a read in progress is abandoned). */
 void kp_jit__stop(struct kp_symbols *s);
 

@@ -461,8 +461,13 @@ static int jit_lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr
 
 	if (!name)
 		return 0;
+	/* a runtime's name taken apart (jitname.h); the parts stay valid
+	 * until the next lookup */
+	kp_jitname__parse(name, &s->jitname);
 	memset(out, 0, sizeof(*out));
-	out->name = name;
+	out->name = s->jitname.fn;
+	out->file = s->jitname.file[0] ? s->jitname.file : NULL;
+	out->line = s->jitname.line;
 	return 1;
 }
 
@@ -637,9 +642,14 @@ const char *kp_symbols__user_module_name(struct kp_symbols *s,
 	case MAP_VDSO:
 		return "[vdso]";
 	case MAP_ANON: {
-		struct kp_sym_proc *p = *proc_slot(s, map->pid, map->proc_start);
+		/* the model names a module when its mapping comes, before any
+		 * lookup: the process's JIT file is read now (if it has one) */
+		struct kp_sym_proc *p = map->pid ? proc_get(s, map->pid, map->proc_start) :
+				       *proc_slot(s, map->pid, map->proc_start);
 
-		return p && p->jit ? "[jit]" : "[anon]";
+		if (p)
+			kp_jit__refresh(s, p);
+		return p && p->jit ? kp_jitname__module(p->jit->runtime) : "[anon]";
 	}
 	default:
 		break;
