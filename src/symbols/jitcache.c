@@ -1,5 +1,7 @@
 /* jitcache.c — the JIT tables of every process (see symbols-int.h):
- * one table per map file, shared by every process whose perf-PID.map is
+ * its perf map (its /tmp under /proc/PID/root with its namespace pid when
+ * it lives in another mount namespace); one table per map file, shared
+ * by every process whose perf-PID.map is
  * that file (device, inode, size, mtime: hard links, or one map copied
  * for several pids is read once); all tables together never hold more
  * than the JIT budget; a map that changes is read again at most once a
@@ -223,6 +225,46 @@ static void read_map(struct kp_symbols *s, struct kp_sym_proc *p, int fd,
 	read_done(s, p, id, &r);
 }
 
+/* Where p's map is: its pid in its own pid namespace, and whether it
+ * lives in another mount namespace (a container: its /tmp is under
+ * /proc/PID/root). Learnt once per process. Without /proc/PID/status or
+ * ns/mnt (a process gone; a test's fake /proc), our own namespaces. */
+static void locate(struct kp_symbols *s, struct kp_sym_proc *p)
+{
+	if (p->jit_ns)
+		return;
+	p->jit_nspid = p->pid;
+	p->jit_ns = 1;
+	if (!p->pid)
+		return;
+	if (kp_procfs__nspid(s->proc_root, p->pid, &p->jit_nspid) != 0)
+		p->jit_nspid = p->pid;
+	if (kp_procfs__same_mntns(s->proc_root, p->pid) == 0)
+		p->jit_ns = 2;
+}
+
+/* p's map in its own mount namespace: /tmp/perf-NSPID.map under its root,
+ * opened when it has changed. An fd, or -errno (-EEXIST: unchanged). */
+static int open_in_root(struct kp_symbols *s, struct kp_sym_proc *p, uint32_t uid,
+			struct stat *st)
+{
+	char path[64];
+	struct kp_jitid id;
+	int fd;
+
+	memset(st, 0, sizeof(*st));	/* a refusal before the stat: id 0 */
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", p->jit_nspid);
+	fd = kp_jitmap__open_in_root(s->proc_root, p->pid, path, uid, st);
+	if (fd >= 0 && p->jit) {
+		id_of(&id, st);
+		if (id_same(&id, &p->jit->id)) {
+			close(fd);
+			return -EEXIST;		/* unchanged */
+		}
+	}
+	return fd;
+}
+
 /* Open perf-PID.map of p if it may be trusted: an fd, or -errno. */
 static int open_map(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st)
 {
@@ -230,10 +272,11 @@ static int open_map(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st
 	uint32_t uid = 0;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/perf-%u.map", s->jit_dir, p->pid);
-	if (lstat(path, st) != 0)
+	locate(s, p);
+	snprintf(path, sizeof(path), "%s/perf-%u.map", s->jit_dir, p->jit_nspid);
+	if (p->jit_ns == 1 && lstat(path, st) != 0)
 		return -errno;
-	if (p->jit && S_ISREG(st->st_mode)) {
+	if (p->jit_ns == 1 && p->jit && S_ISREG(st->st_mode)) {
 		struct kp_jitid id;
 
 		id_of(&id, st);
@@ -242,7 +285,10 @@ static int open_map(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st
 	}
 	if (p->pid && kp_procfs__uid(s->proc_root, p->pid, &uid) != 0)
 		return -ESRCH;
-	fd = kp_jitmap__open(path, uid, st);
+	if (p->jit_ns == 2)
+		fd = open_in_root(s, p, uid, st);
+	else
+		fd = kp_jitmap__open(path, uid, st);
 	if (fd == -EPERM) {
 		struct kp_jitid id;
 

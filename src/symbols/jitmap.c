@@ -2,9 +2,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include "symbols/procfs.h"
 
@@ -24,6 +27,19 @@ struct kp_jittab {
 	size_t max;		/* bytes the table may hold */
 };
 
+/* The trust checks on an O_PATH descriptor (taken): a readable fd of
+ * the same file, or -EPERM. */
+static int open_trusted(int pfd, uint32_t owner, struct stat *st)
+{
+	if (fstat(pfd, st) != 0 || !S_ISREG(st->st_mode) ||
+	    (st->st_uid != 0 && st->st_uid != owner) ||
+	    st->st_size > (off_t)KP_JITMAP_MAX_BYTES) {
+		close(pfd);
+		return -EPERM;
+	}
+	return kp_procfs__reopen_regular(pfd);
+}
+
 int kp_jitmap__open(const char *path, uint32_t owner, struct stat *st)
 {
 	/* O_PATH|O_NOFOLLOW: a symlink is seen as one (and refused), and
@@ -32,13 +48,34 @@ int kp_jitmap__open(const char *path, uint32_t owner, struct stat *st)
 
 	if (pfd < 0)
 		return -errno;
-	if (fstat(pfd, st) != 0 || !S_ISREG(st->st_mode) ||
-	    (st->st_uid != 0 && st->st_uid != owner) ||
-	    st->st_size > (off_t)KP_JITMAP_MAX_BYTES) {
-		close(pfd);
-		return -EPERM;
-	}
-	return kp_procfs__reopen_regular(pfd);
+	return open_trusted(pfd, owner, st);
+}
+
+int kp_jitmap__open_in_root(const char *proc_root, uint32_t pid, const char *path,
+			    uint32_t owner, struct stat *st)
+{
+	/* resolved inside the process's root; a symbolic link anywhere on
+	 * the path (the container's to plant) fails with ELOOP: refused */
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS,
+	};
+	char root[128];
+	int dfd, pfd;
+
+	if (path[0] != '/')
+		return -ENOENT;
+	snprintf(root, sizeof(root), "%s/%u/root", proc_root, pid);
+	dfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	pfd = (int)syscall(SYS_openat2, dfd, path + 1, &how, sizeof(how));
+	if (pfd < 0)
+		pfd = errno == ELOOP ? -EPERM : -errno;
+	close(dfd);
+	if (pfd < 0)
+		return pfd;
+	return open_trusted(pfd, owner, st);
 }
 
 size_t kp_jittab__bytes(const struct kp_jittab *t)

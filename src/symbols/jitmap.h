@@ -9,8 +9,11 @@
  *
  * Trust: a file is opened only when it is a regular file owned by root or
  * by the process's owner, through O_NOFOLLOW (a symlink is refused), and
- * no larger than KP_JITMAP_MAX_BYTES. Lines that do not parse are skipped
- * and counted; at one address the last line wins (the newest code).
+ * no larger than KP_JITMAP_MAX_BYTES; in another mount namespace, under
+ * the process's root with no symlink anywhere on the path. Lines that do
+ * not parse are skipped and counted; at one address the last line wins
+ * (the newest code).
+
  *
  * Who calls it: user.c (per process, at a JIT frame's lookup), tests,
  * bench. Never reads anything but the fd it is given. Stateless and
@@ -32,6 +35,12 @@ struct kp_jittab;
  * process's uid. st gets the file's identity. An fd, -EPERM for a file
  * that may not be trusted, or another -errno (-ENOENT: no map). */
 int kp_jitmap__open(const char *path, uint32_t owner, struct stat *st);
+/* The same for path as process pid sees it (absolute, in its mount
+ * namespace: a container's /tmp), opened under /proc/PID/root with
+ * openat2(RESOLVE_IN_ROOT): a symbolic link anywhere on the path is
+ * refused (-EPERM), nothing outside the process's root is reached. */
+int kp_jitmap__open_in_root(const char *proc_root, uint32_t pid, const char *path,
+			    uint32_t owner, struct stat *st);
 
 /* Read the map at fd (not closed) into *out. The table may hold at most
  * max_bytes (entries and names together): -E2BIG when it would need more

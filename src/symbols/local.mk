@@ -97,6 +97,10 @@ EXTRA_DIST += tests/jit-maps.sh
 ## A real JIT: node --perf-basic-prof (runtime names, whole chains).
 TESTS += tests/jit-node.sh
 EXTRA_DIST += tests/jit-node.sh
+## The perf map of a process in its own pid and mount namespace (jitcall,
+## built in src/unwind/local.mk), and a symlink planted there.
+TESTS += tests/jit-container.sh
+EXTRA_DIST += tests/jit-container.sh
 
 ## Debug files fetched from debuginfod servers: Debian's debuginfod over
 ## the debug file of a stripped workload, one that is down, one that

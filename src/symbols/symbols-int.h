@@ -79,6 +79,9 @@ struct kp_sym_proc {
 	uint64_t jit_next_ns;		/* next look at perf-PID.map */
 	int jit_refused;		/* jit_refused_id was refused */
 	struct kp_jitid jit_refused_id;
+	uint32_t jit_nspid;		/* its pid in its own pid namespace */
+	int jit_ns;			/* 0: not known yet; 1: our mount
+					 * namespace; 2: another (a container) */
 	struct kp_sym_proc *next;
 };
 
