@@ -3,8 +3,9 @@
 # namespace (unshare, a tmpfs over its /tmp) is read from its root under
 # its namespace pid: tests/workload/jitcall runs as PID 1 there and writes
 # /tmp/perf-1.map; the host's /tmp/perf-HOSTPID.map is a decoy naming the
-# same code otherwise. Then a symlink planted in the container's /tmp as
-# its map is refused (counted), never followed.
+# same code otherwise. Its jitdump alone (/tmp/jit-1.dump, mapped) is
+# read through /proc/PID/map_files. Then a symlink planted in the
+# container's /tmp as its map is refused (counted), never followed.
 . "$top_srcdir/tests/lib.sh"
 require_bpf
 command -v unshare >/dev/null || skip "unshare (util-linux) not installed"
@@ -64,6 +65,18 @@ echo "map: named from /proc/$wpid/root/tmp/perf-1.map"
 kill -9 "$wpid" 2>/dev/null
 wait "$upid" 2>/dev/null
 rm -f "/tmp/perf-$wpid.map"
+upid= wpid=
+
+# its jitdump only (/tmp/jit-1.dump in the container, mapped): read
+# through /proc/PID/map_files, its source line shown
+start_ns dump
+"$KPTOP" --batch -d 2 -p "$wpid" --format speedscope -o "$T/s" 2>"$T/s.err" ||
+	fail "kptop: $(cat "$T/s.err")"
+grep -q '"name": "jit_tramp", "file": "jitcall.js"' "$T/s" ||
+	fail "the container's jitdump does not name the code: $(grep -o '"name": "jit[^}]*}' "$T/s" | head -3)"
+echo "dump: named from the mapped /tmp/jit-1.dump"
+kill -9 "$wpid" 2>/dev/null
+wait "$upid" 2>/dev/null
 upid= wpid=
 
 start_ns link

@@ -5,7 +5,8 @@
 # pointers. In dwarf and in auto mode the whole chain
 # main;run_jit;jit_tramp;jit_hot is kept in at least 95% of jit_hot's
 # samples: the CFI of jit_hot, the frame pointer of the generated code,
-# the CFI of run_jit and main again.
+# the CFI of run_jit and main again. The code's name and source line
+# (jitcall.js:14, the call) come from its jitdump.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/unwind-lib.sh"
 require_bpf
@@ -41,6 +42,13 @@ for mode in dwarf auto; do
 		sleep 0.1
 	done
 	run_profiler "$tmp/f" "$mode" "$wl_pid" 4
+	if [ "$mode" = dwarf ]; then
+		# the jitdump comes first: its source line of the call
+		"$KPTOP" --batch -d 1 -p "$wl_pid" --unwind dwarf --format speedscope \
+			-o "$tmp/ss" 2>"$tmp/ss.err" || fail "speedscope: $(cat "$tmp/ss.err")"
+		grep -q '"name": "jit_tramp", "file": "jitcall.js", "line": 14}' "$tmp/ss" ||
+			fail "the jitdump's line is not shown: $(grep -o '"name": "jit_tramp[^}]*}' "$tmp/ss")"
+	fi
 	kill $wl_pid 2>/dev/null
 	wait $wl_pid 2>/dev/null
 	set -- $(whole_chains "$tmp/f")

@@ -1,7 +1,8 @@
 /* jitcache.c — the JIT tables of every process (see symbols-int.h):
- * its perf map (its /tmp under /proc/PID/root with its namespace pid when
- * it lives in another mount namespace); one table per map file, shared
- * by every process whose perf-PID.map is
+ * its jitdump when it has mapped one (found in /proc/PID/maps, read
+ * through map_files), else its perf map (its /tmp under /proc/PID/root
+ * with its namespace pid when it lives in another mount namespace);
+ * one table per file, shared by every process whose perf-PID.map is
  * that file (device, inode, size, mtime: hard links, or one map copied
  * for several pids is read once); all tables together never hold more
  * than the JIT budget; a map that changes is read again at most once a
@@ -21,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "symbols/jitdump.h"
 #include "symbols/jitmap.h"
 #include "symbols/jitname.h"
 #include "symbols/jitworker.h"
@@ -160,6 +162,8 @@ static void read_done(struct kp_symbols *s, struct kp_sym_proc *p,
 			if (p)
 				refused(s, p, id);
 		}
+		if (r->err == -EPROTO && p)	/* not a jitdump we read */
+			refused(s, p, id);
 		return;
 	}
 	e->id = *id;
@@ -196,10 +200,11 @@ static int take_read(struct kp_symbols *s, unsigned wait_ms)
 	return 1;
 }
 
-/* Read the trusted map at fd (taken) for p: here, or in the worker
- * (waiting for it at most jit_wait_ms; a lookup after that finds it). */
+/* Read the trusted map at fd (taken) for p with fn (a perf map's or a
+ * jitdump's reader): here, or in the worker (waiting for it at most
+ * jit_wait_ms; a lookup after that finds it). */
 static void read_map(struct kp_symbols *s, struct kp_sym_proc *p, int fd,
-		     const struct kp_jitid *id)
+		     const struct kp_jitid *id, kp_jitread_fn *fn)
 {
 	struct kp_jitread r = { 0 };
 	uint64_t t0;
@@ -209,7 +214,7 @@ static void read_map(struct kp_symbols *s, struct kp_sym_proc *p, int fd,
 			close(fd);
 			return;
 		}
-		if (kp_jitworker__start(s->jit_worker, fd, budget_left(s)) != 0) {
+		if (kp_jitworker__start(s->jit_worker, fd, fn, budget_left(s)) != 0) {
 			close(fd);
 			return;
 		}
@@ -219,7 +224,7 @@ static void read_map(struct kp_symbols *s, struct kp_sym_proc *p, int fd,
 		return;
 	}
 	t0 = mono_ns();
-	r.err = kp_jitmap__read(fd, budget_left(s), &r.tab, &r.bad_lines, NULL);
+	r.err = fn(fd, budget_left(s), &r.tab, &r.bad_lines, NULL);
 	r.took_ns = mono_ns() - t0;
 	close(fd);
 	read_done(s, p, id, &r);
@@ -265,6 +270,66 @@ static int open_in_root(struct kp_symbols *s, struct kp_sym_proc *p, uint32_t ui
 	return fd;
 }
 
+/* The start and end of the mapping of p's jitdump (jit-NSPID.dump, the
+ * file it has mapped, as perf finds it) in /proc/PID/maps: 0, or
+ * -ENOENT (none). A line longer than the buffer is not looked into. */
+static int find_dump(struct kp_symbols *s, struct kp_sym_proc *p,
+		     unsigned long long *lo, unsigned long long *hi)
+{
+	char path[128], line[4352], want[32];
+	int err = -ENOENT, at_start = 1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%u/maps", s->proc_root, p->pid);
+	snprintf(want, sizeof(want), "/jit-%u.dump\n", p->jit_nspid);
+	if (!(f = fopen(path, "re")))
+		return -ENOENT;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line), w = strlen(want);
+		int whole = at_start;
+
+		at_start = n && line[n - 1] == '\n';
+		if (!whole || n < w || strcmp(line + n - w, want) ||
+		    sscanf(line, "%llx-%llx", lo, hi) != 2)
+			continue;
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+/* p's jitdump opened through /proc/PID/map_files (the very file mapped,
+ * in whatever mount namespace), with the checks of a perf map: an fd, or
+ * -errno (-ENOENT: none mapped, -EEXIST: unchanged). */
+static int open_dump(struct kp_symbols *s, struct kp_sym_proc *p, uint32_t uid,
+		     struct stat *st)
+{
+	unsigned long long lo, hi;
+	struct kp_jitid id;
+	char path[160];
+	int fd;
+
+	if (!p->pid || find_dump(s, p, &lo, &hi) != 0)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/%u/map_files/%llx-%llx", s->proc_root, p->pid,
+		 lo, hi);
+	memset(st, 0, sizeof(*st));
+	fd = kp_jitmap__open_mapped(path, uid, st);
+	if (fd >= 0 && p->jit) {
+		id_of(&id, st);
+		if (id_same(&id, &p->jit->id)) {
+			close(fd);
+			return -EEXIST;		/* unchanged */
+		}
+	}
+	if (fd == -EPERM) {
+		id_of(&id, st);
+		refused(s, p, &id);
+	}
+	return fd;
+}
+
 /* Open perf-PID.map of p if it may be trusted: an fd, or -errno. */
 static int open_map(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st)
 {
@@ -298,11 +363,32 @@ static int open_map(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st
 	return fd;
 }
 
+/* p's JIT file if it may be trusted: the jitdump it has mapped, else its
+ * perf map; *fn the reader of that kind. An fd, or -errno. */
+static int open_jit(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st,
+		    kp_jitread_fn **fn)
+{
+	uint32_t uid = 0;
+	int fd;
+
+	locate(s, p);
+	if (p->pid && kp_procfs__uid(s->proc_root, p->pid, &uid) == 0) {
+		fd = open_dump(s, p, uid, st);
+		if (fd != -ENOENT) {
+			*fn = kp_jitdump__read;
+			return fd;
+		}
+	}
+	*fn = kp_jitmap__read;
+	return open_map(s, p, st);
+}
+
 static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 {
 	uint64_t now = mono_ns();
 	struct kp_jitent *e;
 	struct kp_jitid id;
+	kp_jitread_fn *fn;
 	struct stat st;
 	int fd;
 
@@ -315,7 +401,7 @@ static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 		return;
 	}
 	p->jit_next_ns = now + KP_JIT_RECHECK_NS;
-	fd = open_map(s, p, &st);
+	fd = open_jit(s, p, &st, &fn);
 	if (fd < 0)
 		return;
 	id_of(&id, &st);
@@ -325,7 +411,7 @@ static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 	} else if (over_budget(s, &id)) {
 		refused(s, p, &id);	/* another process's map, same file */
 	} else if (!(p->jit_refused && id_same(&p->jit_refused_id, &id))) {
-		read_map(s, p, fd, &id);
+		read_map(s, p, fd, &id, fn);
 		return;
 	}
 	close(fd);
@@ -337,7 +423,8 @@ void kp_jit__refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 		refresh(s, p);
 }
 
-const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr)
+const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr,
+			   const char **file, uint32_t *line)
 {
 	const char *name = p->jit ? kp_jittab__lookup(p->jit->tab, addr) : NULL;
 
@@ -345,5 +432,9 @@ const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t
 		refresh(s, p);
 		name = p->jit ? kp_jittab__lookup(p->jit->tab, addr) : NULL;
 	}
+	*file = NULL;
+	*line = 0;
+	if (name && !kp_jittab__source(p->jit->tab, addr, file, line))
+		*file = NULL;
 	return name;
 }

@@ -15,6 +15,7 @@ libkpsymbols_a_SOURCES = \
 	src/symbols/kallsyms.h src/symbols/kallsyms.c \
 	src/symbols/jitmap.h src/symbols/jitmap.c src/symbols/jitcache.c \
 	src/symbols/jitname.h src/symbols/jitname.c \
+	src/symbols/jitdump.h src/symbols/jitdump.c \
 	src/symbols/jitworker.h src/symbols/jitworker.c \
 	src/symbols/procfs.h src/symbols/procfs.c
 libkpsymbols_a_SOURCES += src/symbols/buildid.h src/symbols/buildid.c
@@ -120,6 +121,23 @@ fuzz_fuzz_elf_replay_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 fuzz_fuzz_elf_replay_LDADD = $(KP_SYMBOLS_LIBS)
 TESTS += tests/fuzz-elf.sh
 EXTRA_DIST += tests/fuzz-elf.sh fuzz/corpus/elf
+
+## Fuzzing the jitdump reader: make check replays fuzz/corpus/jitdump
+## (made by fuzz/jitdump-seeds.py).
+check_PROGRAMS += fuzz/fuzz-jitdump-replay
+fuzz_fuzz_jitdump_replay_SOURCES = fuzz/fuzz.h fuzz/fuzz-jitdump.c fuzz/replay.c
+fuzz_fuzz_jitdump_replay_LDADD = $(KP_SYMBOLS_LIBS)
+TESTS += tests/fuzz-jitdump.sh
+EXTRA_DIST += tests/fuzz-jitdump.sh fuzz/corpus/jitdump fuzz/jitdump-seeds.py
+if ENABLE_FUZZING
+EXTRA_PROGRAMS += fuzz/fuzz-jitdump
+fuzz_fuzz_jitdump_SOURCES = fuzz/fuzz.h fuzz/fuzz-jitdump.c src/symbols/jitdump.c \
+	src/symbols/jitmap.c src/symbols/procfs.c
+fuzz_fuzz_jitdump_CFLAGS = $(AM_CFLAGS) -g -fsanitize=fuzzer,address,undefined
+fuzz_fuzz_jitdump_LDFLAGS = -fsanitize=fuzzer,address,undefined
+FUZZ_TARGETS += fuzz/fuzz-jitdump
+CLEANFILES += fuzz/fuzz-jitdump
+endif
 
 if ENABLE_FUZZING
 EXTRA_PROGRAMS += fuzz/fuzz-elf

@@ -147,9 +147,12 @@ void kp_remote__ask(struct kp_symbols *s, struct kp_module *m);
 void kp_remote__poll(struct kp_symbols *s);
 void kp_remote__drop(struct kp_symbols *s);
 
-/* jitcache.c: the name of JIT code at addr in process p (its map read
- * or read again when need be), or NULL; and the release of p's table. */
-const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr);
+/* jitcache.c: the name of JIT code at addr in process p (its jitdump or
+ * perf map read, or read again when need be), or NULL, with its source
+ * line where the jitdump gave one (*file NULL if not); and the release of
+ * p's table. */
+const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr,
+			   const char **file, uint32_t *line);
 void kp_jit__drop(struct kp_symbols *s, struct kp_sym_proc *p);
 /* p's JIT file read if it has none yet (as a lookup would: at most once
  * a second), so that its mappings' module is named by its runtime. */

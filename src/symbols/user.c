@@ -457,17 +457,19 @@ static struct kp_pmap *pmap_get(struct kp_symbols *s, struct kp_sym_proc *p,
 static int jit_lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr,
 		      struct kp_sym_frame *out)
 {
-	const char *name = kp_jit__lookup(s, p, addr);
+	const char *file;
+	uint32_t line;
+	const char *name = kp_jit__lookup(s, p, addr, &file, &line);
 
 	if (!name)
 		return 0;
 	/* a runtime's name taken apart (jitname.h); the parts stay valid
-	 * until the next lookup */
+	 * until the next lookup. A jitdump's line for addr comes first. */
 	kp_jitname__parse(name, &s->jitname);
 	memset(out, 0, sizeof(*out));
 	out->name = s->jitname.fn;
-	out->file = s->jitname.file[0] ? s->jitname.file : NULL;
-	out->line = s->jitname.line;
+	out->file = file ? file : s->jitname.file[0] ? s->jitname.file : NULL;
+	out->line = file ? line : s->jitname.line;
 	return 1;
 }
 
