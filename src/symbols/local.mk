@@ -102,6 +102,9 @@ EXTRA_DIST += tests/jit-node.sh
 ## built in src/unwind/local.mk), and a symlink planted there.
 TESTS += tests/jit-container.sh
 EXTRA_DIST += tests/jit-container.sh
+## CPython 3.12+ -X perf, where one is installed (skipped otherwise).
+TESTS += tests/jit-python.sh
+EXTRA_DIST += tests/jit-python.sh
 
 ## Debug files fetched from debuginfod servers: Debian's debuginfod over
 ## the debug file of a stripped workload, one that is down, one that
