@@ -4,7 +4,11 @@
  * (thread CPU time, not wall time).
  *
  * Usage: unwind-bench TOP_SRCDIR [ITERATIONS]
- * Prints one line per snapshot: samples, frames per sample, ns per sample;
+ * Prints one line per snapshot: samples, frames per sample, ns per sample,
+ * with mixed unwinding (frames without CFI stepped by their frame pointer)
+ * and DWARF-only on the same stacks one after the other, and the same for
+ * a stack captured here through generated code (jit-frame: the DWARF-only
+ * unwind stops there);
  * then the same with libdwfl's own unwinder (dwfl_attach_state with a
  * memory-read callback over the copy, dwfl_getthread_frames), the design
  * kptop did not take, for comparison.
@@ -14,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 
 #include <elfutils/libdwfl.h>
 
@@ -99,7 +104,7 @@ static int load(struct bsnap *sn, const char *dir, const char *name)
 	return err;
 }
 
-static void bench_one(const char *dir, const char *name, long iters)
+static void bench_one(const char *dir, const char *name, long iters, int mixed)
 {
 	struct bsnap *sn = calloc(1, sizeof(*sn));
 	struct kp_unwinder *u = kp_unwinder__new(NULL);
@@ -111,6 +116,7 @@ static void bench_one(const char *dir, const char *name, long iters)
 		printf("%-14s cannot load the snapshot\n", name);
 		goto out;
 	}
+	kp_unwinder__set_mixed(u, mixed);
 	t0 = now_ns();
 	kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, sn->s[0].regs, 17,
 			    sn->s[0].stack, sn->s[0].len, pcs, 128, &trunc);
@@ -123,14 +129,134 @@ static void bench_one(const char *dir, const char *name, long iters)
 							s->stack, s->len, pcs, 128, &trunc);
 	}
 	warm = (now_ns() - t0) / (double)iters;
-	printf("%-14s samples %2d  frames/sample %5.1f  cold %8.0f us  warm %7.0f ns/sample  %6.0f ns/frame\n",
-	       name, sn->nr, (double)frames / (double)iters, cold / 1e3, warm,
-	       warm * (double)iters / (double)frames);
+	printf("%-14s %-10s samples %2d  frames/sample %5.1f  cold %8.0f us  warm %7.0f ns/sample  %6.0f ns/frame\n",
+	       name, mixed ? "mixed" : "dwarf-only", sn->nr, (double)frames / (double)iters,
+	       cold / 1e3, warm, warm * (double)iters / (double)frames);
 out:
 	for (int i = 0; sn && i < sn->nr; i++)
 		free(sn->s[i].stack);
 	free(sn);
 	kp_unwinder__free(u);
+}
+
+/* ---- a stack through generated code (no CFI, a frame pointer) ---- */
+
+struct jcap {
+	struct bsample s;
+};
+
+static uint64_t stack_end(uint64_t sp)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long long lo, hi, end = 0;
+	char line[4096];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && sp >= lo && sp < hi)
+			end = hi;
+	if (f)
+		fclose(f);
+	return end;
+}
+
+static __attribute__((noinline)) void jit_capture(struct jcap *c)
+{
+	uint64_t pc, sp, bp, end;
+	const volatile uint8_t *src;
+
+	__asm__ __volatile__("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
+			     : "=r"(pc), "=r"(sp), "=r"(bp));
+	memset(c->s.regs, 0, sizeof(c->s.regs));
+	c->s.regs[16] = pc;
+	c->s.regs[7] = sp;
+	c->s.regs[6] = bp;
+	end = stack_end(sp);
+	c->s.len = end - sp < 8192 ? end - sp : 8192;
+	c->s.stack = malloc(c->s.len);
+	src = (const volatile uint8_t *)(uintptr_t)sp;
+	for (size_t i = 0; c->s.stack && i < c->s.len; i++)
+		c->s.stack[i] = src[i];
+}
+
+static __attribute__((noinline)) void jit_caller(void *code, struct jcap *c)
+{
+	((void (*)(void (*)(struct jcap *), struct jcap *))code)(jit_capture, c);
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static size_t self_maps(struct kp_unwind_map *maps, char (*paths)[512], size_t max)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long long lo, hi, off, ino;
+	unsigned maj, min;
+	char line[4096], perm[8], path[512];
+	size_t n = 0;
+
+	while (f && n < max && fgets(line, sizeof(line), f)) {
+		path[0] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %511s", &lo, &hi, perm, &off,
+			   &maj, &min, &ino, path) < 7 || perm[2] != 'x')
+			continue;
+		strcpy(paths[n], path);
+		maps[n] = (struct kp_unwind_map){ .start = lo, .end = hi, .pgoff = off,
+			.maj = maj, .min = min, .ino = ino,
+			.path = path[0] == '/' ? paths[n] : NULL };
+		n++;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* main -> bench_jit -> jit_caller -> generated code -> jit_capture: the
+ * cost per frame with the frame-pointer step (mixed) and without it (the
+ * unwind stops at the generated code). */
+static void bench_jit(long iters, int mixed)
+{
+#if defined(__x86_64__)
+	static const uint8_t tramp[] = { 0x55, 0x48, 0x89, 0xe5, 0x48, 0x89, 0xf8, 0x48,
+					 0x89, 0xf7, 0xff, 0xd0, 0x5d, 0xc3 };
+	static struct kp_unwind_map maps[64];
+	static char paths[64][512];
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	struct jcap c = { 0 };
+	uint64_t pcs[128], frames = 0;
+	double t0, warm;
+	size_t nr;
+	int trunc;
+	void *code = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+
+	if (!u || code == MAP_FAILED)
+		goto out;
+	memcpy(code, tramp, sizeof(tramp));
+	if (mprotect(code, 4096, PROT_READ | PROT_EXEC))
+		goto out;
+	jit_caller(code, &c);
+	nr = self_maps(maps, paths, 64);
+	kp_unwinder__set_mixed(u, mixed);
+	kp_unwinder__unwind(u, 1, maps, nr, c.s.regs, 17, c.s.stack, c.s.len, pcs, 128,
+			    &trunc);	/* cold: modules loaded */
+	t0 = now_ns();
+	for (long i = 0; i < iters; i++)
+		frames += (uint64_t)kp_unwinder__unwind(u, 1, maps, nr, c.s.regs, 17, c.s.stack,
+							c.s.len, pcs, 128, &trunc);
+	warm = (now_ns() - t0) / (double)iters;
+	kp_unwinder__stats(u, &st);
+	printf("%-14s %-10s samples  1  frames/sample %5.1f  fp steps/sample %3.1f  warm %7.0f ns/sample  %6.0f ns/frame\n",
+	       "jit-frame", mixed ? "mixed" : "dwarf-only", (double)frames / (double)iters,
+	       (double)st.fp_frames / (double)(iters + 1), warm,
+	       warm * (double)iters / (double)frames);
+out:
+	free(c.s.stack);
+	if (code != MAP_FAILED)
+		munmap(code, 4096);
+	kp_unwinder__free(u);
+#else
+	(void)iters;
+	(void)mixed;
+#endif
 }
 
 /* ---- the same snapshots through libdwfl's unwinder ---- */
@@ -235,8 +361,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: unwind-bench TOP_SRCDIR [ITERATIONS]\n");
 		return 2;
 	}
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		bench_one(argv[1], names[i], iters);
+	/* mixed and DWARF-only on the same stacks, one after the other */
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		bench_one(argv[1], names[i], iters, 1);
+		bench_one(argv[1], names[i], iters, 0);
+	}
+	bench_jit(iters, 1);
+	bench_jit(iters, 0);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		bench_dwfl(argv[1], names[i], iters);
 	return 0;

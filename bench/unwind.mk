@@ -12,3 +12,9 @@ bench-build: bench/unwind-bench
 bench-unwind: bench-build
 	top_srcdir='$(abs_top_srcdir)' $(SHELL) $(top_srcdir)/bench/unwind-bench.sh
 .PHONY: bench-unwind
+## kptop's CPU per 1000 samples on Node (--perf-basic-prof) against perf.
+EXTRA_DIST += bench/jit-bench.sh
+bench: bench-jit
+bench-jit: bench-build
+	$(SHELL) $(top_srcdir)/bench/jit-bench.sh
+.PHONY: bench-jit

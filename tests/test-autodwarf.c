@@ -66,6 +66,18 @@ int kp_unwinder__reaches_entry(struct kp_unwinder *u, uint32_t pid,
 	return 0;
 }
 
+/* Link-time fake of the unwinder's frame-pointer verdict on a module:
+ * what fake_keeps_fp says (-1: cannot tell, as for most tests). */
+static int fake_keeps_fp = -1, keeps_fp_calls;
+
+int kp_unwinder__keeps_fp(struct kp_unwinder *u, const struct kp_unwind_map *m)
+{
+	(void)u;
+	assert_non_null(m->src);
+	keeps_fp_calls++;
+	return fake_keeps_fp;
+}
+
 static uint32_t unmarked[16];
 static int nr_unmarked;
 
@@ -261,6 +273,37 @@ static void test_unwinder_judges(void **state)
 	kp_autodwarf__free(a);
 }
 
+/* A process whose sampled code's file is built without frame pointers
+ * (the unwinder's verdict on its CFI) is marked at its first short stack,
+ * in its first 50 ms; one with frame pointers, or a whole stack, is not. */
+static void test_mark_early(void **state)
+{
+	struct kp_resolver inner = { &fake_ops_fn, NULL }, r;
+	struct kp_autodwarf *a = kp_autodwarf__new(inner);
+	int dummy;
+
+	(void)state;
+	assert_non_null(a);
+	r = kp_autodwarf__resolver(a);
+	kp_autodwarf__set_collector(a, (struct kp_collector *)&dummy_collector);
+	kp_autodwarf__set_unwinder(a, (struct kp_unwinder *)&dummy);
+	nr_marked = keeps_fp_calls = 0;
+	fake_keeps_fp = 1;		/* built with frame pointers */
+	run(r, 41, cut, 2, KP_UNWIND_LEAF_BYTES);
+	assert_int_equal(nr_marked, 0);
+	assert_true(keeps_fp_calls > 0);
+	fake_keeps_fp = 0;		/* without */
+	run(r, 42, whole, 3, KP_UNWIND_LEAF_BYTES);	/* reaches the entry */
+	assert_int_equal(nr_marked, 0);
+	run(r, 43, cut, 2, KP_UNWIND_LEAF_BYTES);	/* the first sample */
+	assert_int_equal(nr_marked, 1);
+	assert_int_equal(marked[0], 43);
+	run(r, 43, cut, 2, KP_UNWIND_LEAF_BYTES);
+	assert_int_equal(nr_marked, 1);			/* once */
+	fake_keeps_fp = -1;
+	kp_autodwarf__free(a);
+}
+
 /* Exit or exec: the pid is unmarked, and what runs under it next is
  * judged from scratch (its own settle time, its own counts). */
 static void test_pid_reuse(void **state)
@@ -404,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_function_op),
 		cmocka_unit_test(test_unwinder_judges),
 		cmocka_unit_test(test_marking),
+		cmocka_unit_test(test_mark_early),
 		cmocka_unit_test(test_pid_reuse),
 		cmocka_unit_test(test_churn_pids),
 		cmocka_unit_test(test_late_samples),

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -26,6 +27,9 @@
 #include "symbols/dwarfsrc.h"
 #include "symbols/elfread.h"
 #include "symbols/fdetab.h"
+#include "symbols/jitdump.h"
+#include "symbols/jitmap.h"
+#include "symbols/jitname.h"
 #include "symbols/symbols.h"
 #include "symbols/symtab.h"
 
@@ -935,6 +939,157 @@ static void test_jit_map(void **state)
 	unlink(path);
 }
 
+/* Runtimes' names taken apart: function, file, line, the runtime as
+ * the module. */
+static void test_jit_names(void **state)
+{
+	struct kp_symbols *s = jit_syms();
+	struct kp_sym_frame f[2];
+	struct kp_sym_map m;
+	struct kp_jitname jn;
+	char path[PATH_MAX + 64];
+
+	(void)state;
+	kp_jitname__parse("LazyCompile:*fib /srv/app/fib.js:3:17", &jn);
+	assert_string_equal(jn.fn, "fib");
+	assert_string_equal(jn.file, "/srv/app/fib.js");
+	assert_int_equal(jn.line, 3);
+	assert_int_equal(jn.runtime, KP_JIT_NODE);
+	kp_jitname__parse("JS:~ node:internal/main:1", &jn);
+	assert_string_equal(jn.fn, "(anonymous)");
+	assert_string_equal(jn.file, "node:internal/main");
+	assert_int_equal(jn.line, 1);
+	kp_jitname__parse("Builtin:ArrayPrototypePush", &jn);
+	assert_string_equal(jn.fn, "Builtin:ArrayPrototypePush");
+	assert_int_equal(jn.runtime, KP_JIT_NODE);
+	kp_jitname__parse("void java.lang.Thread.run()", &jn);
+	assert_string_equal(jn.fn, "java.lang.Thread.run()");
+	assert_int_equal(jn.runtime, KP_JIT_JAVA);
+	kp_jitname__parse("py::Foo.hot:/srv/x.py", &jn);
+	assert_string_equal(jn.fn, "Foo.hot");
+	assert_string_equal(jn.file, "/srv/x.py");
+	assert_int_equal(jn.runtime, KP_JIT_PYTHON);
+	kp_jitname__parse("some code 1:2", &jn);	/* none of them: whole */
+	assert_string_equal(jn.fn, "some code 1:2");
+	assert_int_equal(jn.runtime, KP_JIT_UNKNOWN);
+	kp_jitname__parse("JS:*", &jn);
+	assert_string_equal(jn.fn, "(anonymous)");
+
+	snprintf(path, sizeof(path), "%s/perf-%d.map", tmpdir, getpid());
+	write_file(path, "7f1200001000 100 JS:*hot /srv/app.js:12:5\n"
+		   "7f1200002000 100 Builtin:ArgumentsAdaptorTrampoline\n");
+	jit_map(&m, 1);
+	assert_int_equal(kp_symbols__user(s, &m, 0x7f1200001010ull, f, 2), 1);
+	assert_string_equal(f[0].name, "hot");
+	assert_string_equal(f[0].file, "/srv/app.js");
+	assert_int_equal(f[0].line, 12);
+	assert_string_equal(kp_symbols__module_name(s, &m, 0), "[jit:node]");
+	kp_symbols__free(s);
+	unlink(path);
+}
+
+/* A jitdump (fuzz/corpus/jitdump/good: loads, a move, debug info,
+ * unwinding info, close): names, the newest load at one address, moved
+ * code, source lines; damaged ones refused or counted. */
+static void test_jitdump(void **state)
+{
+	char path[PATH_MAX];
+	struct kp_jittab *t;
+	const char *file;
+	uint32_t line;
+	uint64_t bad = 0;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/fuzz/corpus/jitdump/good", srcdir);
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	assert_int_equal(kp_jitdump__read(fd, 1u << 20, &t, &bad, NULL), 0);
+	close(fd);
+	assert_int_equal(bad, 0);
+	assert_string_equal(kp_jittab__lookup(t, 0x1002), "newer");
+	assert_string_equal(kp_jittab__lookup(t, 0x3004), "jit_tramp");	/* moved */
+	assert_null(kp_jittab__lookup(t, 0x3008));
+	assert_int_equal(kp_jittab__source(t, 0x1002, &file, &line), 1);
+	assert_string_equal(file, "app.js");
+	assert_int_equal(line, 10);
+	assert_int_equal(kp_jittab__source(t, 0x1005, &file, &line), 1);
+	assert_string_equal(file, "app.js");	/* "\xff": the same file */
+	assert_int_equal(line, 11);
+	assert_int_equal(kp_jittab__source(t, 0x3004, &file, &line), 0);
+	kp_jittab__free(t);
+
+	snprintf(path, sizeof(path), "%s/fuzz/corpus/jitdump/bad-magic", srcdir);
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	assert_int_equal(kp_jitdump__read(fd, 1u << 20, &t, &bad, NULL), -EPROTO);
+	assert_null(t);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/fuzz/corpus/jitdump/debug-too-many", srcdir);
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	assert_int_equal(kp_jitdump__read(fd, 1u << 20, &t, &bad, NULL), 0);
+	assert_int_equal(bad, 1);
+	kp_jittab__free(t);
+	close(fd);
+	/* over the byte limit: nothing kept */
+	snprintf(path, sizeof(path), "%s/fuzz/corpus/jitdump/good", srcdir);
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	assert_int_equal(kp_jitdump__read(fd, 64, &t, &bad, NULL), -E2BIG);
+	close(fd);
+	assert_true(kp_jitdump__is_name("jit-12.dump"));
+	assert_false(kp_jitdump__is_name("jit-.dump"));
+	assert_false(kp_jitdump__is_name("jit-12.dump.x"));
+}
+
+/* A process's jitdump is the file it maps (as perf finds it), read
+ * through /proc/PID/map_files (root only) before its perf map. */
+static void test_jitdump_mapped(void **state)
+{
+	static const uint8_t hdr[40] = { 0x44, 0x54, 0x69, 0x4a, 1, 0, 0, 0, 40 };
+	struct kp_symbols *s;
+	struct kp_sym_frame f[2];
+	struct kp_sym_map m;
+	char path[PATH_MAX + 64], mpath[PATH_MAX + 64];
+	uint8_t rec[16 + 40 + 4 + 8] = { 0 };
+	uint64_t v;
+	uint32_t u;
+	void *map;
+	FILE *out;
+	int fd;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();		/* /proc/PID/map_files needs root */
+	s = jit_syms();
+	snprintf(mpath, sizeof(mpath), "%s/perf-%d.map", tmpdir, getpid());
+	write_file(mpath, "7f1200001000 100 from_the_map\n");
+	snprintf(path, sizeof(path), "%s/jit-%d.dump", tmpdir, getpid());
+	u = sizeof(rec);
+	memcpy(rec + 4, &u, 4);				/* a code load */
+	v = 0x7f1200001000ull;
+	memcpy(rec + 16 + 16, &v, 8);			/* code address */
+	v = 0x40;
+	memcpy(rec + 16 + 24, &v, 8);			/* code size */
+	memcpy(rec + 16 + 40, "dmp", 4);
+	assert_non_null(out = fopen(path, "w"));
+	assert_int_equal(fwrite(hdr, 1, sizeof(hdr), out), sizeof(hdr));
+	/* the code bytes: the record says 0x40, has 8: a bad record */
+	assert_int_equal(fwrite(rec, 1, sizeof(rec), out), sizeof(rec));
+	v = 8;
+	memcpy(rec + 16 + 24, &v, 8);
+	assert_int_equal(fwrite(rec, 1, sizeof(rec), out), sizeof(rec));
+	fclose(out);
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	map = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	assert_true(map != MAP_FAILED);
+	close(fd);
+	jit_map(&m, 1);
+	assert_int_equal(kp_symbols__user(s, &m, 0x7f1200001004ull, f, 2), 1);
+	assert_string_equal(f[0].name, "dmp");
+	munmap(map, 4096);
+	kp_symbols__free(s);
+	unlink(path);
+	unlink(mpath);
+}
+
 static void test_jit_map_untrusted(void **state)
 {
 	struct kp_symbols *s = jit_syms();
@@ -1809,6 +1964,9 @@ int main(void)
 		cmocka_unit_test(test_fde_stripped),
 		cmocka_unit_test(test_fde_no_sections),
 		cmocka_unit_test(test_fde_hostile),
+		cmocka_unit_test(test_jit_names),
+		cmocka_unit_test(test_jitdump),
+		cmocka_unit_test(test_jitdump_mapped),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

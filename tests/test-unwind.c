@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <dwarf.h>
 #include <gelf.h>
@@ -920,6 +921,170 @@ static void test_cfi_scan(void **state)
 	assert_int_equal(scan_debug_frame(deep, sizeof(deep), 16, 0), KP_EFORMAT);
 }
 
+/* Built with or without frame pointers, by the CFI: split-nofp
+ * (-fomit-frame-pointer) not, unwind-leaf (-fno-omit-frame-pointer) yes;
+ * anonymous memory cannot tell. */
+static void test_keeps_fp(void **state)
+{
+	struct snap *nofp = load_snap("split-nofp"), *fp = load_snap("unwind-leaf");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_map anon = { .start = 0x10000, .end = 0x20000 };
+
+	(void)state;
+	assert_non_null(u);
+	assert_int_equal(kp_unwinder__keeps_fp(u, nofp->exe), 0);
+	assert_int_equal(kp_unwinder__keeps_fp(u, fp->exe), 1);
+	assert_int_equal(kp_unwinder__keeps_fp(u, &anon), -1);
+	kp_unwinder__free(u);
+	free_snap(nofp);
+	free_snap(fp);
+}
+
+/* ---- mixed unwinding: a JIT frame between frames with CFI ---- */
+
+struct jit_cap {
+	uint64_t regs[17];
+	uint8_t *stack;
+	size_t len;
+};
+
+/* The end of the mapping holding addr (the stack's), from /proc/self/maps. */
+static uint64_t map_end_of(uint64_t addr)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long long lo, hi, end = 0;
+	char line[4096];
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && addr >= lo && addr < hi)
+			end = hi;
+	fclose(f);
+	return end;
+}
+
+/* Byte by byte, not through memcpy: the stack holds sanitizer redzones. */
+static __attribute__((no_sanitize_address)) void copy_stack(uint8_t *dst, uint64_t sp,
+							     size_t len)
+{
+	const volatile uint8_t *src = (const volatile uint8_t *)(uintptr_t)sp;
+
+	for (size_t i = 0; i < len; i++)
+		dst[i] = src[i];
+}
+
+/* Called from the generated code: the registers at a pc with CFI, and
+ * the stack above them up to its end (at most 256 KiB). */
+static __attribute__((noinline)) void jit_capture(struct jit_cap *c)
+{
+	uint64_t pc, sp, bp, end;
+
+	__asm__ __volatile__("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
+			     : "=r"(pc), "=r"(sp), "=r"(bp));
+	memset(c->regs, 0, sizeof(c->regs));
+	c->regs[16] = pc;
+	c->regs[7] = sp;
+	c->regs[6] = bp;
+	end = map_end_of(sp);
+	c->len = end - sp < (256u << 10) ? end - sp : (256u << 10);
+	c->stack = malloc(c->len);
+	assert_non_null(c->stack);
+	copy_stack(c->stack, sp, c->len);
+}
+
+/* Calls the generated code, which calls jit_capture; its return address
+ * into here is pcs[2] of the unwind. */
+static __attribute__((noinline)) void jit_caller(void *code, struct jit_cap *c)
+{
+	((void (*)(void (*)(struct jit_cap *), struct jit_cap *))code)(jit_capture, c);
+	__asm__ __volatile__("" ::: "memory");	/* no tail call */
+}
+
+/* The executable mappings of this process, files with their identity and
+ * anonymous ones without (as the model gives them). */
+static size_t self_maps(struct kp_unwind_map *maps, char (*paths)[512], size_t max)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long long lo, hi, off, ino;
+	unsigned maj, min;
+	char line[4096], perm[8], path[512];
+	size_t n = 0;
+
+	assert_non_null(f);
+	while (n < max && fgets(line, sizeof(line), f)) {
+		path[0] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %511s", &lo, &hi, perm, &off,
+			   &maj, &min, &ino, path) < 7 || perm[2] != 'x')
+			continue;
+		strcpy(paths[n], path);
+		maps[n] = (struct kp_unwind_map){ .start = lo, .end = hi, .pgoff = off,
+			.maj = maj, .min = min, .ino = ino,
+			.path = path[0] == '/' ? paths[n] : NULL };
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Code with no CFI (JIT code: push %rbp; mov %rsp,%rbp; call *%rdi with
+ * the second argument) between two frames with CFI: the unwinder steps
+ * over it by its frame pointer and goes on with the CFI of its caller,
+ * to the outermost frame. */
+static void test_jit_frame(void **state)
+{
+#if defined(__x86_64__)
+	static const uint8_t tramp[] = {
+		0x55,			/* push %rbp */
+		0x48, 0x89, 0xe5,	/* mov %rsp,%rbp */
+		0x48, 0x89, 0xf8,	/* mov %rdi,%rax */
+		0x48, 0x89, 0xf7,	/* mov %rsi,%rdi */
+		0xff, 0xd0,		/* call *%rax */
+		0x5d,			/* pop %rbp */
+		0xc3,			/* ret */
+	};
+	struct kp_unwind_map maps[64];
+	static char paths[64][512];
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	struct jit_cap c;
+	uint64_t pcs[128], code_at;
+	size_t nr;
+	int n, trunc;
+	void *code = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+
+	(void)state;
+	assert_true(code != MAP_FAILED);
+	memcpy(code, tramp, sizeof(tramp));
+	assert_int_equal(mprotect(code, 4096, PROT_READ | PROT_EXEC), 0);
+	code_at = (uint64_t)(uintptr_t)code;
+	jit_caller(code, &c);
+	nr = self_maps(maps, paths, 64);
+	assert_non_null(u);
+	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
+	kp_unwinder__stats(u, &st);
+	if (n < 4 || trunc)
+		fprintf(stderr, "jit frame: n %d trunc %d no_cfi %llu bad %llu short %llu\n", n,
+			trunc, (unsigned long long)st.no_cfi,
+			(unsigned long long)st.bad_address,
+			(unsigned long long)st.short_stack);
+	assert_true(n >= 4);
+	/* the capture's caller is the generated code, whose is jit_caller */
+	assert_true(pcs[1] > code_at && pcs[1] <= code_at + sizeof(tramp));
+	assert_true(pcs[2] > (uint64_t)(uintptr_t)jit_caller &&
+		    pcs[2] < (uint64_t)(uintptr_t)jit_caller + 256);
+	assert_int_equal(trunc, 0);	/* on to the outermost frame */
+	assert_int_equal(st.fp_frames, 1);
+	assert_int_equal(st.ok, 1);
+	free(c.stack);
+	munmap(code, 4096);
+	kp_unwinder__free(u);
+#else
+	(void)state;
+	skip();
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -936,6 +1101,8 @@ int main(void)
 		cmocka_unit_test(test_build_id_key),
 		cmocka_unit_test(test_hostile_cfi),
 		cmocka_unit_test(test_cfi_scan),
+		cmocka_unit_test(test_jit_frame),
+		cmocka_unit_test(test_keeps_fp),
 	};
 
 	elf_version(EV_CURRENT);

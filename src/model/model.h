@@ -315,8 +315,8 @@ enum kp_view_kind {
 enum kp_frame_kind {
 	KP_KIND_USER = 0,
 	KP_KIND_KERNEL,
-	KP_KIND_JIT,		/* code named from a JIT map (module [jit]) */
-	KP_KIND_PYTHON,		/* Python code (CPython's perf map "py::" names) */
+	KP_KIND_JIT,		/* code named from a JIT map (module [jit...]) */
+	KP_KIND_PYTHON,		/* Python code (CPython's perf map: [jit:python]) */
 	KP_KIND_UNKNOWN,	/* [unknown], module+0xoff, [other] */
 	KP_KIND_PROCESS,	/* not a function: a command's box, or the root */
 	KP_KIND_MAX,

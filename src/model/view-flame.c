@@ -87,10 +87,13 @@ static enum kp_frame_kind fn_kind(const struct kp_model *m, uint32_t fn)
 		return KP_KIND_KERNEL;
 	if (f->unknown || f->module == KP_MOD_UNKNOWN || f->module == KP_MOD_OTHER)
 		return KP_KIND_UNKNOWN;
-	if (!strncmp(f->name, "py::", 4) ||	/* CPython 3.12's perf map names */
-	    !strncmp(m->in.mods[f->module].name, "[python", 7))	/* src/pump/python.h */
+	/* CPython 3.12's perf map names ("py::" in streams of older kptops),
+	 * Python frames read by the BPF program (src/pump/python.h) */
+	if (!strncmp(f->name, "py::", 4) ||
+	    !strcmp(m->in.mods[f->module].name, "[jit:python]") ||
+	    !strncmp(m->in.mods[f->module].name, "[python", 7))
 		return KP_KIND_PYTHON;
-	if (!strcmp(m->in.mods[f->module].name, "[jit]"))
+	if (!strncmp(m->in.mods[f->module].name, "[jit", 4))
 		return KP_KIND_JIT;
 	return KP_KIND_USER;
 }

@@ -206,6 +206,27 @@ static int reaches_entry(struct kp_autodwarf *a, const struct kp_rec_sample *s,
 	return kp_unwinder__reaches_entry(a->u, s->pid, um, nu, s->uframes, n) == 1;
 }
 
+/* A process's first samples, before its stacks are judged: is the
+ * sampled code's module built without frame pointers (by its CFI,
+ * kp_unwinder__keeps_fp) and its frame-pointer stack short? Then waiting
+ * to judge it loses its first stacks: it is marked at once. Not in the
+ * dynamic loader, where every program starts. */
+static int mark_early(struct kp_autodwarf *a, const struct kp_rec_sample *s,
+		      const struct kp_map_info *maps, size_t nr_maps)
+{
+	const struct kp_map_info *m = map_of(maps, nr_maps, s->uframes[0]);
+	const char *base;
+	struct kp_unwind_map um;
+
+	if (!a->u || !m || !m->path || m->path[0] != '/')
+		return 0;
+	base = strrchr(m->path, '/') + 1;
+	if (!strncmp(base, "ld-", 3))
+		return 0;
+	um = unwind_map(m);
+	return kp_unwinder__keeps_fp(a->u, &um) == 0 && !reaches_entry(a, s, maps, nr_maps);
+}
+
 static void check_mark(struct kp_autodwarf *a, const struct kp_rec_sample *s,
 		       const struct kp_map_info *maps, size_t nr_maps)
 {
@@ -231,8 +252,14 @@ static void check_mark(struct kp_autodwarf *a, const struct kp_rec_sample *s,
 	 * through mappings not yet known: they say nothing of the program. */
 	if (!st->first_ns)
 		st->first_ns = s->time_ns ? s->time_ns : 1;
-	if (s->time_ns < st->first_ns + SETTLE_NS)
+	if (s->time_ns < st->first_ns + SETTLE_NS) {
+		if (mark_early(a, s, maps, nr_maps) &&
+		    kp_collector__mark_dwarf(a->c, s->pid, 1) == 0) {
+			st->marked = 1;
+			a->marked++;
+		}
 		return;
+	}
 	if (reaches_entry(a, s, maps, nr_maps)) {
 		st->ok++;
 		return;

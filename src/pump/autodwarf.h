@@ -11,7 +11,10 @@
  * (2) marks a process for DWARF stack copies (kp_collector__mark_dwarf)
  * once its frame-pointer stacks are seen not to reach the process entry
  * (_start, __libc_start_main*, __libc_start_call_main, start_thread,
- * clone*, the dynamic loader's start): with an unwinder, by its rule
+ * clone*, the dynamic loader's start) — at its first such stack when the
+ * sampled code's file is built without frame pointers
+ * (kp_unwinder__keeps_fp), else after its first 50 ms: with an unwinder,
+ * by its rule
  * (kp_unwinder__reaches_entry: the entry functions' ranges and the CFI,
  * no whole symbol table loaded as samples come); without one, by the
  * outermost frames' names from the inner resolver.

@@ -1,5 +1,8 @@
 /* jitcache.c — the JIT tables of every process (see symbols-int.h):
- * one table per map file, shared by every process whose perf-PID.map is
+ * its jitdump when it has mapped one (found in /proc/PID/maps, read
+ * through map_files), else its perf map (its /tmp under /proc/PID/root
+ * with its namespace pid when it lives in another mount namespace);
+ * one table per file, shared by every process whose perf-PID.map is
  * that file (device, inode, size, mtime: hard links, or one map copied
  * for several pids is read once); all tables together never hold more
  * than the JIT budget; a map that changes is read again at most once a
@@ -19,7 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "symbols/jitdump.h"
 #include "symbols/jitmap.h"
+#include "symbols/jitname.h"
 #include "symbols/jitworker.h"
 #include "symbols/procfs.h"
 #include "symbols/symbols-int.h"
@@ -120,6 +125,23 @@ static int over_budget(const struct kp_symbols *s, const struct kp_jitid *id)
 	return id_same(&s->jit_over_id, id) && s->st.jit_bytes >= s->jit_over_bytes;
 }
 
+/* The runtime whose names most of t's first entries are. */
+static enum kp_jit_runtime runtime_of(const struct kp_jittab *t)
+{
+	size_t n = kp_jittab__count(t), votes[KP_JIT_PYTHON + 1] = { 0 };
+	enum kp_jit_runtime best = KP_JIT_UNKNOWN;
+	struct kp_jitname jn;
+
+	for (size_t i = 0; i < n && i < 256; i++) {
+		kp_jitname__parse(kp_jittab__name(t, i), &jn);
+		votes[jn.runtime]++;
+	}
+	for (int r = KP_JIT_NODE; r <= KP_JIT_PYTHON; r++)
+		if (votes[r] > votes[best] || (best == KP_JIT_UNKNOWN && votes[r]))
+			best = (enum kp_jit_runtime)r;
+	return best;
+}
+
 /* A read of map id for process p (NULL: gone meanwhile) has ended: its
  * table becomes a shared entry, given to p. Rereads of p wait
  * KP_JIT_COST_FACTOR times as long as this read took. */
@@ -140,10 +162,13 @@ static void read_done(struct kp_symbols *s, struct kp_sym_proc *p,
 			if (p)
 				refused(s, p, id);
 		}
+		if (r->err == -EPROTO && p)	/* not a jitdump we read */
+			refused(s, p, id);
 		return;
 	}
 	e->id = *id;
 	e->tab = r->tab;
+	e->runtime = runtime_of(e->tab);
 	s->st.jit_reads++;
 	s->st.jit_bytes += kp_jittab__bytes(e->tab);
 	e->next = s->jits;
@@ -175,10 +200,11 @@ static int take_read(struct kp_symbols *s, unsigned wait_ms)
 	return 1;
 }
 
-/* Read the trusted map at fd (taken) for p: here, or in the worker
- * (waiting for it at most jit_wait_ms; a lookup after that finds it). */
+/* Read the trusted map at fd (taken) for p with fn (a perf map's or a
+ * jitdump's reader): here, or in the worker (waiting for it at most
+ * jit_wait_ms; a lookup after that finds it). */
 static void read_map(struct kp_symbols *s, struct kp_sym_proc *p, int fd,
-		     const struct kp_jitid *id)
+		     const struct kp_jitid *id, kp_jitread_fn *fn)
 {
 	struct kp_jitread r = { 0 };
 	uint64_t t0;
@@ -188,7 +214,7 @@ static void read_map(struct kp_symbols *s, struct kp_sym_proc *p, int fd,
 			close(fd);
 			return;
 		}
-		if (kp_jitworker__start(s->jit_worker, fd, budget_left(s)) != 0) {
+		if (kp_jitworker__start(s->jit_worker, fd, fn, budget_left(s)) != 0) {
 			close(fd);
 			return;
 		}
@@ -198,10 +224,110 @@ static void read_map(struct kp_symbols *s, struct kp_sym_proc *p, int fd,
 		return;
 	}
 	t0 = mono_ns();
-	r.err = kp_jitmap__read(fd, budget_left(s), &r.tab, &r.bad_lines, NULL);
+	r.err = fn(fd, budget_left(s), &r.tab, &r.bad_lines, NULL);
 	r.took_ns = mono_ns() - t0;
 	close(fd);
 	read_done(s, p, id, &r);
+}
+
+/* Where p's map is: its pid in its own pid namespace, and whether it
+ * lives in another mount namespace (a container: its /tmp is under
+ * /proc/PID/root). Learnt once per process. Without /proc/PID/status or
+ * ns/mnt (a process gone; a test's fake /proc), our own namespaces. */
+static void locate(struct kp_symbols *s, struct kp_sym_proc *p)
+{
+	if (p->jit_ns)
+		return;
+	p->jit_nspid = p->pid;
+	p->jit_ns = 1;
+	if (!p->pid)
+		return;
+	if (kp_procfs__nspid(s->proc_root, p->pid, &p->jit_nspid) != 0)
+		p->jit_nspid = p->pid;
+	if (kp_procfs__same_mntns(s->proc_root, p->pid) == 0)
+		p->jit_ns = 2;
+}
+
+/* p's map in its own mount namespace: /tmp/perf-NSPID.map under its root,
+ * opened when it has changed. An fd, or -errno (-EEXIST: unchanged). */
+static int open_in_root(struct kp_symbols *s, struct kp_sym_proc *p, uint32_t uid,
+			struct stat *st)
+{
+	char path[64];
+	struct kp_jitid id;
+	int fd;
+
+	memset(st, 0, sizeof(*st));	/* a refusal before the stat: id 0 */
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", p->jit_nspid);
+	fd = kp_jitmap__open_in_root(s->proc_root, p->pid, path, uid, st);
+	if (fd >= 0 && p->jit) {
+		id_of(&id, st);
+		if (id_same(&id, &p->jit->id)) {
+			close(fd);
+			return -EEXIST;		/* unchanged */
+		}
+	}
+	return fd;
+}
+
+/* The start and end of the mapping of p's jitdump (jit-NSPID.dump, the
+ * file it has mapped, as perf finds it) in /proc/PID/maps: 0, or
+ * -ENOENT (none). A line longer than the buffer is not looked into. */
+static int find_dump(struct kp_symbols *s, struct kp_sym_proc *p,
+		     unsigned long long *lo, unsigned long long *hi)
+{
+	char path[128], line[4352], want[32];
+	int err = -ENOENT, at_start = 1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%u/maps", s->proc_root, p->pid);
+	snprintf(want, sizeof(want), "/jit-%u.dump\n", p->jit_nspid);
+	if (!(f = fopen(path, "re")))
+		return -ENOENT;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line), w = strlen(want);
+		int whole = at_start;
+
+		at_start = n && line[n - 1] == '\n';
+		if (!whole || n < w || strcmp(line + n - w, want) ||
+		    sscanf(line, "%llx-%llx", lo, hi) != 2)
+			continue;
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+/* p's jitdump opened through /proc/PID/map_files (the very file mapped,
+ * in whatever mount namespace), with the checks of a perf map: an fd, or
+ * -errno (-ENOENT: none mapped, -EEXIST: unchanged). */
+static int open_dump(struct kp_symbols *s, struct kp_sym_proc *p, uint32_t uid,
+		     struct stat *st)
+{
+	unsigned long long lo, hi;
+	struct kp_jitid id;
+	char path[160];
+	int fd;
+
+	if (!p->pid || find_dump(s, p, &lo, &hi) != 0)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/%u/map_files/%llx-%llx", s->proc_root, p->pid,
+		 lo, hi);
+	memset(st, 0, sizeof(*st));
+	fd = kp_jitmap__open_mapped(path, uid, st);
+	if (fd >= 0 && p->jit) {
+		id_of(&id, st);
+		if (id_same(&id, &p->jit->id)) {
+			close(fd);
+			return -EEXIST;		/* unchanged */
+		}
+	}
+	if (fd == -EPERM) {
+		id_of(&id, st);
+		refused(s, p, &id);
+	}
+	return fd;
 }
 
 /* Open perf-PID.map of p if it may be trusted: an fd, or -errno. */
@@ -211,10 +337,11 @@ static int open_map(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st
 	uint32_t uid = 0;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/perf-%u.map", s->jit_dir, p->pid);
-	if (lstat(path, st) != 0)
+	locate(s, p);
+	snprintf(path, sizeof(path), "%s/perf-%u.map", s->jit_dir, p->jit_nspid);
+	if (p->jit_ns == 1 && lstat(path, st) != 0)
 		return -errno;
-	if (p->jit && S_ISREG(st->st_mode)) {
+	if (p->jit_ns == 1 && p->jit && S_ISREG(st->st_mode)) {
 		struct kp_jitid id;
 
 		id_of(&id, st);
@@ -223,7 +350,10 @@ static int open_map(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st
 	}
 	if (p->pid && kp_procfs__uid(s->proc_root, p->pid, &uid) != 0)
 		return -ESRCH;
-	fd = kp_jitmap__open(path, uid, st);
+	if (p->jit_ns == 2)
+		fd = open_in_root(s, p, uid, st);
+	else
+		fd = kp_jitmap__open(path, uid, st);
 	if (fd == -EPERM) {
 		struct kp_jitid id;
 
@@ -233,11 +363,32 @@ static int open_map(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st
 	return fd;
 }
 
+/* p's JIT file if it may be trusted: the jitdump it has mapped, else its
+ * perf map; *fn the reader of that kind. An fd, or -errno. */
+static int open_jit(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st,
+		    kp_jitread_fn **fn)
+{
+	uint32_t uid = 0;
+	int fd;
+
+	locate(s, p);
+	if (p->pid && kp_procfs__uid(s->proc_root, p->pid, &uid) == 0) {
+		fd = open_dump(s, p, uid, st);
+		if (fd != -ENOENT) {
+			*fn = kp_jitdump__read;
+			return fd;
+		}
+	}
+	*fn = kp_jitmap__read;
+	return open_map(s, p, st);
+}
+
 static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 {
 	uint64_t now = mono_ns();
 	struct kp_jitent *e;
 	struct kp_jitid id;
+	kp_jitread_fn *fn;
 	struct stat st;
 	int fd;
 
@@ -250,7 +401,7 @@ static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 		return;
 	}
 	p->jit_next_ns = now + KP_JIT_RECHECK_NS;
-	fd = open_map(s, p, &st);
+	fd = open_jit(s, p, &st, &fn);
 	if (fd < 0)
 		return;
 	id_of(&id, &st);
@@ -260,13 +411,20 @@ static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 	} else if (over_budget(s, &id)) {
 		refused(s, p, &id);	/* another process's map, same file */
 	} else if (!(p->jit_refused && id_same(&p->jit_refused_id, &id))) {
-		read_map(s, p, fd, &id);
+		read_map(s, p, fd, &id, fn);
 		return;
 	}
 	close(fd);
 }
 
-const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr)
+void kp_jit__refresh(struct kp_symbols *s, struct kp_sym_proc *p)
+{
+	if (!p->jit)
+		refresh(s, p);
+}
+
+const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr,
+			   const char **file, uint32_t *line)
 {
 	const char *name = p->jit ? kp_jittab__lookup(p->jit->tab, addr) : NULL;
 
@@ -274,5 +432,9 @@ const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t
 		refresh(s, p);
 		name = p->jit ? kp_jittab__lookup(p->jit->tab, addr) : NULL;
 	}
+	*file = NULL;
+	*line = 0;
+	if (name && !kp_jittab__source(p->jit->tab, addr, file, line))
+		*file = NULL;
 	return name;
 }

@@ -2,9 +2,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include "symbols/procfs.h"
 
@@ -16,22 +19,28 @@ struct kp_jitsym {
 	uint32_t name;		/* offset in names */
 };
 
+/* A source line of JIT code (jitdump debug info): from addr on. */
+struct kp_jitline {
+	uint64_t addr;
+	uint32_t line;
+	uint32_t file;		/* offset in names */
+};
+
 struct kp_jittab {
 	struct kp_jitsym *syms;
 	size_t nr, cap;
 	char *names;
 	size_t len, names_cap;
+	struct kp_jitline *lines;
+	size_t nr_lines, lines_cap;
+	uint32_t last_file;	/* the file of the last line added (+1; 0: none) */
 	size_t max;		/* bytes the table may hold */
 };
 
-int kp_jitmap__open(const char *path, uint32_t owner, struct stat *st)
+/* The trust checks on an O_PATH descriptor (taken): a readable fd of
+ * the same file, or -EPERM. */
+static int open_trusted(int pfd, uint32_t owner, struct stat *st)
 {
-	/* O_PATH|O_NOFOLLOW: a symlink is seen as one (and refused), and
-	 * nothing but a regular file is ever opened for reading */
-	int pfd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
-
-	if (pfd < 0)
-		return -errno;
 	if (fstat(pfd, st) != 0 || !S_ISREG(st->st_mode) ||
 	    (st->st_uid != 0 && st->st_uid != owner) ||
 	    st->st_size > (off_t)KP_JITMAP_MAX_BYTES) {
@@ -41,9 +50,59 @@ int kp_jitmap__open(const char *path, uint32_t owner, struct stat *st)
 	return kp_procfs__reopen_regular(pfd);
 }
 
+int kp_jitmap__open(const char *path, uint32_t owner, struct stat *st)
+{
+	/* O_PATH|O_NOFOLLOW: a symlink is seen as one (and refused), and
+	 * nothing but a regular file is ever opened for reading */
+	int pfd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+
+	if (pfd < 0)
+		return -errno;
+	return open_trusted(pfd, owner, st);
+}
+
+int kp_jitmap__open_mapped(const char *map_file, uint32_t owner, struct stat *st)
+{
+	/* the magic link is followed (it is the kernel's, to the very file
+	 * mapped); the file itself is checked as any other */
+	int pfd = open(map_file, O_PATH | O_CLOEXEC);
+
+	if (pfd < 0)
+		return -errno;
+	return open_trusted(pfd, owner, st);
+}
+
+int kp_jitmap__open_in_root(const char *proc_root, uint32_t pid, const char *path,
+			    uint32_t owner, struct stat *st)
+{
+	/* resolved inside the process's root; a symbolic link anywhere on
+	 * the path (the container's to plant) fails with ELOOP: refused */
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS,
+	};
+	char root[128];
+	int dfd, pfd;
+
+	if (path[0] != '/')
+		return -ENOENT;
+	snprintf(root, sizeof(root), "%s/%u/root", proc_root, pid);
+	dfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	pfd = (int)syscall(SYS_openat2, dfd, path + 1, &how, sizeof(how));
+	if (pfd < 0)
+		pfd = errno == ELOOP ? -EPERM : -errno;
+	close(dfd);
+	if (pfd < 0)
+		return pfd;
+	return open_trusted(pfd, owner, st);
+}
+
 size_t kp_jittab__bytes(const struct kp_jittab *t)
 {
-	return t ? sizeof(*t) + t->cap * sizeof(*t->syms) + t->names_cap : 0;
+	return t ? sizeof(*t) + t->cap * sizeof(*t->syms) + t->names_cap +
+			   t->lines_cap * sizeof(*t->lines) : 0;
 }
 
 /* Make room for need more units of size unit in *p (capacity *cap
@@ -103,32 +162,72 @@ static int hex_field(const char **p, const char *end, uint64_t *out)
 	return 0;
 }
 
+/* name[0, n) into the string block: its offset, or -errno. */
+static int64_t add_string(struct kp_jittab *t, const char *name, size_t n)
+{
+	int err;
+	size_t at = t->len;
+
+	if (t->len + n + 1 > UINT32_MAX)
+		return -E2BIG;
+	if ((err = grow(t, (void **)&t->names, &t->names_cap, t->len, n + 1, 1)))
+		return err;
+	memcpy(t->names + t->len, name, n);
+	t->names[t->len + n] = '\0';
+	t->len += n + 1;
+	return (int64_t)at;
+}
+
+int kp_jittab__add(struct kp_jittab *t, uint64_t start, uint64_t size,
+		   const char *name, size_t n)
+{
+	int64_t off;
+	int err;
+
+	if (!size || size > UINT32_MAX || start + size < start || !n ||
+	    memchr(name, '\0', n))
+		return -EINVAL;
+	if ((err = grow(t, (void **)&t->syms, &t->cap, t->nr, 1, sizeof(*t->syms))))
+		return err;
+	if ((off = add_string(t, name, n)) < 0)
+		return (int)off;
+	t->syms[t->nr++] = (struct kp_jitsym){ .start = start,
+		.size = (uint32_t)size, .name = (uint32_t)off };
+	return 0;
+}
+
+int kp_jittab__add_line(struct kp_jittab *t, uint64_t addr, const char *file,
+			uint32_t line)
+{
+	int64_t off;
+	int err;
+
+	if ((err = grow(t, (void **)&t->lines, &t->lines_cap, t->nr_lines, 1,
+			sizeof(*t->lines))))
+		return err;
+	if (file) {
+		if ((off = add_string(t, file, strlen(file))) < 0)
+			return (int)off;
+		t->last_file = (uint32_t)off + 1;
+	} else if (!t->last_file) {
+		return -EINVAL;	/* "the same file" with none before */
+	}
+	t->lines[t->nr_lines++] = (struct kp_jitline){ .addr = addr, .line = line,
+		.file = t->last_file - 1 };
+	return 0;
+}
+
 /* One line [s, end) without its newline: 0, -EINVAL (bad), -E2BIG,
  * -ENOMEM. */
 static int add_line(struct kp_jittab *t, const char *s, const char *end)
 {
 	uint64_t start, size;
-	size_t n;
-	int err;
 
 	if (end > s && end[-1] == '\r')
 		end--;
-	if (hex_field(&s, end, &start) || hex_field(&s, end, &size) ||
-	    !size || size > UINT32_MAX || start + size < start || s >= end ||
-	    memchr(s, '\0', (size_t)(end - s)))
+	if (hex_field(&s, end, &start) || hex_field(&s, end, &size) || s >= end)
 		return -EINVAL;
-	n = (size_t)(end - s);
-	err = grow(t, (void **)&t->syms, &t->cap, t->nr, 1, sizeof(*t->syms));
-	if (!err)
-		err = grow(t, (void **)&t->names, &t->names_cap, t->len, n + 1, 1);
-	if (err)
-		return err;
-	memcpy(t->names + t->len, s, n);
-	t->names[t->len + n] = '\0';
-	t->syms[t->nr++] = (struct kp_jitsym){ .start = start,
-		.size = (uint32_t)size, .name = (uint32_t)t->len };
-	t->len += n + 1;
-	return 0;
+	return kp_jittab__add(t, start, size, s, (size_t)(end - s));
 }
 
 /* Address order; at one address the later line (higher name offset)
@@ -142,10 +241,20 @@ static int sym_cmp(const void *a, const void *b)
 	return x->name < y->name ? -1 : x->name > y->name;
 }
 
+static int line_cmp(const void *a, const void *b)
+{
+	const struct kp_jitline *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 static void finish(struct kp_jittab *t)
 {
 	size_t out = 0, i;
 	void *n;
+
+	if (t->nr_lines > 1)	/* stable enough: equal addresses are rare */
+		qsort(t->lines, t->nr_lines, sizeof(*t->lines), line_cmp);
 
 	for (i = 1; i < t->nr && t->syms[i - 1].start < t->syms[i].start; i++)
 		;
@@ -229,6 +338,20 @@ static int read_all(int fd, struct kp_jittab *t, char *buf, uint64_t *bad,
 	}
 }
 
+struct kp_jittab *kp_jittab__new(size_t max_bytes)
+{
+	struct kp_jittab *t = calloc(1, sizeof(*t));
+
+	if (t)
+		t->max = max_bytes;
+	return t;
+}
+
+void kp_jittab__finish(struct kp_jittab *t)
+{
+	finish(t);
+}
+
 int kp_jitmap__read(int fd, size_t max_bytes, struct kp_jittab **out,
 		    uint64_t *bad_lines, const int *stop)
 {
@@ -254,7 +377,8 @@ int kp_jitmap__read(int fd, size_t max_bytes, struct kp_jittab **out,
 	return 0;
 }
 
-const char *kp_jittab__lookup(const struct kp_jittab *t, uint64_t addr)
+/* The entry holding addr, or NULL. */
+static const struct kp_jitsym *find_sym(const struct kp_jittab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t ? t->nr : 0;
 
@@ -268,12 +392,45 @@ const char *kp_jittab__lookup(const struct kp_jittab *t, uint64_t addr)
 	}
 	if (!lo || addr - t->syms[lo - 1].start >= t->syms[lo - 1].size)
 		return NULL;
-	return t->names + t->syms[lo - 1].name;
+	return &t->syms[lo - 1];
+}
+
+const char *kp_jittab__lookup(const struct kp_jittab *t, uint64_t addr)
+{
+	const struct kp_jitsym *e = find_sym(t, addr);
+
+	return e ? t->names + e->name : NULL;
 }
 
 size_t kp_jittab__count(const struct kp_jittab *t)
 {
 	return t ? t->nr : 0;
+}
+
+int kp_jittab__source(const struct kp_jittab *t, uint64_t addr, const char **file,
+		      uint32_t *line)
+{
+	const struct kp_jitsym *e = find_sym(t, addr);
+	size_t lo = 0, hi = e ? t->nr_lines : 0;
+
+	while (lo < hi) {	/* the last line starting at or below addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->lines[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || t->lines[lo - 1].addr < e->start)
+		return 0;	/* none, or one of other code before it */
+	*file = t->names + t->lines[lo - 1].file;
+	*line = t->lines[lo - 1].line;
+	return 1;
+}
+
+const char *kp_jittab__name(const struct kp_jittab *t, size_t i)
+{
+	return t->names + t->syms[i].name;
 }
 
 void kp_jittab__free(struct kp_jittab *t)
@@ -282,5 +439,6 @@ void kp_jittab__free(struct kp_jittab *t)
 		return;
 	free(t->syms);
 	free(t->names);
+	free(t->lines);
 	free(t);
 }

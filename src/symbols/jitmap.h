@@ -9,8 +9,10 @@
  *
  * Trust: a file is opened only when it is a regular file owned by root or
  * by the process's owner, through O_NOFOLLOW (a symlink is refused), and
- * no larger than KP_JITMAP_MAX_BYTES. Lines that do not parse are skipped
- * and counted; at one address the last line wins (the newest code).
+ * no larger than KP_JITMAP_MAX_BYTES; in another mount namespace, under
+ * the process's root with no symlink anywhere on the path. Lines that do
+ * not parse are skipped and counted; at one address the last line wins
+ * (the newest code).
  *
  * Who calls it: user.c (per process, at a JIT frame's lookup), tests,
  * bench. Never reads anything but the fd it is given. Stateless and
@@ -32,6 +34,16 @@ struct kp_jittab;
  * process's uid. st gets the file's identity. An fd, -EPERM for a file
  * that may not be trusted, or another -errno (-ENOENT: no map). */
 int kp_jitmap__open(const char *path, uint32_t owner, struct stat *st);
+/* The same for path as process pid sees it (absolute, in its mount
+ * namespace: a container's /tmp), opened under /proc/PID/root with
+ * openat2(RESOLVE_IN_ROOT): a symbolic link anywhere on the path is
+ * refused (-EPERM), nothing outside the process's root is reached. */
+int kp_jitmap__open_in_root(const char *proc_root, uint32_t pid, const char *path,
+			    uint32_t owner, struct stat *st);
+/* The same for a file the process has mapped, by its
+ * /proc/PID/map_files/START-END link (a jitdump: the file itself, in
+ * whatever mount namespace). */
+int kp_jitmap__open_mapped(const char *map_file, uint32_t owner, struct stat *st);
 
 /* Read the map at fd (not closed) into *out. The table may hold at most
  * max_bytes (entries and names together): -E2BIG when it would need more
@@ -43,7 +55,25 @@ int kp_jitmap__read(int fd, size_t max_bytes, struct kp_jittab **out,
 
 /* The name of the code at addr, or NULL. Never allocates. */
 const char *kp_jittab__lookup(const struct kp_jittab *t, uint64_t addr);
+/* The source line of the code at addr (jitdump debug info): 1 with *file
+ * (borrowed from t) and *line, 0 if none is known. */
+int kp_jittab__source(const struct kp_jittab *t, uint64_t addr, const char **file,
+		      uint32_t *line);
+
+/* Building a table (the jitdump reader, jitdump.h): entries and lines in
+ * any order, then finish (sorts; at one address the entry added last
+ * wins). The byte limit holds as in kp_jitmap__read. add: 0, -EINVAL (a
+ * bad entry: size 0 or above 4 GiB, wrapping, no name, a NUL in it),
+ * -E2BIG, -ENOMEM; add_line: file NULL is the previous line's file. */
+struct kp_jittab *kp_jittab__new(size_t max_bytes);
+int kp_jittab__add(struct kp_jittab *t, uint64_t start, uint64_t size,
+		   const char *name, size_t len);
+int kp_jittab__add_line(struct kp_jittab *t, uint64_t addr, const char *file,
+			uint32_t line);
+void kp_jittab__finish(struct kp_jittab *t);
 size_t kp_jittab__count(const struct kp_jittab *t);
+/* The name of entry i (address order), i < count. */
+const char *kp_jittab__name(const struct kp_jittab *t, size_t i);
 /* Bytes the table holds (entries + names + the table itself). */
 size_t kp_jittab__bytes(const struct kp_jittab *t);
 void kp_jittab__free(struct kp_jittab *t);

@@ -21,6 +21,7 @@ struct kp_jitworker {
 	int fd, quit;
 	int stop;			/* atomic: abandon the read */
 	size_t max_bytes;
+	kp_jitread_fn *fn;
 	struct kp_jitread res;
 };
 
@@ -42,6 +43,7 @@ static void *worker(void *arg)
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		struct kp_jitread r = { 0 };
+		kp_jitread_fn *fn;
 		uint64_t t0;
 		int fd;
 
@@ -50,10 +52,11 @@ static void *worker(void *arg)
 		if (w->quit)
 			break;
 		fd = w->fd;
+		fn = w->fn;
 		w->fd = -1;
 		pthread_mutex_unlock(&w->lock);
 		t0 = mono_ns();
-		r.err = kp_jitmap__read(fd, w->max_bytes, &r.tab, &r.bad_lines, &w->stop);
+		r.err = fn(fd, w->max_bytes, &r.tab, &r.bad_lines, &w->stop);
 		r.took_ns = mono_ns() - t0;
 		close(fd);
 		pthread_mutex_lock(&w->lock);
@@ -98,7 +101,8 @@ void kp_jitworker__free(struct kp_jitworker *w)
 	free(w);
 }
 
-int kp_jitworker__start(struct kp_jitworker *w, int fd, size_t max_bytes)
+int kp_jitworker__start(struct kp_jitworker *w, int fd, kp_jitread_fn *fn,
+			size_t max_bytes)
 {
 	int err = 0;
 
@@ -113,6 +117,7 @@ int kp_jitworker__start(struct kp_jitworker *w, int fd, size_t max_bytes)
 	}
 	if (!err) {
 		w->fd = fd;
+		w->fn = fn;
 		w->max_bytes = max_bytes;
 		w->state = JOB_READING;
 		pthread_cond_signal(&w->wake);

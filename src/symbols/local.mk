@@ -14,6 +14,8 @@ libkpsymbols_a_SOURCES = \
 	src/symbols/demangle.h src/symbols/demangle.c \
 	src/symbols/kallsyms.h src/symbols/kallsyms.c \
 	src/symbols/jitmap.h src/symbols/jitmap.c src/symbols/jitcache.c \
+	src/symbols/jitname.h src/symbols/jitname.c \
+	src/symbols/jitdump.h src/symbols/jitdump.c \
 	src/symbols/jitworker.h src/symbols/jitworker.c \
 	src/symbols/procfs.h src/symbols/procfs.c
 libkpsymbols_a_SOURCES += src/symbols/disasm.h src/symbols/disasm.c
@@ -119,6 +121,16 @@ check_PROGRAMS += tests/workload/jitspin
 tests_workload_jitspin_SOURCES = tests/workload/jitspin.c
 TESTS += tests/jit-maps.sh
 EXTRA_DIST += tests/jit-maps.sh
+## A real JIT: node --perf-basic-prof (runtime names, whole chains).
+TESTS += tests/jit-node.sh
+EXTRA_DIST += tests/jit-node.sh
+## The perf map of a process in its own pid and mount namespace (jitcall,
+## built in src/unwind/local.mk), and a symlink planted there.
+TESTS += tests/jit-container.sh
+EXTRA_DIST += tests/jit-container.sh
+## CPython 3.12+ -X perf, where one is installed (skipped otherwise).
+TESTS += tests/jit-python.sh
+EXTRA_DIST += tests/jit-python.sh
 
 ## Debug files fetched from debuginfod servers: Debian's debuginfod over
 ## the debug file of a stripped workload, one that is down, one that
@@ -138,6 +150,23 @@ fuzz_fuzz_elf_replay_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 fuzz_fuzz_elf_replay_LDADD = $(KP_SYMBOLS_LIBS)
 TESTS += tests/fuzz-elf.sh
 EXTRA_DIST += tests/fuzz-elf.sh fuzz/corpus/elf
+
+## Fuzzing the jitdump reader: make check replays fuzz/corpus/jitdump
+## (made by fuzz/jitdump-seeds.py).
+check_PROGRAMS += fuzz/fuzz-jitdump-replay
+fuzz_fuzz_jitdump_replay_SOURCES = fuzz/fuzz.h fuzz/fuzz-jitdump.c fuzz/replay.c
+fuzz_fuzz_jitdump_replay_LDADD = $(KP_SYMBOLS_LIBS)
+TESTS += tests/fuzz-jitdump.sh
+EXTRA_DIST += tests/fuzz-jitdump.sh fuzz/corpus/jitdump fuzz/jitdump-seeds.py
+if ENABLE_FUZZING
+EXTRA_PROGRAMS += fuzz/fuzz-jitdump
+fuzz_fuzz_jitdump_SOURCES = fuzz/fuzz.h fuzz/fuzz-jitdump.c src/symbols/jitdump.c \
+	src/symbols/jitmap.c src/symbols/procfs.c
+fuzz_fuzz_jitdump_CFLAGS = $(AM_CFLAGS) -g -fsanitize=fuzzer,address,undefined
+fuzz_fuzz_jitdump_LDFLAGS = -fsanitize=fuzzer,address,undefined
+FUZZ_TARGETS += fuzz/fuzz-jitdump
+CLEANFILES += fuzz/fuzz-jitdump
+endif
 
 if ENABLE_FUZZING
 EXTRA_PROGRAMS += fuzz/fuzz-elf

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -157,4 +158,44 @@ int kp_procfs__uid(const char *proc_root, uint32_t pid, uint32_t *uid)
 		return -errno;
 	*uid = st.st_uid;
 	return 0;
+}
+
+int kp_procfs__nspid(const char *proc_root, uint32_t pid, uint32_t *nspid)
+{
+	char p[128], line[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%u/status", proc_root, pid);
+	if (!(f = fopen(p, "re")))
+		return -errno;
+	*nspid = pid;
+	while (fgets(line, sizeof(line), f)) {
+		char *last, *end;
+		unsigned long v;
+
+		if (strncmp(line, "NSpid:", 6))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		last = strrchr(line, '\t');
+		last = last ? last + 1 : line + 6;
+		v = strtoul(last, &end, 10);
+		if (end != last && !*end && v && v <= UINT32_MAX)
+			*nspid = (uint32_t)v;
+		break;
+	}
+	fclose(f);
+	return 0;
+}
+
+int kp_procfs__same_mntns(const char *proc_root, uint32_t pid)
+{
+	char p[128];
+	struct stat a, b;
+
+	snprintf(p, sizeof(p), "%s/%u/ns/mnt", proc_root, pid);
+	if (stat(p, &a) != 0)
+		return -errno;
+	if (stat("/proc/self/ns/mnt", &b) != 0)
+		return -errno;
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }

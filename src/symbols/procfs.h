@@ -51,4 +51,12 @@ void kp_procfs__strip_deleted(const char *path, char *buf, size_t len);
 /* Owner uid of the process (from /proc/PID), or -errno. */
 int kp_procfs__uid(const char *proc_root, uint32_t pid, uint32_t *uid);
 
+/* The process's pid in its own (innermost) pid namespace, from the NSpid
+ * line of /proc/PID/status (pid itself without that line), or -errno. */
+int kp_procfs__nspid(const char *proc_root, uint32_t pid, uint32_t *nspid);
+
+/* 1 if the process's mount namespace is the caller's own, 0 if not (its
+ * files are then found under /proc/PID/root), or -errno. */
+int kp_procfs__same_mntns(const char *proc_root, uint32_t pid);
+
 #endif /* KP_SYMBOLS_PROCFS_H */

@@ -11,6 +11,7 @@
 
 #include "symbols/debuginfod.h"
 #include "symbols/dwcache.h"
+#include "symbols/jitname.h"
 #include "symbols/kallsyms.h"
 #include "symbols/module.h"
 #include "symbols/symbols.h"
@@ -65,6 +66,7 @@ struct kp_jitid {
 struct kp_jitent {
 	struct kp_jitid id;
 	unsigned refs;
+	enum kp_jit_runtime runtime;	/* by the names it holds */
 	struct kp_jittab *tab;
 	struct kp_jitent *next;
 };
@@ -78,6 +80,9 @@ struct kp_sym_proc {
 	uint64_t jit_next_ns;		/* next look at perf-PID.map */
 	int jit_refused;		/* jit_refused_id was refused */
 	struct kp_jitid jit_refused_id;
+	uint32_t jit_nspid;		/* its pid in its own pid namespace */
+	int jit_ns;			/* 0: not known yet; 1: our mount
+					 * namespace; 2: another (a container) */
 	struct kp_sym_proc *next;
 };
 
@@ -114,6 +119,7 @@ struct kp_symbols {
 	int kallsyms_tried;
 	char kstatus[256];
 	char namebuf[256];
+	struct kp_jitname jitname;	/* the last JIT frame's parts */
 	struct kp_symbols_stats st;
 };
 
@@ -144,10 +150,16 @@ void kp_remote__ask(struct kp_symbols *s, struct kp_module *m);
 void kp_remote__poll(struct kp_symbols *s);
 void kp_remote__drop(struct kp_symbols *s);
 
-/* jitcache.c: the name of JIT code at addr in process p (its map read
- * or read again when need be), or NULL; and the release of p's table. */
-const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr);
+/* jitcache.c: the name of JIT code at addr in process p (its jitdump or
+ * perf map read, or read again when need be), or NULL, with its source
+ * line where the jitdump gave one (*file NULL if not); and the release of
+ * p's table. */
+const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr,
+			   const char **file, uint32_t *line);
 void kp_jit__drop(struct kp_symbols *s, struct kp_sym_proc *p);
+/* p's JIT file read if it has none yet (as a lookup would: at most once
+ * a second), so that its mappings' module is named by its runtime. */
+void kp_jit__refresh(struct kp_symbols *s, struct kp_sym_proc *p);
 /* Stop the reader thread (a read in progress is abandoned). */
 void kp_jit__stop(struct kp_symbols *s);
 

@@ -458,12 +458,19 @@ static struct kp_pmap *pmap_get(struct kp_symbols *s, struct kp_sym_proc *p,
 static int jit_lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr,
 		      struct kp_sym_frame *out)
 {
-	const char *name = kp_jit__lookup(s, p, addr);
+	const char *file;
+	uint32_t line;
+	const char *name = kp_jit__lookup(s, p, addr, &file, &line);
 
 	if (!name)
 		return 0;
+	/* a runtime's name taken apart (jitname.h); the parts stay valid
+	 * until the next lookup. A jitdump's line for addr comes first. */
+	kp_jitname__parse(name, &s->jitname);
 	memset(out, 0, sizeof(*out));
-	out->name = name;
+	out->name = s->jitname.fn;
+	out->file = file ? file : s->jitname.file[0] ? s->jitname.file : NULL;
+	out->line = file ? line : s->jitname.line;
 	return 1;
 }
 
@@ -677,9 +684,14 @@ const char *kp_symbols__user_module_name(struct kp_symbols *s,
 	case MAP_VDSO:
 		return "[vdso]";
 	case MAP_ANON: {
-		struct kp_sym_proc *p = *proc_slot(s, map->pid, map->proc_start);
+		/* the model names a module when its mapping comes, before any
+		 * lookup: the process's JIT file is read now (if it has one) */
+		struct kp_sym_proc *p = map->pid ? proc_get(s, map->pid, map->proc_start) :
+				       *proc_slot(s, map->pid, map->proc_start);
 
-		return p && p->jit ? "[jit]" : "[anon]";
+		if (p)
+			kp_jit__refresh(s, p);
+		return p && p->jit ? kp_jitname__module(p->jit->runtime) : "[anon]";
 	}
 	default:
 		break;

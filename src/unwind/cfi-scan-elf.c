@@ -20,7 +20,8 @@ static bool elf_sec(Elf *elf, bool eh, struct kp_cfi_sec *s)
 }
 
 /* .eh_frame at sh (with its .eh_frame_hdr section hdr, or NULL). */
-static int scan_sections(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, Elf_Scn *hdr_scn)
+static int scan_sections(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, Elf_Scn *hdr_scn,
+			 struct uw_cfi_fp *cnt)
 {
 	Elf_Data *d = elf_rawdata(scn, NULL), *hd;
 	struct kp_cfi_sec s;
@@ -35,17 +36,17 @@ static int scan_sections(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, Elf_Scn *h
 	s.size = d->d_size;
 	hd = hdr_scn && gelf_getshdr(hdr_scn, &hsh) ? elf_rawdata(hdr_scn, NULL) : NULL;
 	if (!hd || !hd->d_buf)
-		return uw_cfi_scan_all(&s);
+		return uw_cfi_scan_all_fp(&s, cnt);
 	if (kp_cfi__parse_hdr(hd->d_buf, hd->d_size, hsh.sh_addr, s.addr_size, &h))
 		return KP_EFORMAT;
 	/* with a search table, libdw reads only the FDEs it points to */
 	if (!h.count || h.eh_frame_ptr != sh->sh_addr)
-		return uw_cfi_scan_all(&s);
-	return uw_cfi_scan_table(&s, sh->sh_addr, &h, hsh.sh_addr);
+		return uw_cfi_scan_all_fp(&s, cnt);
+	return uw_cfi_scan_table_fp(&s, sh->sh_addr, &h, hsh.sh_addr, cnt);
 }
 
 /* As libdw's getcfi_shdr: 1 when it would look at the segments. */
-static int scan_shdr(Elf *elf)
+static int scan_shdr(Elf *elf, struct uw_cfi_fp *cnt)
 {
 	Elf_Scn *scn = NULL, *eh_scn = NULL, *hdr_scn = NULL;
 	GElf_Shdr sh, eh_sh;
@@ -68,14 +69,14 @@ static int scan_shdr(Elf *elf)
 		else
 			continue;
 		if (eh_scn && hdr_scn)
-			return scan_sections(elf, eh_scn, &eh_sh, hdr_scn);
+			return scan_sections(elf, eh_scn, &eh_sh, hdr_scn, cnt);
 	}
-	return eh_scn ? scan_sections(elf, eh_scn, &eh_sh, NULL) : 1;
+	return eh_scn ? scan_sections(elf, eh_scn, &eh_sh, NULL, cnt) : 1;
 }
 
 /* As libdw's getcfi_phdr: the first PT_GNU_EH_FRAME, its .eh_frame from
  * eh_frame_ptr to the end of the file. */
-static int scan_phdr(Elf *elf)
+static int scan_phdr(Elf *elf, struct uw_cfi_fp *cnt)
 {
 	size_t n, fsize;
 	const uint8_t *raw = (const uint8_t *)elf_rawfile(elf, &fsize);
@@ -103,21 +104,26 @@ static int scan_phdr(Elf *elf)
 			return 0;
 		s.data = raw + off;
 		s.size = fsize - off;
-		return h.count ? uw_cfi_scan_table(&s, h.eh_frame_ptr, &h, ph.p_vaddr)
-			       : uw_cfi_scan_all(&s);
+		return h.count ? uw_cfi_scan_table_fp(&s, h.eh_frame_ptr, &h, ph.p_vaddr, cnt)
+			       : uw_cfi_scan_all_fp(&s, cnt);
 	}
 	return 0;
 }
 
 int uw_cfi_scan_elf_eh(Elf *elf)
 {
+	return uw_cfi_scan_elf_eh_fp(elf, NULL);
+}
+
+int uw_cfi_scan_elf_eh_fp(Elf *elf, struct uw_cfi_fp *cnt)
+{
 	GElf_Ehdr eh;
 	int ret;
 
 	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
 		return 0;
-	ret = scan_shdr(elf);
-	return ret == 1 ? scan_phdr(elf) : ret;
+	ret = scan_shdr(elf, cnt);
+	return ret == 1 ? scan_phdr(elf, cnt) : ret;
 }
 
 int uw_cfi_scan_elf_debug(Elf *elf)

@@ -39,9 +39,19 @@
 #define UW_CFI_MAX_REG 255	/* a frame state of at most 4 KiB */
 #define UW_CFI_MAX_DEPTH 64	/* DW_CFA_remember_state nesting */
 
+/* What the scan saw of frame pointers: the FDEs whose instructions set up
+ * a frame (change the CFA: not a frameless leaf's, not an empty one), and
+ * those among them that make rbp the CFA's register (a function that
+ * keeps a frame pointer). The _fp variants add to *cnt (NULL: not
+ * counted). */
+struct uw_cfi_fp {
+	unsigned fdes, fp;
+};
+
 /* Every record from offset 0 to the zero terminator or the section's end
  * (as libdw's walk without a search table), each FDE with its CIE. */
 int uw_cfi_scan_all(const struct kp_cfi_sec *s);
+int uw_cfi_scan_all_fp(const struct kp_cfi_sec *s, struct uw_cfi_fp *cnt);
 
 /* The FDE at offset off (reached through a search table) and its CIE. */
 int uw_cfi_scan_fde(const struct kp_cfi_sec *s, uint64_t off);
@@ -50,11 +60,15 @@ int uw_cfi_scan_fde(const struct kp_cfi_sec *s, uint64_t off);
  * .eh_frame at eh_vaddr. */
 int uw_cfi_scan_table(const struct kp_cfi_sec *eh, uint64_t eh_vaddr,
 		      const struct kp_cfi_hdr *h, uint64_t hdr_vaddr);
+int uw_cfi_scan_table_fp(const struct kp_cfi_sec *eh, uint64_t eh_vaddr,
+			 const struct kp_cfi_hdr *h, uint64_t hdr_vaddr,
+			 struct uw_cfi_fp *cnt);
 
 /* The .eh_frame (and search table) that dwarf_getcfi_elf(elf) reads:
  * sections .eh_frame/.eh_frame_hdr, else the PT_GNU_EH_FRAME segment.
  * 0 also when there is none. */
 int uw_cfi_scan_elf_eh(Elf *elf);
+int uw_cfi_scan_elf_eh_fp(Elf *elf, struct uw_cfi_fp *cnt);
 
 /* The .debug_frame that dwarf_getcfi reads from a Dwarf begun on elf
  * (call it after dwarf_begin_elf: compressed sections are inflated by

@@ -20,6 +20,11 @@ tests_workload_unwind_deep_SOURCES = tests/workload/unwind-deep.c
 tests_workload_unwind_deep_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) -fomit-frame-pointer
 tests_workload_unwind_noret_SOURCES = tests/workload/unwind-noret.c
 tests_workload_unwind_noret_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) -fomit-frame-pointer
+## jitcall: generated code (frame pointer, no CFI) between C frames built
+## without frame pointers, named by a perf map and a jitdump.
+check_PROGRAMS += tests/workload/jitcall
+tests_workload_jitcall_SOURCES = tests/workload/jitcall.c
+tests_workload_jitcall_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) -fomit-frame-pointer
 tests_workload_unwind_leaf_SOURCES = tests/workload/unwind-leaf.c
 tests_workload_unwind_leaf_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) \
 	-fno-omit-frame-pointer -momit-leaf-frame-pointer
@@ -65,7 +70,7 @@ tests_unwind_drive_LDADD = libkpcollect.a libkpstream.a libkpsymbols.a libkpunwi
 ## End-to-end tests with BPF (root): kptop --batch --unwind dwarf|fp
 ## --format folded on the workloads above.
 KP_UNWIND_SH_TESTS = tests/unwind-dwarf.sh tests/unwind-leaf.sh tests/unwind-libc.sh \
-	tests/unwind-deep.sh tests/unwind-auto.sh
+	tests/unwind-deep.sh tests/unwind-auto.sh tests/unwind-jit.sh
 TESTS += $(KP_UNWIND_SH_TESTS)
 EXTRA_DIST += $(KP_UNWIND_SH_TESTS) tests/unwind-lib.sh
 

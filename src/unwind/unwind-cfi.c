@@ -30,6 +30,7 @@
 #define UW_BUILD_ID_MAX 64
 #define UW_MAX_MODULES 256	/* cached modules, the least recently used go */
 #define UW_DEBUG_DIR "/usr/lib/debug/.build-id"
+#define UW_FP_MIN_FDES 4	/* fewer FDEs: keeps_fp does not judge */
 /* libdw makes a frame state as large as the highest register number its
  * CFI names (16 bytes each, up to 2 GiB) and clears it at every lookup:
  * x86-64's CFI names registers below 130, a few KiB. The check at load
@@ -72,6 +73,7 @@ struct uw_module {
 	uint64_t *refused;	/* the cache's count of refused CFI sections */
 	struct uw_file file, debug;
 	Dwarf_CFI *eh;		/* .eh_frame, ours to end */
+	struct uw_cfi_fp fp;	/* its FDEs, and those keeping rbp */
 	Dwarf_CFI *dbg_frame;	/* .debug_frame (owned by its Dwarf) */
 	int nr_loads, nr_entry;
 	struct uw_load loads[UW_MAX_LOADS];
@@ -394,12 +396,17 @@ static void module_load(struct uw_module *m)
 	    strcmp(m->path, "[vdso]") ? -ENOENT : vdso_open(&m->file))
 		return;
 	read_loads(m);
-	if (!cfi_refuse(m, uw_cfi_scan_elf_eh(m->file.elf)))
+	if (!cfi_refuse(m, uw_cfi_scan_elf_eh_fp(m->file.elf, &m->fp)))
 		m->eh = dwarf_getcfi_elf(m->file.elf);
+	else
+		m->fp = (struct uw_cfi_fp){ 0 };
 	if (!m->eh && !m->dbg_frame)
 		module_need_debug(m);
 	m->ok = m->eh || m->dbg_frame;
 	m->hostile = !m->ok && *m->refused != refused;
+	/* A file without any CFI (a Go binary, assembly) is still a module:
+	 * its entry symbols, and the frame-pointer fallback for its code. */
+	m->ok = !m->hostile;
 }
 
 static bool has_build_id(const struct kp_unwind_map *map)
@@ -602,6 +609,13 @@ int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 	if (m->dbg_frame && module_addrframe(m, m->dbg_frame, a, frame) == 0)
 		return 0;
 	return KP_ENOCFI;
+}
+
+int uw_module__keeps_fp(const struct uw_module *m)
+{
+	if (!m->eh || m->fp.fdes < UW_FP_MIN_FDES)
+		return -1;
+	return m->fp.fp * 2 >= m->fp.fdes;
 }
 
 /* Without local symbols (libc without its debug file) the function that

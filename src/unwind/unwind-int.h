@@ -68,7 +68,8 @@ uint64_t uw_cache__refused(const struct uw_cache *c);
 void uw_cache__set_max(struct uw_cache *c, size_t max);
 
 /* The module of map (loaded on first use); NULL when its file cannot be
- * opened or read (remembered: not retried). */
+ * opened or read, or its CFI is hostile (remembered: not retried). A
+ * file without CFI is a module (its pcs have no frame state). */
 struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_map *map);
 
 /* The CFI frame state at pc (a process address inside map); the caller
@@ -77,6 +78,13 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
  * debug section, tens of ms for libc's). Returns 0, KP_ENOCFI or -errno. */
 int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 		     uint64_t pc, bool debug_frame, Dwarf_Frame **frame);
+
+/* By the module's .eh_frame: 1 if at least half of its functions that
+ * set up a frame make rbp their CFA's register (built with frame
+ * pointers), 0 if fewer do (built without: a frame-pointer walk through
+ * it breaks), -1 when it cannot tell (no .eh_frame, fewer than 4 such
+ * functions). */
+int uw_module__keeps_fp(const struct uw_module *m);
 
 /* 1 if pc (a process address inside map) is inside one of the process
  * entry functions (_start, __libc_start_main, __libc_start_call_main,

@@ -4,9 +4,12 @@
  * the pc's mapping and module, ask dwarf_cfi_addrframe for the frame state
  * (at pc - 1 for return addresses), compute the CFA and the caller's
  * registers with unwind-expr.c, reading memory only from the copied stack.
- * The caller's stack pointer is the CFA. The walk ends successfully where
- * the CFI leaves the return address undefined (_start, clone's child) or
- * the return address is 0. */
+ * The caller's stack pointer is the CFA. A pc with no frame state in code
+ * that may keep a frame pointer (anonymous memory: JIT code, trampolines;
+ * a readable file without CFI for it) is stepped over by the frame
+ * pointer instead (step_fp), and the next frame uses its CFI again. The
+ * walk ends successfully where the CFI leaves the return address undefined
+ * (_start, clone's child) or the return address is 0. */
 #include "unwind/unwind.h"
 
 #include <errno.h>
@@ -33,6 +36,7 @@ struct uw_leaf_ent {
 
 struct kp_unwinder {
 	struct uw_cache *cache;
+	bool dwarf_only;		/* no frame-pointer steps (benchmarks) */
 	struct kp_unwind_stats stats;
 	struct uw_leaf_ent *leaf;	/* UW_LEAF_SLOTS entries */
 };
@@ -86,22 +90,46 @@ static const struct kp_unwind_map *find_map(const struct kp_unwind_map *maps,
 	return NULL;
 }
 
+/* A mapping with no file behind it (no device, inode or build-id, and
+ * no file path given): anonymous memory, where JIT compilers put their
+ * code; not the vdso when it is given by its name (its CFI is read from
+ * kptop's own). */
+static bool map_is_anon(const struct kp_unwind_map *map)
+{
+	return !map->ino && !map->maj && !map->min && !map->build_id_len &&
+	       !(map->path && (map->path[0] == '/' || !strcmp(map->path, "[vdso]")));
+}
+
 /* The frame state for pc; KP_ENOCFI, -EFAULT (no mapping) or 0.
- * debug_frame: see uw_module__frame. */
+ * debug_frame: see uw_module__frame. *by_fp (may be NULL) is set when
+ * there is no frame state but the code may be stepped over by its frame
+ * pointer: anonymous memory, or a module that was read (not hostile) and
+ * has no CFI for pc. A file that cannot be read is not guessed at. */
 static int frame_at(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		    size_t nr_maps, uint64_t pc, bool debug_frame,
-		    Dwarf_Frame **frame)
+		    Dwarf_Frame **frame, bool *by_fp)
 {
 	const struct kp_unwind_map *map = find_map(maps, nr_maps, pc);
 	struct uw_module *m;
+	int err;
 
 	*frame = NULL;
+	if (by_fp)
+		*by_fp = false;
 	if (!map)
 		return -EFAULT;
+	if (map_is_anon(map)) {
+		if (by_fp)
+			*by_fp = true;
+		return KP_ENOCFI;
+	}
 	m = uw_cache__module(u->cache, map);
 	if (!m)
 		return KP_ENOCFI;
-	return uw_module__frame(m, map, pc, debug_frame, frame);
+	err = uw_module__frame(m, map, pc, debug_frame, frame);
+	if (by_fp)
+		*by_fp = err == KP_ENOCFI;
+	return err;
 }
 
 static int frame_cfa(Dwarf_Frame *frame, const struct uw_regs *regs,
@@ -182,6 +210,70 @@ static int step(Dwarf_Frame *frame, struct uw_regs *regs, const struct uw_mem *m
 	return next.r[UW_RA] ? UW_STEP_OK : UW_STEP_END;
 }
 
+/* Registers a function keeps for its caller (x86-64 SysV: rbx, rbp,
+ * r12-r15): after a frame-pointer step only these (and the stack pointer
+ * and return address) are known. */
+#define UW_CALLEE_SAVED ((1u << 3) | (1u << UW_FP) | (0xfu << 12))
+
+/* One step by the frame pointer, for a pc without CFI (JIT code,
+ * trampolines and assembly keep "push %rbp; mov %rsp,%rbp"): the caller's
+ * stack pointer is rbp + 16, its return address the word at rbp + 8, its
+ * rbp the word at rbp. The frame must lie at or above the stack pointer
+ * (so the caller's is strictly above), rbp aligned and inside the copy,
+ * and the return address in a mapping: else KP_ENOCFI, -ERANGE (beyond
+ * the copy) or -EFAULT. */
+static int step_fp(const struct kp_unwind_map *maps, size_t nr_maps,
+		   struct uw_regs *regs, const struct uw_mem *mem)
+{
+	uint64_t fp = regs->r[UW_FP], ra, caller_fp;
+	int err;
+
+	if (!(regs->valid & (1u << UW_FP)) || fp < regs->r[UW_SP] || (fp & 7) ||
+	    fp > UINT64_MAX - 16)
+		return KP_ENOCFI;
+	if ((err = uw_mem_read(mem, fp + 8, &ra)) || (err = uw_mem_read(mem, fp, &caller_fp)))
+		return err;
+	if (!ra)
+		return UW_STEP_END;
+	if (!find_map(maps, nr_maps, ra - 1))
+		return -EFAULT;
+	regs->valid &= UW_CALLEE_SAVED;
+	regs->r[UW_FP] = caller_fp;
+	regs->r[UW_SP] = fp + 16;
+	regs->r[UW_RA] = ra;
+	regs->valid |= 1u << UW_SP | 1u << UW_RA | 1u << UW_FP;
+	return UW_STEP_OK;
+}
+
+/* One frame of the loop: by its CFI, else by its frame pointer where
+ * frame_at allows. *exact: the next pc is looked up as is (a signal
+ * frame's caller), not at pc - 1. */
+static int step_frame(struct kp_unwinder *u, const struct kp_unwind_map *maps,
+		      size_t nr_maps, struct uw_regs *r, const struct uw_mem *mem,
+		      bool *exact)
+{
+	uint64_t at = *exact ? r->r[UW_RA] : r->r[UW_RA] - 1;
+	Dwarf_Frame *frame;
+	bool signalp = false, by_fp;
+	int err;
+
+	err = frame_at(u, maps, nr_maps, at, true, &frame, &by_fp);
+	if (err == KP_ENOCFI && by_fp && !u->dwarf_only) {
+		*exact = false;
+		err = step_fp(maps, nr_maps, r, mem);
+		if (err == UW_STEP_OK)
+			u->stats.fp_frames++;
+		return err;
+	}
+	if (err)
+		return err;
+	dwarf_frame_info(frame, NULL, NULL, &signalp);
+	err = step(frame, r, mem);
+	free(frame);
+	*exact = signalp;
+	return err;
+}
+
 static void count_stop(struct kp_unwind_stats *st, int err)
 {
 	if (err == -ERANGE)
@@ -224,15 +316,7 @@ int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
 	mem.sp0 = r.r[UW_SP];
 	pcs[n++] = r.r[UW_RA];
 	while (n < max) {
-		Dwarf_Frame *frame;
-		uint64_t at = exact ? r.r[UW_RA] : r.r[UW_RA] - 1;
-		bool signalp = false;
-
-		if ((err = frame_at(u, maps, nr_maps, at, true, &frame)))
-			break;
-		dwarf_frame_info(frame, NULL, NULL, &signalp);
-		err = step(frame, &r, &mem);
-		free(frame);
+		err = step_frame(u, maps, nr_maps, &r, &mem, &exact);
 		if (err == UW_STEP_END) {
 			*truncated = 0;
 			u->stats.ok++;
@@ -240,7 +324,6 @@ int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
 		}
 		if (err)
 			break;
-		exact = signalp;
 		pcs[n++] = r.r[UW_RA];
 	}
 	if (err)
@@ -290,7 +373,7 @@ static int leaf_rule(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 	 * fix runs on every frame-pointer sample, and a pc without
 	 * .eh_frame (hand-written code) is not worth inflating a debug
 	 * file for. */
-	if ((err = frame_at(u, maps, nr_maps, r->r[UW_RA], false, &frame)))
+	if ((err = frame_at(u, maps, nr_maps, r->r[UW_RA], false, &frame, NULL)))
 		return err;
 	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
 	    !((ops[0].atom == DW_OP_bregx && ops[0].number == UW_SP) ||
@@ -496,6 +579,20 @@ void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out
 		out->modules_evicted = uw_cache__evicted(u->cache);
 		out->cfi_refused = uw_cache__refused(u->cache);
 	}
+}
+
+int kp_unwinder__keeps_fp(struct kp_unwinder *u, const struct kp_unwind_map *map)
+{
+	struct uw_module *m;
+
+	if (map_is_anon(map) || !(m = uw_cache__module(u->cache, map)))
+		return -1;
+	return uw_module__keeps_fp(m);
+}
+
+void kp_unwinder__set_mixed(struct kp_unwinder *u, int on)
+{
+	u->dwarf_only = !on;
 }
 
 void kp_unwinder__set_max_modules(struct kp_unwinder *u, size_t max)

@@ -7,6 +7,14 @@
  *
  * How: libdw's CFI API (dwarf_cfi_addrframe, dwarf_frame_cfa/_register)
  * with our own register loop; return addresses are looked up at pc - 1.
+ * Mixed: a frame without CFI in code that keeps frame pointers where it
+ * has none (anonymous memory: JIT code and trampolines; a module read
+ * without an FDE for the pc: assembly, a Go binary) is stepped over by
+ * its frame pointer (rbp + 16 the caller's stack pointer, the return
+ * address at rbp + 8, the caller's rbp at rbp), with the same checks
+ * (each frame above the last, inside the copy, the return address in a
+ * mapping); the next frame uses its CFI again. A module whose file cannot
+ * be read, or whose CFI is refused, is not guessed at.
  * Modules are keyed by build-id, else device + inode, else the path; at
  * most 256 stay cached (kp_unwinder__set_max_modules), the least recently
  * used freed first. A cached module holds its mapped ELF image, no fd. The
@@ -41,7 +49,9 @@ struct kp_unwind_map {
 	uint8_t build_id_len;
 	/* The file to read CFI from (already made safe). NULL: asked of
 	 * the path function (kp_unwinder__set_path_fn) when the file must
-	 * be opened, i.e. on a cache miss; src is the caller's, for it. */
+	 * be opened, i.e. on a cache miss; src is the caller's, for it.
+	 * A map with no device, inode, build-id or file path ('/...', or
+	 * "[vdso]") is anonymous memory: JIT code, stepped by rbp. */
 	const char *path;
 	const void *src;
 };
@@ -52,6 +62,7 @@ struct kp_unwind_stats {
 	uint64_t short_stack;	/* stopped: needed stack bytes beyond the copy */
 	uint64_t bad_address;	/* stopped: pc outside every mapping */
 	uint64_t leaf_fixed;	/* frame-pointer stacks given back a leaf's caller */
+	uint64_t fp_frames;	/* frames without CFI stepped over by rbp */
 	uint64_t too_deep;	/* stopped: max frames filled before the outermost */
 	uint64_t modules;	/* files opened for their CFI (cached by build-id,
 				 * else device + inode, else path) */
@@ -135,6 +146,20 @@ int kp_unwinder__user_stack(struct kp_unwinder *u, uint32_t pid,
 			    enum kp_ustack_how *how, int *wants_dwarf);
 
 void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out);
+
+/* Is map's file built with frame pointers? By its .eh_frame: 1 if at
+ * least half of its functions that set up a frame make rbp their CFA's
+ * register, 0 if fewer do (a frame-pointer walk through its code breaks:
+ * auto mode marks the process at once), -1 when it cannot tell
+ * (anonymous memory, no .eh_frame, fewer than 4 such functions, a file
+ * that cannot be read). Counted when the module is loaded, with the check
+ * of cfi-scan.h. */
+int kp_unwinder__keeps_fp(struct kp_unwinder *u, const struct kp_unwind_map *map);
+
+/* on (the default): frames without CFI are stepped by their frame
+ * pointer; off: the unwind stops there, as before mixed unwinding (for
+ * benchmarks that compare the two on the same stacks). */
+void kp_unwinder__set_mixed(struct kp_unwinder *u, int on);
 
 /* Keep at most max modules cached (default 256; 0 counts as 1). */
 void kp_unwinder__set_max_modules(struct kp_unwinder *u, size_t max);
