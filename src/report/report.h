@@ -91,6 +91,11 @@ struct kp_report_info {
 	 * and stack), as stackcollapse-perf --pid does. */
 	int folded_pid;
 	const char *host;		/* the host sampled, NULL or "" unknown */
+	/* pprof: only the stacks keep() returns non-zero for (NULL: all),
+	 * for the profile of one application (src/push/); it sees the
+	 * stack's process and thread, not its frames (foreach_stack_if). */
+	int (*keep)(void *ctx, const struct kp_stack_visit *v);
+	void *keep_ctx;
 };
 
 /* -o with fields: a batch run writes each report to its own file, named
