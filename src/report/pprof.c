@@ -351,12 +351,16 @@ static int main_maps(void *ctx, const struct kp_stack_visit *v)
 {
 	struct pp *pp = ctx;
 
-	if (llround(v->count) <= 0 || !v->exe || v->exe[0] != '/' ||
-	    str(pp, v->exe) != pp->main_file)
+	size_t len = 0;
+	const char *exe = kp_intern__key(pp->strs, pp->main_file, &len);
+
+	if (llround(v->count) <= 0 || !exe)
 		return pp->rc;
+	/* Any stack's frames in it: a process may have run it before an
+	 * exec, or another process of the same profile may. */
 	for (size_t i = 0; i < v->depth; i++)
 		if (v->frames[i]->path && !v->frames[i]->kernel &&
-		    !strcmp(v->frames[i]->path, v->exe))
+		    !strncmp(v->frames[i]->path, exe, len) && !v->frames[i]->path[len])
 			map_id(pp, v->frames[i]);
 	return pp->rc;
 }
