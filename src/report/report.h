@@ -63,6 +63,7 @@ struct kp_report_info {
 	uint64_t time_real_ns;		/* CLOCK_REALTIME of the start, 0 unknown */
 	const char *source;		/* input file, or NULL when live */
 	unsigned index, count;		/* report index (1-based) of count */
+	int endless;			/* -n 0: reports without end (count 0) */
 	int have_collector;
 	/* have_collector: the counts of this report's interval, which the
 	 * caller closed with every sample taken in it delivered or dropped
