@@ -40,6 +40,16 @@
  * waits in the spool for the next start. */
 #define KP_PUSH_GRACE_MS 2000
 
+/* --push, a fleet agent that runs for days at a low frequency: unless
+ * told otherwise, a smaller budget (--max-memory 32M), smaller per-CPU
+ * buffers at up to 200 Hz, few modules kept loaded once no process maps
+ * them, and the heap given back after each interval (bench/push-agent.sh
+ * measures what this saves; man kptop, PUSHING). */
+#define KP_PUSH_MAX_MEMORY_MB 32
+#define KP_PUSH_CPU_BUFFER (512u << 10)
+#define KP_PUSH_LOW_HZ 200
+#define KP_PUSH_IDLE_MODULES 8
+
 /* How long a live refresh waits for a JIT map being read (symbols.h). */
 #define KP_LIVE_JIT_WAIT_MS 100
 
@@ -290,6 +300,8 @@ static int build_collector(struct run *r)
 		.stack_bytes = r->o.stack_bytes,
 	};
 
+	if (r->o.push && !co.cpu_buffer_bytes && r->o.freq_hz <= KP_PUSH_LOW_HZ)
+		co.cpu_buffer_bytes = KP_PUSH_CPU_BUFFER;
 	if (r->syms && !r->o.user_only)	/* idle samples take kernel stacks */
 		co.nr_idle_text = kp_symbols__idle_text(r->syms, co.idle_text,
 							KP_COLLECT_IDLE_RANGES);
@@ -570,6 +582,7 @@ static int push_interval(struct run *r, const struct kp_report_info *info)
 		return r->err.code ? r->err.code : -EIO;
 	if (kp_pusher__status(r->push, line, sizeof(line)))
 		fprintf(stderr, "kptop: %s\n", line);
+	malloc_trim(0);	/* an agent's heap between intervals given back */
 	return 0;
 }
 
@@ -891,7 +904,7 @@ int main(int argc, char **argv)
 		fail(&r, status);
 		return finish(&r, status);
 	}
-	if (r.c)
+	if (r.c && !r.o.push)
 		warm_heap();	/* sampling; after start, which took its own */
 	status = r.o.batch ? run_batch(&r) : run_live(&r);
 	if (status)
