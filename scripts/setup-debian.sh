@@ -29,7 +29,8 @@ clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev
 libncurses-dev libcmocka-dev tmux golang-go elfutils binutils xz-utils
 procps util-linux linux-perf man-db liblzma-dev libiberty-dev
 libasan8 libubsan1 libclang-rt-14-dev libdebuginfod-dev debuginfod
-libxml2-utils chromium bash-completion libcapstone-dev python3.11 python3.11-dev"
+libxml2-utils chromium bash-completion libcapstone-dev python3.11 python3.11-dev
+libcurl4-openssl-dev openssl"
 
 # node and npm for the speedscope test (it installs speedscope's npm
 # package into the build directory): Debian's, unless a node with its

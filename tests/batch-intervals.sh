@@ -80,4 +80,17 @@ for n, line in enumerate(open(sys.argv[1]), 1):
         assert s["drops"][k] == drops[k], ("since_start drops", n, k, s, drops)
 assert n == 3, n
 ' "$T/json" 2>"$T/py" || fail "json: $(tail -1 "$T/py")"
+
+# -n 0: reports without end, until SIGTERM; each header says its number
+# (no "of N"), the counters since start beside its own, and the report
+# of the interval the signal cut short still comes, complete.
+"$KPTOP" --batch -p "$SPID" -d 0.4 -n 0 >"$T/endless" 2>"$T/err" &
+kp=$!
+sleep 2.5
+kill -TERM "$kp"
+wait "$kp" || fail "-n 0: exit $?: $(cat "$T/err")"
+n=$(grep -c '^kptop .* report [0-9]* at ' "$T/endless")
+[ "$n" -ge 3 ] || fail "-n 0: $n reports in 2.5 s of -d 0.4: $(grep '^kptop' "$T/endless")"
+grep -q '^kptop .* report [0-9]*/' "$T/endless" && fail "-n 0: a report says 'of N'"
+grep -q '(since start: taken' "$T/endless" || fail "-n 0: no counts since start"
 echo ok

@@ -26,7 +26,7 @@ expect_usage -F -F 99999999
 expect_usage -d --batch -d 0
 expect_usage -d --batch -d -1
 expect_usage -d --batch -d 2x
-expect_usage -n --batch -n 0
+expect_usage -n --batch -n x
 expect_usage --format --batch --format png
 expect_usage --field-separator --batch --field-separator x
 expect_usage --field-separator --batch --field-separator .

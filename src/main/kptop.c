@@ -28,6 +28,7 @@
 #include "pump/python.h"
 #include "pump/pump.h"
 #include "pump/resolve.h"
+#include "push/push.h"
 #include "report/report.h"
 #include "symbols/buildid.h"
 #include "symbols/debuginfod.h"
@@ -35,6 +36,20 @@
 #include "tui/tui.h"
 #include "unwind/unwind.h"
 #include "util/safefile.h"
+
+/* How long the pusher may go on sending at exit (push.h); what is left
+ * waits in the spool for the next start. */
+#define KP_PUSH_GRACE_MS 2000
+
+/* --push, a fleet agent that runs for days at a low frequency: unless
+ * told otherwise, a smaller budget (--max-memory 32M), smaller per-CPU
+ * buffers at up to 200 Hz, few modules kept loaded once no process maps
+ * them, and the heap given back after each interval (bench/push-agent.sh
+ * measures what this saves; man kptop, PUSHING). */
+#define KP_PUSH_MAX_MEMORY_MB 32
+#define KP_PUSH_CPU_BUFFER (512u << 10)
+#define KP_PUSH_LOW_HZ 200
+#define KP_PUSH_IDLE_MODULES 8
 
 /* How long a live refresh waits for a JIT map being read (symbols.h). */
 #define KP_LIVE_JIT_WAIT_MS 100
@@ -57,6 +72,7 @@ struct run {
 	struct kp_model *m;
 	struct kp_collector *c;
 	struct kp_pump *p;
+	struct kp_pusher *push;	/* --push */
 	FILE *out;
 	struct kp_safefile *outf;	/* -o FILE: out until renamed into place */
 	int per_file;		/* -o PATTERN: one file per report */
@@ -128,6 +144,16 @@ static int check_targets(const struct kp_options *o, struct kp_err *err)
 	return 0;
 }
 
+/* --push URL: its form (push.h), before anything is loaded. */
+static int check_push_url(struct run *r)
+{
+	enum kp_push_proto proto;
+	char endpoint[2048];
+
+	return kp_push_endpoint(r->o.push, &proto, endpoint, sizeof(endpoint),
+				&r->err);
+}
+
 /* Not root and without CAP_BPF + CAP_PERFMON: say so before loading. */
 static int check_rights(struct kp_err *err)
 {
@@ -158,6 +184,8 @@ static int open_output(struct run *r)
 	char path[PATH_MAX];
 	int has_n;
 
+	if (r->o.push && !r->o.output)
+		return 0;	/* pushed only: no local report */
 	if (!r->o.output || !strcmp(r->o.output, "-")) {
 		r->out = stdout;
 		return 0;
@@ -285,6 +313,8 @@ static int build_collector(struct run *r)
 		.stack_bytes = r->o.stack_bytes,
 	};
 
+	if (r->o.push && !co.cpu_buffer_bytes && r->o.freq_hz <= KP_PUSH_LOW_HZ)
+		co.cpu_buffer_bytes = KP_PUSH_CPU_BUFFER;
 	if (r->syms && !r->o.user_only)	/* idle samples take kernel stacks */
 		co.nr_idle_text = kp_symbols__idle_text(r->syms, co.idle_text,
 							KP_COLLECT_IDLE_RANGES);
@@ -412,6 +442,7 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	snprintf(r->host, sizeof(r->host), "%s", pi.hostname);
 	info->index = idx;
 	info->count = r->o.count;
+	info->endless = r->o.count == 0;
 	info->ncpus = pi.ncpus;
 	info->field_sep = r->o.field_sep;
 	info->folded_pid = r->o.folded_pid;
@@ -449,6 +480,8 @@ static int write_report(struct run *r, const struct kp_report_info *info)
 	struct kp_safefile *f;
 	int rc;
 
+	if (!r->out && !r->per_file)
+		return 0;	/* --push without -o */
 	if (!r->per_file) {
 		/* One stream: text and tree reports apart by a blank line;
 		 * folded lines and JSON Lines need none. */
@@ -587,6 +620,22 @@ static void count_model(struct run *r, struct kp_report_counts *c)
 		r->run.lost[i] += c->lost[i];
 }
 
+/* --push: the interval's profiles into the pusher's spool (its thread
+ * sends them), and the status line when its counters changed. */
+static int push_interval(struct run *r, const struct kp_report_info *info)
+{
+	char line[256];
+
+	if (!r->push)
+		return 0;
+	if (kp_pusher__interval(r->push, r->m, info, &r->err))
+		return r->err.code ? r->err.code : -EIO;
+	if (kp_pusher__status(r->push, line, sizeof(line)))
+		fprintf(stderr, "kptop: %s\n", line);
+	malloc_trim(0);	/* an agent's heap between intervals given back */
+	return 0;
+}
+
 static int one_report(struct run *r, unsigned idx)
 {
 	uint64_t deadline = 0, t_end, t_next = 0;
@@ -616,7 +665,8 @@ static int one_report(struct run *r, unsigned idx)
 	fill_info(r, &info, t_end, idx);
 	info.counts = counts;
 	info.run = r->run;
-	rc = write_report(r, &info);
+	rc = push_interval(r, &info);
+	rc = rc ? rc : write_report(r, &info);
 	/* The saved stream ends with what the last report was made of: the
 	 * side-band keeps coming after the sampling stops, and a replay of
 	 * the file must be that report, not the state at exit. */
@@ -675,8 +725,8 @@ static int run_batch(struct run *r)
 		python_note(r);
 		return rc ? KP_EXIT_RUNTIME : KP_EXIT_OK;
 	}
-	for (unsigned i = 1; i <= r->o.count && rc == 0; i++)
-		rc = one_report(r, i);
+	for (unsigned i = 1; (r->o.count == 0 || i <= r->o.count) && rc == 0; i++)
+		rc = one_report(r, i);	/* -n 0: until a signal */
 	jit_note(r);
 	python_note(r);
 	if (rc < 0)
@@ -758,6 +808,26 @@ static int setup_debuginfod(struct run *r)
 	return 0;
 }
 
+/* --push: the spool read and the pushing thread started before BPF is
+ * loaded (a bad secret file or spool directory is said first). */
+static int start_push(struct run *r)
+{
+	char host[256] = "";
+	struct kp_push_opts po = {
+		.url = r->o.push, .app_name = r->o.app_name,
+		.headers = r->o.push_headers, .nr_headers = r->o.nr_push_headers,
+		.basic_auth_file = r->o.push_basic_auth,
+		.bearer_file = r->o.push_bearer, .spool_dir = r->o.push_spool,
+		.spool_max = r->o.push_spool_size, .host = host,
+	};
+
+	gethostname(host, sizeof(host) - 1);
+	r->push = kp_pusher__new(&po, &r->err);
+	if (!r->push)
+		return r->err.code == KP_EUSAGE ? KP_EXIT_USAGE : KP_EXIT_RUNTIME;
+	return 0;
+}
+
 static int start(struct run *r)
 {
 	int rc;
@@ -770,6 +840,8 @@ static int start(struct run *r)
 		install_signals();
 	rc = setup_debuginfod(r);
 	if (rc)
+		return rc;
+	if (r->o.push && (rc = start_push(r)) != 0)
 		return rc;
 	if (build_model(r))
 		return KP_EXIT_RUNTIME;
@@ -815,6 +887,15 @@ static int finish(struct run *r, int status)
 			status = fail(r, status == KP_EXIT_OK ? KP_EXIT_RUNTIME : status);
 		}
 	}
+	if (r->push) {
+		char line[256];
+
+		kp_pusher__stop(r->push, KP_PUSH_GRACE_MS);
+		kp_pusher__status(r->push, line, sizeof(line));
+		fprintf(stderr, "kptop: at exit: %s\n", line);
+		kp_pusher__free(r->push);
+		r->push = NULL;
+	}
 	kp_pump__free(r->p);
 	kp_collector__free(r->c);
 	kp_model__free(r->m);
@@ -847,6 +928,8 @@ static int prepare(struct run *r, int argc, char **argv)
 		return KP_EXIT_OK;
 	}
 	if (check_freq(&r->o, &r->err) || check_targets(&r->o, &r->err))
+		return fail(r, KP_EXIT_USAGE);
+	if (r->o.push && check_push_url(r))
 		return fail(r, KP_EXIT_USAGE);
 	if (!r->o.batch && kp_tui__check_term(NULL, &r->err))
 		return fail(r, KP_EXIT_USAGE);	/* before BPF: the terminal untouched */
@@ -892,7 +975,7 @@ int main(int argc, char **argv)
 		fail(&r, status);
 		return finish(&r, status);
 	}
-	if (r.c)
+	if (r.c && !r.o.push)
 		warm_heap();	/* sampling; after start, which took its own */
 	status = r.o.batch ? run_batch(&r) : run_live(&r);
 	if (status)

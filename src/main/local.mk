@@ -2,11 +2,11 @@
 bin_PROGRAMS += kptop
 kptop_SOURCES = src/main/kptop.c src/main/options.h src/main/options.c
 kptop_CFLAGS = $(AM_CFLAGS)
-kptop_LDADD = libkptui.a libkpreport.a libkppump.a libkpmodel.a \
+kptop_LDADD = libkptui.a libkppush.a libkpreport.a libkppump.a libkpmodel.a \
 	libkpsymbols.a libkpunwind.a libkpcollect.a libkpstream.a libkputil.a \
 	$(NCURSESW_LIBS) $(LIBBPF_LIBS) $(LIBELF_LIBS) $(LIBDW_LIBS) \
 	$(LIBLZMA_LIBS) $(LIBIBERTY_LIBS) $(ZLIB_LIBS) $(LIBDEBUGINFOD_LIBS) $(CAPSTONE_LIBS) \
-	-lpthread -lm
+	$(LIBCURL_LIBS) -lpthread -lm
 
 ## Command-line tests: no root needed.
 TESTS += tests/man-options.sh tests/cli-usage.sh tests/cli-input.sh tests/layout.sh \

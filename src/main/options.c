@@ -18,6 +18,8 @@ enum {
 	OPT_ANNOTATE,
 	OPT_OFF_CPU, OPT_OFF_CPU_MIN, OPT_WEIGHT,
 	OPT_NATIVE_PYTHON,
+	OPT_PUSH, OPT_APP_NAME, OPT_PUSH_HEADER, OPT_PUSH_BASIC_AUTH, OPT_PUSH_BEARER,
+	OPT_PUSH_SPOOL, OPT_PUSH_SPOOL_SIZE,
 };
 
 static const struct option long_opts[] = {
@@ -54,6 +56,13 @@ static const struct option long_opts[] = {
 	{ "idle", no_argument, NULL, OPT_IDLE },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "native-python", no_argument, NULL, OPT_NATIVE_PYTHON },
+	{ "push", required_argument, NULL, OPT_PUSH },
+	{ "app-name", required_argument, NULL, OPT_APP_NAME },
+	{ "push-header", required_argument, NULL, OPT_PUSH_HEADER },
+	{ "push-basic-auth", required_argument, NULL, OPT_PUSH_BASIC_AUTH },
+	{ "push-bearer", required_argument, NULL, OPT_PUSH_BEARER },
+	{ "push-spool", required_argument, NULL, OPT_PUSH_SPOOL },
+	{ "push-spool-size", required_argument, NULL, OPT_PUSH_SPOOL_SIZE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -66,13 +75,14 @@ void kp_options_usage(FILE *f, const char *prog)
 	fprintf(f,
 "Usage: %s [OPTION]...            live view (root)\n"
 "       %s --batch [-d SECS] [-n N] [-o FILE] [--format FMT] [OPTION]...\n"
+"       %s --batch -n 0 [-d SECS] --push URL [OPTION]...   continuous profiling\n"
 "Live, system-wide sampling CPU profiler.\n"
 "\n"
 "Modes and output:\n"
 "  -b, --batch            no screen: sample, then write a report\n"
 "  -d, --delay SECS       live: refresh interval (default 2); batch:\n"
 "                         seconds per report (default: until SIGINT/SIGTERM)\n"
-"  -n, --iterations N     batch: number of reports (default 1)\n"
+"  -n, --iterations N     batch: number of reports (default 1; 0: no end)\n"
 "  -o, --output FILE      batch: write the report to FILE (default or -: stdout);\n"
 "                         with %%n (report number), %%Y%%m%%d-%%H%%M%%S: one file\n"
 "                         per report (needed by -n N --format pprof or svg)\n"
@@ -92,6 +102,20 @@ void kp_options_usage(FILE *f, const char *prog)
 "      --force            read a stream owned by another user\n"
 "      --baseline FILE    a saved stream to compare with: the live view's\n"
 "                         baseline, or a differential --format svg\n"
+"\n"
+"Pushing (batch; see PUSHING in kptop(1)):\n"
+"      --push URL         each interval's profiles to Pyroscope or Parca:\n"
+"                         pyroscope://HOST[:PORT], parca://HOST[:PORT],\n"
+"                         pyroscope+https://, parca+https://, http(s):// (Pyroscope);\n"
+"                         -d defaults to %.0f s; no local report unless -o\n"
+"      --app-name NAME    one application for everything sampled (default:\n"
+"                         the systemd service or container, else the command)\n"
+"      --push-header 'NAME: VALUE'  an HTTP header, e.g. X-Scope-OrgID (repeatable)\n"
+"      --push-basic-auth FILE  user:password for basic auth, from FILE (0600)\n"
+"      --push-bearer FILE a bearer token, from FILE (0600)\n"
+"      --push-spool DIR   profiles not pushed yet (default /var/spool/kptop)\n"
+"      --push-spool-size SIZE  the spool's limit; the oldest go past it\n"
+"                         (default %uM)\n"
 "\n"
 "Sampling:\n"
 "  -F, --freq HZ          samples per second per CPU (default %u)\n"
@@ -128,8 +152,8 @@ void kp_options_usage(FILE *f, const char *prog)
 "\n"
 "Exit status: 0 ok, 1 runtime error, 2 usage, 3 no rights to sample,\n"
 "4 input file unreadable or damaged. See kptop(1).\n",
-		prog, prog, KP_DEFAULT_FREQ, KP_DEFAULT_OFF_CPU_MIN_US,
-		KP_DEFAULT_STACK_BYTES,
+		prog, prog, prog, KP_DEFAULT_PUSH_DELAY_S, KP_DEFAULT_PUSH_SPOOL_MB,
+		KP_DEFAULT_FREQ, KP_DEFAULT_OFF_CPU_MIN_US, KP_DEFAULT_STACK_BYTES,
 		KP_MODEL_DEFAULT_MAX_NODES, KP_DEFAULT_MAX_MEMORY_MB, KP_DEFAULT_SPOOL_S,
 		KP_DEFAULT_WINDOW_S);
 }
@@ -258,8 +282,9 @@ static int parse_value(struct kp_options *o, int c, const char *arg,
 		o->delay_set = 1;
 		return 0;
 	case 'n':
-		if (parse_uint(arg, 1000000, &v) || v == 0)
-			return bad(err, "-n", arg, "expected a count of reports >= 1");
+		if (parse_uint(arg, 1000000, &v))
+			return bad(err, "-n", arg, "expected a count of reports, "
+				   "or 0 for no end");
 		o->count = (unsigned)v;
 		return 0;
 	case 'F':
@@ -294,6 +319,12 @@ static int parse_value(struct kp_options *o, int c, const char *arg,
 			return bad(err, "--max-nodes", arg, "expected a count >= 16");
 		o->max_nodes = (size_t)v;
 		return 0;
+	case OPT_PUSH_SPOOL_SIZE:
+		if (kp_parse_size(arg, &o->push_spool_size) ||
+		    o->push_spool_size < (16u << 10))
+			return bad(err, "--push-spool-size", arg,
+				   "expected a size >= 16K, with K, M or G suffix");
+		return 0;
 	case OPT_MAX_MEMORY:
 		if (kp_parse_size(arg, &o->max_memory) || o->max_memory < (8u << 20))
 			return bad(err, "--max-memory", arg,
@@ -317,6 +348,38 @@ static int parse_value(struct kp_options *o, int c, const char *arg,
 		return 0;
 	}
 	return 1;
+}
+
+static int add_header(struct kp_options *o, const char *arg, struct kp_err *err)
+{
+	const char **v = realloc(o->push_headers,
+				 (o->nr_push_headers + 1) * sizeof(*v));
+
+	if (!v)
+		return kp_err_set(err, -ENOMEM, "out of memory");
+	o->push_headers = v;
+	v[o->nr_push_headers++] = arg;
+	return 0;
+}
+
+static int push_word(struct kp_options *o, int c, const char *arg,
+		     struct kp_err *err)
+{
+	static const char *const names[] = { "--push", "--app-name",
+		"--push-basic-auth", "--push-bearer", "--push-spool" };
+	unsigned i = c == OPT_PUSH ? 0 : c == OPT_APP_NAME ? 1 :
+		     c == OPT_PUSH_BASIC_AUTH ? 2 : c == OPT_PUSH_BEARER ? 3 : 4;
+
+	if (!*arg)
+		return kp_err_set(err, KP_EUSAGE, "empty value for %s", names[i]);
+	if (i == 1 && (strlen(arg) > 100 || strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != strlen(arg)))
+		return bad(err, "--app-name", arg, "expected up to 100 letters, "
+			   "digits, '_', '.' or '-'");
+	const char **slot[] = { &o->push, &o->app_name, &o->push_basic_auth,
+				&o->push_bearer, &o->push_spool };
+	*slot[i] = arg;
+	return 0;
 }
 
 static int parse_word(struct kp_options *o, int c, const char *arg,
@@ -370,6 +433,11 @@ static int parse_word(struct kp_options *o, int c, const char *arg,
 			return kp_err_set(err, KP_EUSAGE, "empty function name for --annotate");
 		o->annotate = arg;
 		return 0;
+	case OPT_PUSH_HEADER:
+		return add_header(o, arg, err);
+	case OPT_PUSH: case OPT_APP_NAME: case OPT_PUSH_BASIC_AUTH:
+	case OPT_PUSH_BEARER: case OPT_PUSH_SPOOL:
+		return push_word(o, c, arg, err);
 	case 'o': case 'w': case 'i': case OPT_CGROUP: case OPT_BASELINE:
 		if (!*arg && c == OPT_BASELINE)
 			return kp_err_set(err, KP_EUSAGE, "empty file name for --baseline");
@@ -417,6 +485,7 @@ static void set_defaults(struct kp_options *o)
 	o->stack_bytes = KP_DEFAULT_STACK_BYTES;
 	o->window_s = KP_DEFAULT_WINDOW_S;
 	o->off_cpu_min_us = KP_DEFAULT_OFF_CPU_MIN_US;
+	o->push_spool_size = (size_t)KP_DEFAULT_PUSH_SPOOL_MB << 20;
 }
 
 /* -o PATTERN (one file per report) and -n: see kp_report_path. */
@@ -427,11 +496,11 @@ static int check_output(const struct kp_options *o, struct kp_err *err)
 
 	if (fields < 0)
 		return fields;
-	if (fields && !has_n && o->count > 1 && !o->input)
+	if (fields && !has_n && o->count != 1 && !o->input)
 		return kp_err_set(err, KP_EUSAGE, "invalid value '%s' for -o: with "
 				  "-n %u the pattern needs %%n (the report number), "
 				  "such as %s-%%n", o->output, o->count, o->output);
-	if (!fields && o->count > 1 && !o->input &&
+	if (!fields && o->count != 1 && !o->input &&
 	    (o->format == KP_FORMAT_PPROF || o->format == KP_FORMAT_SVG ||
 	     o->format == KP_FORMAT_SPEEDSCOPE))
 		return kp_err_set(err, KP_EUSAGE, "-n %u --format %s writes one "
@@ -479,7 +548,33 @@ static int check_combination(struct kp_options *o, struct kp_err *err)
 		return kp_err_set(err, KP_EUSAGE, "--baseline in batch mode needs "
 				  "--format svg (a differential flame graph); the "
 				  "live view shows it in every view");
+	if (o->push && !o->output)
+		return 0;	/* no local report */
 	return check_output(o, err);
+}
+
+/* --push and its companions (see PUSHING in kptop(1)). */
+static int check_push(struct kp_options *o, struct kp_err *err)
+{
+	if (!o->push) {
+		if (o->app_name || o->nr_push_headers || o->push_basic_auth ||
+		    o->push_bearer || o->push_spool || o->push_spool_size !=
+		    (size_t)KP_DEFAULT_PUSH_SPOOL_MB << 20)
+			return kp_err_set(err, KP_EUSAGE, "--app-name and the "
+					  "--push-* options need --push URL");
+		return 0;
+	}
+	if (!o->batch)
+		return kp_err_set(err, KP_EUSAGE, "--push needs --batch (as in "
+				  "kptop --batch -n 0 --push URL)");
+	if (o->input)
+		return kp_err_set(err, KP_EUSAGE, "--push samples this machine: "
+				  "it cannot be combined with -i");
+	if (!o->delay_set) {
+		o->delay_s = KP_DEFAULT_PUSH_DELAY_S;
+		o->delay_set = 1;
+	}
+	return 0;
 }
 
 static int one_option(struct kp_options *o, int c, char **argv,
@@ -528,7 +623,8 @@ int kp_options_parse(struct kp_options *o, int argc, char **argv,
 				  "unexpected argument '%s' (see --help)", argv[optind]);
 	if (o->help || o->version)
 		return 0;
-	return check_combination(o, err);
+	rc = check_push(o, err);
+	return rc ? rc : check_combination(o, err);
 }
 
 void kp_options_fini(struct kp_options *o)
@@ -536,4 +632,7 @@ void kp_options_fini(struct kp_options *o)
 	free(o->pids);
 	o->pids = NULL;
 	o->nr_pids = 0;
+	free(o->push_headers);
+	o->push_headers = NULL;
+	o->nr_push_headers = 0;
 }

@@ -6,8 +6,8 @@
  *
  * Who calls it: main() in src/main/kptop.c, once.
  *
- * Ownership: struct kp_options borrows the argv strings; the pid array
- * is allocated and freed by kp_options_fini().
+ * Ownership: struct kp_options borrows the argv strings; the pid and
+ * push header arrays are allocated and freed by kp_options_fini().
  *
  * Errors: kp_options_parse() returns 0, or KP_EUSAGE with one line in
  * err naming the option and what it accepts (main exits 2), or -ENOMEM.
@@ -41,12 +41,14 @@ enum kp_exit {
 #define KP_DEFAULT_OFF_CPU_MIN_US 1000
 #define KP_DEFAULT_DELAY_S 2.0
 #define KP_DEFAULT_WINDOW_S 10
+#define KP_DEFAULT_PUSH_DELAY_S 15.0
+#define KP_DEFAULT_PUSH_SPOOL_MB 64
 
 struct kp_options {
 	int batch;
 	double delay_s;		/* -d: live refresh / batch report interval */
 	int delay_set;		/* -d given (batch: otherwise run to a signal) */
-	unsigned count;		/* -n: reports in batch mode (0 = default 1) */
+	unsigned count;		/* -n: reports in batch mode (0: no end) */
 	const char *output;	/* -o FILE, NULL = stdout */
 	enum kp_format format;	/* --format */
 	char field_sep;		/* --field-separator: 0 aligned columns */
@@ -78,6 +80,14 @@ struct kp_options {
 	int idle;		/* --idle */
 	int no_mouse;		/* --no-mouse */
 	int native_python;	/* --native-python: no Python frames merged */
+	const char *push;	/* --push URL */
+	const char *app_name;	/* --app-name */
+	const char **push_headers;	/* --push-header, owned array */
+	size_t nr_push_headers;
+	const char *push_basic_auth;	/* --push-basic-auth FILE */
+	const char *push_bearer;	/* --push-bearer FILE */
+	const char *push_spool;	/* --push-spool DIR */
+	size_t push_spool_size;	/* --push-spool-size, bytes */
 	int help, version;
 };
 

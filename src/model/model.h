@@ -446,6 +446,14 @@ struct kp_stack_visit {
 int kp_model__foreach_stack(struct kp_model *m,
 			    int (*cb)(void *ctx, const struct kp_stack_visit *v),
 			    void *ctx);
+/* The same for the stacks keep() returns non-zero for (NULL: all); keep
+ * sees the visit before its frames are gathered (frames NULL, depth 0),
+ * so that passing over a stack costs no walk of its path. */
+int kp_model__foreach_stack_if(struct kp_model *m,
+			       int (*keep)(void *kctx, const struct kp_stack_visit *v),
+			       void *kctx,
+			       int (*cb)(void *ctx, const struct kp_stack_visit *v),
+			       void *ctx);
 
 /* Every distinct frame seen, for SYMTAB records at the end of a save:
  * path/build-id of its module, address as in kp_rec_symtab, its name (the

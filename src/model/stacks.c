@@ -96,6 +96,15 @@ int kp_model__foreach_stack(struct kp_model *m,
 			    int (*cb)(void *ctx, const struct kp_stack_visit *v),
 			    void *ctx)
 {
+	return kp_model__foreach_stack_if(m, NULL, NULL, cb, ctx);
+}
+
+int kp_model__foreach_stack_if(struct kp_model *m,
+			       int (*keep)(void *kctx, const struct kp_stack_visit *v),
+			       void *kctx,
+			       int (*cb)(void *ctx, const struct kp_stack_visit *v),
+			       void *ctx)
+{
 	const struct kp_frame_ref **path = NULL;
 	struct kp_prep p;
 	size_t i, cap = 0;
@@ -113,9 +122,6 @@ int kp_model__foreach_stack(struct kp_model *m,
 
 		if (s->cur == 0 || !kp_filter__stack(m, &p, s))
 			continue;
-		err = stack_path(m, &p, kp_eff(&p, s->leaf), s->lfr, &path, &cap, &v.depth);
-		if (err)
-			break;
 		v.comm = m->pr.procs[kp_stk_proc(m, s)].comm;
 		v.pid = m->pr.procs[kp_stk_proc(m, s)].pid;
 		v.tid = kp_stk_tid(m, s);
@@ -123,9 +129,14 @@ int kp_model__foreach_stack(struct kp_model *m,
 		v.thread = m->pr.threads[s->thr].name ? m->pr.threads[s->thr].name : "";
 		v.cgroup = m->pr.cgroups[s->cgroup].name;
 		v.exe = m->pr.procs[kp_stk_proc(m, s)].exe ? m->pr.procs[kp_stk_proc(m, s)].exe : "";
-		v.frames = path;
 		v.count = s->cur;
 		v.samples = s->samples;
+		if (keep && !keep(kctx, &v))
+			continue;
+		err = stack_path(m, &p, kp_eff(&p, s->leaf), s->lfr, &path, &cap, &v.depth);
+		if (err)
+			break;
+		v.frames = path;
 		err = cb(ctx, &v);
 	}
 	free(path);

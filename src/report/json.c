@@ -98,7 +98,7 @@ static void counters(const struct js *j, const struct kp_report_facts *f,
 	kp_json_string(out, info && info->source ? info->source : "live");
 	fprintf(out, ",%s\"report\": %u,%s\"reports\": %u,", j->nl,
 		info && info->index ? info->index : 1, j->nl,
-		info && info->count ? info->count : 1);
+		info && info->endless ? 0 : info && info->count ? info->count : 1);
 	fprintf(out, "%s\"time_real_ns\": \"%" PRIu64 "\",%s\"time_real_s\": %.6f,",
 		j->nl, t, j->nl, (double)t / 1e9);
 	fprintf(out, "%s\"duration_s\": %.6f,%s\"freq_hz\": %" PRIu32 ",%s\"ncpus\": %"
@@ -151,7 +151,7 @@ static void row(const struct js *j, const struct kp_row *r, double total, int la
 int kp_report_json(FILE *out, struct kp_model *m,
 		   const struct kp_report_info *info, struct kp_err *err)
 {
-	int lines = info && info->count > 1;
+	int lines = info && (info->count > 1 || info->endless);
 	struct js j = { out, lines ? "" : "\n  ", lines ? "" : "\n    " };
 	struct kp_report_facts f;
 	struct kp_view *v = NULL;

@@ -56,6 +56,7 @@ struct pp {
 	size_t nr_mapv, cap_mapv;
 	uint64_t *exe_samples;	/* by string id of an executable */
 	size_t cap_exe;
+	uint64_t main_file;	/* string id of the main binary, 0 none */
 	int rc;
 };
 
@@ -293,16 +294,23 @@ static void count_exe(struct pp *pp, const char *exe, uint64_t n)
 
 /* The mappings, the main binary's first: pprof takes mapping[0] for the
  * program profiled (its "File:" header). */
-static void write_mappings(struct pp *pp, struct kp_pb *out)
+static uint64_t main_exe(const struct pp *pp)
 {
 	uint64_t best = 0, main_file = 0;
-	size_t first = pp->nr_mapv;
 
 	for (size_t i = 0; i < pp->cap_exe; i++)
 		if (pp->exe_samples[i] > best) {
 			best = pp->exe_samples[i];
 			main_file = i;
 		}
+	return main_file;
+}
+
+static void write_mappings(struct pp *pp, struct kp_pb *out)
+{
+	uint64_t main_file = pp->main_file;
+	size_t first = pp->nr_mapv;
+
 	for (size_t i = 0; i < pp->nr_mapv && main_file; i++)
 		if (pp->mapv[i].file == main_file) {
 			first = i;
@@ -315,6 +323,46 @@ static void write_mappings(struct pp *pp, struct kp_pb *out)
 		if (i != first)
 			kp_pb_raw(out, pp->mappings.buf + pp->mapv[i].off,
 				  pp->mapv[i].len);
+}
+
+/* The model's stacks, those info->keep keeps. */
+static int foreach_kept(struct kp_model *m, struct pp *pp,
+			int (*cb)(void *ctx, const struct kp_stack_visit *v))
+{
+	return kp_model__foreach_stack_if(m, pp->info ? pp->info->keep : NULL,
+					  pp->info ? pp->info->keep_ctx : NULL, cb, pp);
+}
+
+/* First pass: samples by executable, for the main binary. */
+static int count_sample(void *ctx, const struct kp_stack_visit *v)
+{
+	struct pp *pp = ctx;
+	long long n = llround(v->count);
+
+	if (n > 0)
+		count_exe(pp, v->exe, (uint64_t)n);
+	return pp->rc;
+}
+
+/* Second pass: the main binary's mappings made first, so that they get
+ * the first ids: mapping ids are 1, 2, ... in the order written (Parca
+ * refuses a profile otherwise). */
+static int main_maps(void *ctx, const struct kp_stack_visit *v)
+{
+	struct pp *pp = ctx;
+
+	size_t len = 0;
+	const char *exe = kp_intern__key(pp->strs, pp->main_file, &len);
+
+	if (llround(v->count) <= 0 || !exe)
+		return pp->rc;
+	/* Any stack's frames in it: a process may have run it before an
+	 * exec, or another process of the same profile may. */
+	for (size_t i = 0; i < v->depth; i++)
+		if (v->frames[i]->path && !v->frames[i]->kernel &&
+		    !strncmp(v->frames[i]->path, exe, len) && !v->frames[i]->path[len])
+			map_id(pp, v->frames[i]);
+	return pp->rc;
 }
 
 static int one_sample(void *ctx, const struct kp_stack_visit *v)
@@ -350,7 +398,6 @@ static int one_sample(void *ctx, const struct kp_stack_visit *v)
 	if (v->cgroup && *v->cgroup)
 		add_label(pp, "cgroup", v->cgroup, 0);
 	kp_pb_msg(&pp->samples, P_SAMPLE, &pp->tmp);
-	count_exe(pp, v->exe, (uint64_t)n);
 	return pp->rc;
 }
 
@@ -475,7 +522,12 @@ int kp_report_pprof(FILE *out, struct kp_model *m,
 	if (!pp.strs || !pp.funcs || !pp.maps || !pp.locs || !pp.bids)
 		goto out;
 	str(&pp, "");		/* string_table[0] must be "" */
-	rc = kp_model__foreach_stack(m, one_sample, &pp);
+	rc = foreach_kept(m, &pp, count_sample);
+	pp.main_file = rc || pp.rc ? 0 : main_exe(&pp);
+	if (rc == 0 && pp.main_file)
+		rc = foreach_kept(m, &pp, main_maps);
+	if (rc == 0)
+		rc = foreach_kept(m, &pp, one_sample);
 	if (rc == 0)
 		rc = pp.rc;
 	if (rc)

@@ -77,7 +77,7 @@ void kp_report_facts(struct kp_model *m, const struct kp_report_info *info,
 
 int kp_report_has_run(const struct kp_report_info *info)
 {
-	return info && info->have_collector && info->count > 1;
+	return info && info->have_collector && (info->count > 1 || info->endless);
 }
 
 static void drops_line(FILE *out, const char *prefix, const char *label,
@@ -141,6 +141,8 @@ void kp_report_origin(FILE *out, const struct kp_report_info *info)
 	fputs("report", out);
 	if (info && info->count > 1)
 		fprintf(out, " %u/%u", info->index, info->count);
+	else if (info && info->endless)
+		fprintf(out, " %u", info->index);
 	if (when[0])
 		fprintf(out, " at %s", when);
 	fprintf(out, ", source: %s\n",

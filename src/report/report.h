@@ -67,6 +67,7 @@ struct kp_report_info {
 	uint64_t time_real_ns;		/* CLOCK_REALTIME of the start, 0 unknown */
 	const char *source;		/* input file, or NULL when live */
 	unsigned index, count;		/* report index (1-based) of count */
+	int endless;			/* -n 0: reports without end (count 0) */
 	int have_collector;
 	/* have_collector: the counts of this report's interval, which the
 	 * caller closed with every sample taken in it delivered or dropped
@@ -104,6 +105,11 @@ struct kp_report_info {
 	 * and stack), as stackcollapse-perf --pid does. */
 	int folded_pid;
 	const char *host;		/* the host sampled, NULL or "" unknown */
+	/* pprof: only the stacks keep() returns non-zero for (NULL: all),
+	 * for the profile of one application (src/push/); it sees the
+	 * stack's process and thread, not its frames (foreach_stack_if). */
+	int (*keep)(void *ctx, const struct kp_stack_visit *v);
+	void *keep_ctx;
 };
 
 /* -o with fields: a batch run writes each report to its own file, named

@@ -4,7 +4,8 @@
  * Owns: the checks on an output path and the new file that a report or a
  * stream is written to before it takes the path's name. Every file kptop
  * writes goes through here: -o (kptop.c), -w and the live view's w key
- * (pump-save.c), and any cache or spool file to come. Standard output
+ * (pump-save.c), the push spool's profiles (push/spool.c), and any
+ * cache file to come. Standard output
  * (-o -) is the caller's business.
  *
  * The rules, checked when the file is opened (so a bad path is refused

@@ -1,0 +1,6 @@
+#!/bin/sh
+# Replay the push spool parser's seed corpus (fuzz/corpus/spool) through
+# fuzz/fuzz-spool.c linked with fuzz/replay.c.
+. "$top_srcdir/tests/lib.sh"
+exec sh "$top_srcdir/tests/fuzz-replay.sh" "$top_builddir/fuzz/fuzz-spool-replay" \
+	"$top_srcdir/fuzz/corpus/spool"
