@@ -95,7 +95,8 @@ cat "$work/lintian.log"
 dpkg-deb -c "$deb" | awk '{print $6}' >"$work/files"
 for f in ./usr/bin/kptop ./usr/share/man/man1/kptop.1.gz \
 	 ./usr/share/man/man5/kptop-stream.5.gz \
-	 ./usr/share/bash-completion/completions/kptop; do
+	 ./usr/share/bash-completion/completions/kptop \
+	 ./lib/systemd/system/kptop-agent.service; do
 	grep -qx "$f" "$work/files" || die "$(basename "$deb") has no $f"
 done
 [ -z "$keep" ] || { mkdir -p "$keep" && cp "$deb" "$keep/"; }
