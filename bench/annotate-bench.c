@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* annotate-bench.c — the time to open the annotate screen's annotation
  * (kp_model__annotate with the real resolver: symbols, capstone, DWARF
  * lines), cold and warm, for a function of about 5,000 instructions

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # annotate-cpu.sh — kptop's own CPU at 999 Hz while the annotate screen of
 # a hot function is open, against the functions view, in one run: kptop
 # in a detached 160x40 tmux pane sampling the whole machine while

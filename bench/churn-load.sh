@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # churn-load.sh — start short processes without end, as a busy machine
 # does: a shell running /bin/true 200 times, a small compiled program
 # (cc given as $1, else /bin/true), a python3 one-liner; stop it with a

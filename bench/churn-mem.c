@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* churn-mem.c — where the model's memory goes under process churn
  * (`make bench` builds it; never run by `make check`).
  *

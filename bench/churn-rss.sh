@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # churn-rss.sh — the live view's memory under a churn of short processes.
 #   bench/churn-rss.sh [MINUTES (10)] [KPTOP (./kptop)] [EVERY_S (15)]
 # Run as root (`make bench` builds what it needs; never run by `make

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # collect-bench.sh — cost of kptop's collector against perf, side by side.
 #
 # Runs the split workload on every CPU (one process per CPU, fixed rounds)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## bench/ — collect benchmarks (not run by make check).
 EXTRA_DIST += bench/collect-bench.sh
 ## make bench-collect: the collector against perf record / perf top.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* dwcache-bench — what the persistent DWARF cache saves: the CPU time of
  * the first full name (line, inlined frames: DWARF begun) of a library
  * with compressed debug sections, as every start of kptop pays it.

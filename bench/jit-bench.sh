@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # jit-bench.sh — kptop's own CPU per 1000 samples on a Node workload with
 # --perf-basic-prof (a hot JS function under two JS callers, one process
 # per CPU) against perf record -g + perf report on the same workload for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* jitmap-bench — what a big JIT map (/tmp/perf-PID.map) costs kptop's
  * symbols layer (issue 18, part 4).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## bench/ — benchmarks (never run by `make check'): `make bench' builds
 ## them (bench-build) and runs the scripted ones.
 bench: bench-build

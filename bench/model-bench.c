@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* model-bench.c — aggregation throughput and memory of the model, and
  * the time to build its views (`make bench`; never run by `make check`).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## bench/ — model benchmarks (not run by make check): `make bench'.
 ## bench/model-bench: aggregation throughput and memory on a synthetic
 ## stream (10M samples over 100k distinct stacks), flat/top-down view time.

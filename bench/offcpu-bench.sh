@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # offcpu-bench.sh — the cost of recording off-CPU time (kptop --off-cpu)
 # beside the tools that do it today, on switch-heavy workloads.
 #

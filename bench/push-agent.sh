@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # push-agent.sh — kptop as a fleet agent: its own CPU and memory while it
 # samples the whole machine and pushes every 15 s to a local receiver
 # (tests/push-receiver.py, the stand-in for Pyroscope), at 19, 99 and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # py-work.py N: a fixed amount of pure Python work (N rounds of three
 # functions through distinct chains, as tests/workload/py-split.py but
 # counted, not timed), then prints "wall=SECONDS" (bench/python-bench.sh).

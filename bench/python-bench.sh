@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # python-bench.sh — what Python frames cost (issue 24). Not a test:
 # numbers move with the machine's load (given with each table).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # report-batch.sh — kptop's own CPU per 1000 samples in batch mode
 # (collector thread + pump + model), system-wide, at 999 and 4999 Hz per
 # CPU, with a CPU-bound loop on every CPU. `make bench`; needs root.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report-bench.c — time to write each batch report format from a model
  * holding many distinct stacks (`make bench`; never run by `make check`).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## bench/ — report benchmarks (not run by make check): `make bench'.
 ## bench/report-bench: time and size of each report format (svg and
 ## speedscope too) over a model

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* stream-bench.c — cost of the stream codec per record (make bench).
  *
  * Usage: bench/stream-bench [ITERATIONS]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* symbols-bench — cost of naming user frames (issue 4's benchmark).
  *
  *   bench/symbols-bench [LIB...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## bench/ — symbols benchmarks (not run by make check): `make bench'.
 ## bench/symbols-bench: load time/memory of libc and libstdc++ and the
 ## cost per lookup of a 100k-sample profile (cold and cached).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tui-bench.c — time to build and draw one frame of the live view with
  * 100k functions in the model, and a development driver for the view.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-first-frame.sh — how soon the live view shows the hot function:
 # with the known-split workload busy (hot_a is half of its CPU), kptop
 # starts in a detached 200x50 tmux pane and the pane is read every 50 ms

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-idle.sh — kptop's own CPU while the live view idle-refreshes, next
 # to top refreshing at the same rate, both in a detached 200x50 tmux pane.
 #   bench/tui-idle.sh [KPTOP] [DELAY_S] [SECONDS] [WARMUP_S]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## bench/ — tui benchmarks (not run by make check).
 ## bench/tui-bench: one frame (model refresh, view, draw) of each view,
 ## the flame graph too, with 100k functions (-n 450000: a tree of about

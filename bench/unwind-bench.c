@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* unwind-bench.c — the DWARF unwinder's own cost per sample, over the
  * recorded snapshots of tests/unwind-data (no BPF): the first (cold)
  * unwind, which loads the modules' CFI, then the warm cost per sample

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # unwind-bench.sh — the DWARF unwinder's cost (`make bench', from the build
 # directory):
 # 1. the unwinder alone over the recorded snapshots (bench/unwind-bench);

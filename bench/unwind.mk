@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## bench/ — unwind benchmarks (not run by make check): `make bench'.
 EXTRA_PROGRAMS += bench/unwind-bench
 bench_unwind_bench_SOURCES = bench/unwind-bench.c src/unwind/unwind.c \

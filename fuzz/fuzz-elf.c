@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fuzz-elf.c — fuzz target of the symbols layer: the bytes are an ELF
  * image opened with elf_memory (kp_module__open_mem): program headers,
  * notes, .gnu_debuglink, .symtab/.dynsym/PLT, MiniDebugInfo (xz, capped)

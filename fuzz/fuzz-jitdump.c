@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fuzz-jitdump.c — fuzz target of the jitdump reader (symbols/jitdump.h):
  * the bytes are a jitdump file (given through a memfd, as the reader
  * takes an fd), read into a table of at most 1 MiB; then every entry's

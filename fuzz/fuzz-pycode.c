@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fuzz-pycode.c — fuzz target of what kptop reads of a Python process
  * (src/symbols/pycode.h): a code object, its strings and line table in
  * the memory of a process that may be hostile, and line lookups in that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fuzz-spool.c — fuzz target for the push spool's entry parser
  * (src/push/spool.h): the files kptop reads back from its spool at start.
  *

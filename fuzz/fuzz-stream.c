@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fuzz-stream.c — fuzz target for the stream decoder (stream/stream.h).
  *
  * Input: a whole stream file. Checks the header, then decodes records to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fuzz-unwind.c — fuzz target of the DWARF unwinder, with hostile call
  * frame information as well as hostile registers and stack bytes: the
  * bytes are a sample as a saved stream could carry it together with the

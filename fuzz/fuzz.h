@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz.h — the libFuzzer entry points every fuzz/fuzz-*.c target defines.
  *
  * A target defines LLVMFuzzerTestOneInput (and, if it needs one-time set

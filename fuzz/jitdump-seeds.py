@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """jitdump-seeds.py — writes the seed corpus of fuzz/fuzz-jitdump.c into
 fuzz/corpus/jitdump/ (run from the source tree's top): valid dumps with
 code load, move, debug info, unwinding info and close records, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # pycode-seeds.py DIR: seeds of fuzz/fuzz-pycode.c, run with CPython 3.11:
 # the memory of a process holding one code object as 3.11 lays it out
 # (src/symbols/pylayout.c), its qualified name, file name (ASCII, and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* replay.c — runs a fuzz target's LLVMFuzzerTestOneInput over files.
  *
  * Usage: NAME-replay PATH...  where each PATH is a file or a directory

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """unwind-seeds.py — make fuzz/corpus/unwind's seeds (format: fuzz/fuzz-unwind.c).
 
 Each snapshot of tests/unwind-data (NAME.snap: the registers and stack of

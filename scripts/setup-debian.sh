@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # setup-debian.sh — make a fresh Debian 12 machine ready to build, run and
 # test kptop: installs (apt-get) only the packages that are missing, then
 # regenerates and configures the build in build/ and compiles it.

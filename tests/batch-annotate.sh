@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-annotate.sh — --batch --annotate on a workload with known answers
 # (tests/workload/annospin.c): divloop's hottest source line is the line
 # of its division (DIV_LINE) and its hottest instruction is within two

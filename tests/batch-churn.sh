@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-churn.sh — under a churn of short processes the exited ones are
 # merged into one call tree per command: the report counts them, the tree
 # report shows a "true xN" root instead of thousands of "true" roots (but

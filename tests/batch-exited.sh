@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-exited.sh — a process that ran and exited while kptop sampled is
 # named in the report: its binary and libraries are read from their paths
 # once /proc/PID is gone (the kernel's mmap2 events give a build-id, not

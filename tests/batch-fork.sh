@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-fork.sh — a process forked after kptop started, that never execs
 # (a shell's child before its exec, a prefork server's worker), is named
 # with the mappings it inherited from its parent: no MMAP record says it

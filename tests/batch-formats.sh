@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-formats.sh — kptop --batch against the known-split workload: the
 # text, tree, folded and json reports each show hot_a/hot_b/hot_c at
 # 50/30/20 within 5 points, folded stacks carry the whole chain from main,

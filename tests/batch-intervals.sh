@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-intervals.sh — kptop --batch -n 3: every report's counts are its
 # own interval's, consistent with its own table: taken = delivered +
 # bpf-full + cpu-buf + queue-full, delivered = the samples of its header

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-lib.sh — helpers for the batch end-to-end tests (sourced after
 # lib.sh): root + BPF, the known-split workload (50/30/20 over
 # hot_a/hot_b/hot_c), and share checks for every report format.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-offcpu.sh — --off-cpu in batch (root + BPF), on the off-CPU
 # workload (tests/workload/offcpu.c: a spinning thread, one blocked on a
 # pipe fed every 10 ms, one in nanosleep, one on a contended mutex):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-pprof.sh — `kptop --batch --format pprof` read back by
 # `go tool pprof -top`: it parses, says cpu nanoseconds, and the flat
 # shares of hot_a/hot_b/hot_c match the text report of the same run

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-replay-dwarf.sh — a run saved with -w in --unwind dwarf and in
 # --unwind auto replays (-i) to the report the live run wrote, in every
 # format, byte for byte but for what describes the run rather than the

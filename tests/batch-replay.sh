@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-replay.sh — `kptop --batch -w FILE` then `kptop -i FILE --batch`:
 # the report from the saved stream equals the live report of the same run
 # (the same function table, row for row), and the stream file is complete

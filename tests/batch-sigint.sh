@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-sigint.sh — kptop --batch without -d runs until SIGINT (as
 # /work/shared/peers runs it) or SIGTERM; the signal still yields a
 # complete, parseable report of what was collected, and exit status 0.

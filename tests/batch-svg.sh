@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # batch-svg.sh — --format svg against the known-split workload: the file
 # parses as XML (xmllint), the rect widths of hot_a/hot_b/hot_c give the
 # 50/30/20 split within 2 points and agree with their tooltips' samples,

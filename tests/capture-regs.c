@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* capture-regs.c — records register + user stack snapshots of a workload
  * with perf_event_open (cpu-clock, PERF_SAMPLE_IP | REGS_USER | STACK_USER |
  * CALLCHAIN), for the unwinder's tests (tests/unwind-data/). Not run by

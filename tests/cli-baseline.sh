@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # cli-baseline.sh — --baseline FILE, without root or BPF (synthetic
 # streams from tests/mkstream): a differential SVG of a 20/30/50 stream
 # against a 50/30/20 baseline says the change of each hot function's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # cli-event.sh — -e and -c (root + BPF): -e page-faults -c 100 on a
 # workload whose faults happen in fault_pages() puts >= 90% of its samples
 # there, and every report names the event and its period; -e cycles

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # cli-input.sh — `kptop -i` on good, damaged and unreadable streams, and
 # sampling without rights: clear one-line messages and the documented
 # exit statuses (0 ok, 3 no rights, 4 input unreadable or damaged, after

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # cli-reports.sh — the text and tree reports of a synthetic stream
 # (tests/mkstream, no root needed) as scripts read them: the header's time
 # is local with its UTC offset, and date -d reads it back to the stream's

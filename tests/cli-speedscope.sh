@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # cli-speedscope.sh — --format speedscope, without root or BPF: a
 # synthetic stream (tests/mkstream) whose hot_c runs in a second thread
 # "worker" gives a file that validates against speedscope's own published

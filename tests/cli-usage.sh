@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # cli-usage.sh — bad options and values: one clear line naming the
 # option, exit status 2, before anything is loaded (so no root needed).
 . "$top_srcdir/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # A library dlopen'ed after collection started: its mapping arrives as an
 # MMAP record and the samples taken in it fall inside that mapping, at
 # offsets inside its kp_spin symbol.

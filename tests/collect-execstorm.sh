@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Exec storm: 300 short-lived processes (each a few ms of split-fp) while
 # sampling. No crash, the invariant holds, and every sampled short-lived
 # process has its own identity: a PROCESS record from its fork and an EXEC

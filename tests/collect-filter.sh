@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Filters applied in BPF: with -p PID only that process is sampled; with
 # --cgroup DIR only tasks in that cgroup2 directory (or below) are.
 . "$top_srcdir/tests/lib.sh"

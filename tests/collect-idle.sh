@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # collect-idle.sh — a sample of the idle task halted in the idle loop
 # keeps only the halting address as its kernel stack (the loop's stack
 # never changes; walking it was most of such a sample's cost): with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # collect-lib.sh — helpers of the collector's shell tests (sourced after
 # tests/lib.sh). The tests drive the collector through tests/collect-probe.
 PROBE="$top_builddir/tests/collect-probe"

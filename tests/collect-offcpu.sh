@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # collect-offcpu.sh — the off-CPU program (--off-cpu) through the probe,
 # on the off-CPU workload (tests/workload/offcpu.c), filtered to it by -p:
 # with --off-cpu-min 0 every interval ended is read or counted lost

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Overload: a 64 KiB queue and a reader that stalls for 1.5 s while the
 # split workload runs. Afterwards the invariant holds exactly, samples
 # were dropped at the queue (and counted in LOST records), control records

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* collect-probe.c — test driver of the collector (tests/collect-*.sh and
  * bench/collect-bench.sh): starts a kp_collector with the given options,
  * optionally runs a command, reads and decodes the queue, and prints one

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Without the rights (an unprivileged user, no capabilities) the collector
 # refuses with one line naming what is missing; a frequency over
 # kernel.perf_event_max_sample_rate is refused with a clear message.

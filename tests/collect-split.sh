@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The known-split workload sampled for 2000 rounds (~2 s of CPU; fixed
 # work, so a loaded machine only makes it slower): hot_a/hot_b/hot_c within 5
 # points of 50/30/20 (attributed by the user leaf IP against nm ranges),

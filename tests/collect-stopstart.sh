@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # stop then start: samples before and after are all delivered (exact
 # invariant at both stops), nothing is taken while stopped; flush makes
 # buffered samples visible at once (ten times, the newest sample read

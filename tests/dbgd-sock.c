@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* dbgd-sock.c — sockets for tests/debuginfod.sh, on 127.0.0.1:
  *   dbgd-sock port             print a free port (closed again: a server
  *                              that is down)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # debuginfod.sh — debug files fetched by build-id from debuginfod servers.
 # A stripped workload (tests/workload/dbgspin: its static functions only
 # in .symtab and DWARF) whose debug file is only on Debian's debuginfod,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fake-live.c — the collector and pump fakes (see fake-live.h). */
 #include "fake-live.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fake-live.h — link-time fakes of the collector and the pump for the
  * live view's test (tests/test-tui.c) and benchmark (bench/tui-bench.c):
  * one copy, so the two cannot drift.

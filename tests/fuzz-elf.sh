@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Replay the ELF reader's seed corpus (fuzz/corpus/elf) through
 # fuzz/fuzz-elf.c linked with fuzz/replay.c.
 . "$top_srcdir/tests/lib.sh"

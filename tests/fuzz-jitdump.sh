@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Replay the jitdump reader's seed corpus (fuzz/corpus/jitdump, made by
 # fuzz/jitdump-seeds.py) through fuzz/fuzz-jitdump.c linked with
 # fuzz/replay.c.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Replay the Python code object reader's seed corpus (fuzz/corpus/pycode)
 # through fuzz/fuzz-pycode.c linked with fuzz/replay.c.
 . "$top_srcdir/tests/lib.sh"

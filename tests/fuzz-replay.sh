@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # fuzz-replay.sh BINARY CORPUSDIR... — replay a fuzz target's seed corpus.
 # BINARY is a fuzz target linked with fuzz/replay.c (fuzz/NAME-replay);
 # every file of each CORPUSDIR goes through it once. Fails when the binary

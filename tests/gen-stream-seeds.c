@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* gen-stream-seeds.c — writes the seed corpus of the stream fuzz target.
  *
  * Usage: tests/gen-stream-seeds DIR   (e.g. fuzz/corpus/stream)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # jit-container.sh — the perf map of a process in its own pid and mount
 # namespace (unshare, a tmpfs over its /tmp) is read from its root under
 # its namespace pid: tests/workload/jitcall runs as PID 1 there and writes

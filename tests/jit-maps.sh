@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # jit-maps.sh — perf maps as kptop meets them: three processes run code in
 # anonymous memory (tests/workload/jitspin): one names it in a good map,
 # one in a map after 3 junk lines, one through a symlink (refused). Every

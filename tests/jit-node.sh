@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # jit-node.sh — a real JIT: node --perf-basic-prof running a hot JS
 # function reached through two JS callers (outer -> mid -> hot; TurboFan's
 # inlining off, so that each keeps its frame). Its frames are named from

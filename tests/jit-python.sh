@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # jit-python.sh — CPython 3.12 or newer with -X perf (its trampolines in a
 # perf map, "py::name:file"): py_hot_leaf reached through py_mid and
 # py_outer, named (the function, module [jit:python]) with its callers

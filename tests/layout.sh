@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # layout.sh — every #include in src/ obeys the table in src/README.md: a
 # file in src/F/ includes "G/..." only when F's row allows G, a quoted
 # include without a folder names a file beside it, and the system

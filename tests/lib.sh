@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared helpers for the shell tests (sourced). Each test sources this file.
 # skip REASON: exit 77 with the reason (run-sh.sh turns it into a failure
 # under KPTOP_REQUIRE_BPF=1).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # man-drops.sh — the man page's DROP COUNTERS name exactly the drop
 # counters kptop prints (the text report of a synthetic stream: one name
 # per lost stage, from src/stream/lost.c), and the sum it gives uses only

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # man-options.sh — every option `kptop --help` prints is documented in the
 # man page (man/kptop.1.in, as an .B/.BR/.TP entry with \- escapes).
 . "$top_srcdir/tests/lib.sh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* mkstream.c — writes a small synthetic kptop stream for the CLI tests,
  * so they need neither root nor BPF: META, one process "synth" with one
  * mapping of a file that does not exist, 100 samples split 50/30/20 over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* model-fake.h — a fake resolver and record builders for the model tests
  * and the model benchmark (header-only, static functions).
  *

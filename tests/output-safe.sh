@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # output-safe.sh — -o and -w never write through a link, into a FIFO or a
 # device, or over another user's file, with the fs.protected_* sysctls at
 # 0 (each refused with exit 1 and one line naming the reason); a normal

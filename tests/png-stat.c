@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* png-stat.c — what a PNG screenshot shows, for the tests that render
  * (tests/batch-svg.sh): decodes an 8-bit RGB or RGBA, non-interlaced
  * PNG (what Chromium's --screenshot writes) with zlib and prints

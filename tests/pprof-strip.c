@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pprof-strip.c — for the replay tests: a pprof report (gzip-compressed
  * profile.proto) written out uncompressed without the two fields that
  * describe the run rather than the profile, time_nanos (9) and

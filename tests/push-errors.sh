@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # push-errors.sh — every way a push goes wrong is one line naming the
 # problem: a bad URL or option (exit 2 before sampling), a secret file
 # others can read, a refused connection, a TLS failure (a self-signed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # push-lib.sh — helpers of the push tests (sourced after lib.sh): root +
 # BPF and the split workload (batch-lib.sh), python3 for the receiver
 # (tests/push-receiver.py, a stand-in for Pyroscope and Parca), go for

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # push-parca.sh — kptop --push parca://: WriteRaw over HTTP (grpc-gateway
 # JSON at /profiles/writeraw) as Parca takes it (tests/push-receiver.py:
 # label names, __name__, base64 pprof with sequential ids), under the

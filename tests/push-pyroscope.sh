@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # push-pyroscope.sh — kptop --push pyroscope://: three intervals arrive at
 # the receiver as Pyroscope's /ingest takes them (tests/push-receiver.py
 # checks the query, the name's labels and the pprof), each in its own

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """push-receiver.py — a stand-in for Pyroscope and Parca in make check.
 
 Neither server is packaged for Debian 12, so the push tests talk to this

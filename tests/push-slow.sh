@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # push-slow.sh — a slow server (3 s per answer) never slows sampling: the
 # pushes wait on their own thread, so each report's interval stays its
 # -d of 1 s, no sample is dropped at any stage (taken == delivered, every

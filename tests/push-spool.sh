@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # push-spool.sh — nothing lost while the server is away: (1) the receiver
 # down for three intervals, then back: every interval arrives, in order,
 # none twice; (2) a restart of kptop pushes what its spool held first;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* py-layout.c — built by tests/py-layout.sh against one CPython version's
  * installed headers (Py_BUILD_CORE, for the internal ones) with
  * src/symbols/pylayout.c: prints "ok" when kptop's layout of that version

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # py-layout.sh — kptop's layout of CPython 3.11 (src/symbols/pylayout.c)
 # against the offsets of 3.11's own headers (Debian package
 # python3.11-dev): tests/py-layout.c built with both must print "ok".

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # python-check.py WHAT FILE PID [NAMES]: checks a speedscope profile
 # (kptop --format speedscope) of tests/workload/py-split.py running as PID:
 # hot_a/hot_b/hot_c within 3 points of 50/30/20, whole Python chains

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # python-ctypes.sh — a call from Python into libc (ctypes: strlen): the
 # native frames sit above the Python frame that called them (issue 24).
 # In >= 90% of the samples in libc's strlen, the Python frame nearest to

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # python-split.sh — Python functions in the profile (issue 24), end to end
 # with Debian's python3.11 running tests/workload/py-split.py (50/30/20
 # over hot_a/hot_b/hot_c through distinct chains, two threads): a process

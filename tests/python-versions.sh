@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # python-versions.sh — the 50/30/20 split of tests/python-split.sh under
 # the other CPython versions kptop reads (3.12, 3.13), where they are on
 # the machine (pyenv's builds under /root/.pyenv or $PYENV_ROOT, by their

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # readme-tour.sh — the README's "tour of the screen" is what the screen
 # shows: kptop's live view of the known-split workload in an 80x24 tmux
 # pane, compared line by line with the README's block, numbers masked

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Test wrapper (automake LOG_COMPILER): runs one test. A test that cannot
 # run here (no root, no BPF, a missing tool) exits 77 with the reason on
 # stderr; under KPTOP_REQUIRE_BPF=1 (as .ci/run sets) that skip is a failure.

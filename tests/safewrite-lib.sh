@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # safewrite-lib.sh — helpers for the tests of kptop's checked writes
 # (sourced after lib.sh, and after tui-lib.sh where a test uses both): as
 # root, with fs.protected_symlinks, protected_regular and protected_fifos

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # symbols-deleted.sh — a binary deleted (and replaced by another one at the
 # same path) while its process runs is still named from the mapped file,
 # read through /proc/PID/map_files, never from the new file. Needs root.

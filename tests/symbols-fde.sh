@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # symbols-fde.sh — code no symbol names, through the batch reports.
 # tests/fixtures/fx-fde-stripped (three static functions, stripped whole,
 # 60/30/10 of its time in fde_big/fde_mid/fde_small) is sampled with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # symbols-mntns.sh — a workload started under `unshare -fp --mount-proc`
 # from a copy of its binary that exists only inside its private mount
 # namespace (a tmpfs over a directory whose host version holds a different

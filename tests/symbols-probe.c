@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* symbols-probe — helper of the root tests tests/symbols-*.sh: name one
  * function of a running process through kp_symbols.
  *   symbols-probe PID MATCH REF VADDR EXPECTED

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-annotate.c — the model's annotate (kp_model__annotate,
  * kp_model__foreach_code) over a fake resolver with code and disasm ops:
  * self samples per instruction, a source line's count over the whole

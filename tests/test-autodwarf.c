@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-autodwarf.c — the auto unwind glue over a fake resolver and a
  * link-time fake of kp_collector__mark_dwarf: a process whose
  * frame-pointer stacks reach _start (or __libc_start_call_main one frame

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-buildid.c — build IDs read from disk (symbols/buildid.h): the
  * fixture binaries' notes, a hand-made notes buffer as /sys/kernel/notes
  * holds, malformed notes, and files that are not ELF or not regular. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-churn.c — cmocka tests of the model under process churn: tens of
  * thousands of short processes (PROCESS, MMAP, samples, EXIT) next to a
  * long-lived one, with a small node limit. The model's memory must level

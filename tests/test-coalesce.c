@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-coalesce.c — cmocka tests of the collector's idle-run coalescing:
  * which samples merge into one weighted record, and that every sample
  * comes out once, in its CPU's order. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-disasm.c — symbols/disasm.h over known x86-64 bytes: the text
  * capstone gives (Intel syntax), sizes, the kinds of jumps, calls and
  * returns with their direct targets, and a byte that does not decode.

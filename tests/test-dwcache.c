@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-dwcache.c — the persistent cache of inflated DWARF (symbols/
  * dwcache.h) against tests/fixtures/fx-prog-gz (DWARF compressed with
  * zlib, as Debian's -dbg packages ship it): a first kp_symbols names a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-flame.c — cmocka tests of the flame view (KP_VIEW_FLAME,
  * src/model/view-flame.c): boxes per command, their widths and offsets,
  * the zoom path, min_share, filters, hidden frames, kinds, the baseline

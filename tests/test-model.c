@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-model.c — cmocka tests of the model (model.h) on hand-built
  * record sequences with a fake resolver (model-fake.h). */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-pending.c — cmocka tests of the deferred mode of the model
  * (kp_model_opts.defer_stacks, src/model/pending.c): new stacks are
  * counted at once and named late, with the mappings they were sampled

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-pump.c — the pump over a fake collector and a fake model (both
  * defined here, at link time): live records reach the model, a save
  * starts with what is known and the spool, ends with SYMTAB records and

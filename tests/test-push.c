@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-push.c — cmocka tests of src/push/ without a server: the
  * application rule (services, containers, the per-user manager, the
  * command name, characters made safe), the URL's protocol and endpoint

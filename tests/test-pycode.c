@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-pycode.c — line lookups in CPython 3.11 location tables
  * (src/symbols/pycode.h), against what CPython itself says: the table of
  * fuzz/pycode-seeds.py's sample() and its co_lines() by instruction index

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-queue.c — cmocka tests of the collector's central queue. */
 #include <errno.h>
 #include <poll.h>

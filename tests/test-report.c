@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-report.c — every report format over a real model fed hand-built
  * records and a fake resolver: shares in the text, tree and json tables,
  * folded lines (the _[k] _[i] _[j] suffixes, unsafe names made safe), and a pprof

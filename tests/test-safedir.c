@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-safedir.c — cmocka tests of util/safedir: a missing directory made
  * mode 0700 (its missing parents too) and handed back by its real path
  * (through a link of ours); one open to others, one on a way writable by

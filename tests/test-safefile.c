@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-safefile.c — cmocka tests of util/safefile: a new file renamed
  * into place with mode 0600, an old file of ours replaced and never
  * written into, the refusals at open and check (nothing created), and a

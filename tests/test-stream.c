@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-stream.c — the record stream codec (stream/stream.h) against its
  * specification (man/kptop-stream.5): round trips of every record type at
  * their limits, a cut at every byte of a stream holding every type,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-svg.c — the SVG flame graph (src/report/svg.c) over a real model
  * with the fake resolver: one <g> per box of the flame view with its
  * tooltip, rect widths in proportion to the samples, the title's facts,

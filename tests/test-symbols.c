@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-symbols.c — the symbols layer against fixtures built by `make
  * check' (tests/fixtures/): addresses from the fixtures' own nm output must
  * resolve to the right names (and lines where there is DWARF); hostile

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-tui.c — cmocka tests of the live view without a terminal or BPF:
  * the expanded-set, the line buffer (display widths, UTF-8), and the key
  * table driven against link-time fakes of the model, collector and pump

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-unwind.c — cmocka tests of the DWARF CFI unwinder on recorded
  * register + stack snapshots (tests/unwind-data/NAME.snap, made by
  * tests/capture-regs from the fixture binaries checked in next to them; see

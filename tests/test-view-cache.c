@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test-view-cache.c — the views' kept counts (src/model/view-cache.c)
  * against counts summed from scratch.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-annotate.sh — the annotate screen through tmux, against
 # tests/workload/annospin (divloop's time is on its division's line):
 # `a` on divloop's row opens it, the division's source line (DIV_LINE)

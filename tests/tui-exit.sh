@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-exit.sh — the live view leaves the terminal clean on every exit path
 # (Ctrl-C, SIGTERM), gives it back on Ctrl-Z and takes it again on fg, and
 # honours NO_COLOR. Driven through tmux.

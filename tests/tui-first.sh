@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-first.sh — the first frame with data does not wait for the refresh
 # interval: with -d 10 the hot function of the known-split workload is on
 # screen within 5 s (the early frames come in the first half second; the

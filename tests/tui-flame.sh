@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-flame.sh — the live flame graph (view 8), through tmux, against the
 # known-split workload (hot_a 50%, hot_b 30%, hot_c 20%), sampling
 # stopped so that the views compare the same counts: on a 200-column

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-lib.sh — helpers for the tmux tests of the live view (sourced after
 # lib.sh). Every test gets a private tmux server (-L kptop-test-PID) with
 # one detached session "t" running a plain sh, killed on exit by a trap.

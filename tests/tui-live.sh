@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-live.sh — the live view, driven through tmux against the known-split
 # workload (hot_a 50%, hot_b 30%, hot_c 20%): the hot function shows in the
 # top rows, s stops and starts, z zeroes, the help opens and closes, w

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-mouse.sh — the mouse in the live view, as htop has it: a click on a
 # view's name switches to it, on a column title sorts by it, on a row
 # selects it; a double-click on a function opens its callers; the wheel

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-offcpu.sh — the off-CPU keys of the live view through tmux, on the
 # off-CPU workload: o turns off-CPU recording on (the header says so, with
 # the switch rate), O cycles the weight to off-CPU (the header says so and

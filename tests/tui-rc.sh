@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-rc.sh — the settings that last: W writes $XDG_CONFIG_HOME/kptop/kptoprc
 # (view, sorts, delay, time mode, hidden frames), the next start reads it
 # back, -d on the command line wins over it, and a broken file is a

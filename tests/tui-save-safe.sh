@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-save-safe.sh — the live view's w key refuses, with a message naming
 # the reason, every path where another user planted a link, a FIFO or a
 # file (fs.protected_* sysctls at 0), keeps the view running, and then

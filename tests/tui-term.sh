@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tui-term.sh — a terminal the live view cannot drive (TERM=dumb: no
 # cursor addressing; a TERM terminfo does not know) is refused before
 # anything is loaded: one line that names --batch, exit status 2, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # unwind-auto.sh — end to end, --unwind auto: a -fomit-frame-pointer
 # process (split-nofp) is marked once its frame-pointer stacks are seen not
 # to reach the entry, and from then on its samples are unwound with CFI

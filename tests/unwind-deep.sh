@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # unwind-deep.sh — end to end in dwarf mode: a recursion deeper than
 # --stack-bytes gives truncated stacks (the innermost frames, never main)
 # without a crash, and the truncations are counted and shown with the drop

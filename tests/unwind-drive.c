@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* unwind-drive.c — drives the collector, the unwinder and the symbols
  * layer directly (no model, no kptop), for the unwinder's end-to-end tests
  * (tests/unwind-*.sh, when kptop --batch cannot sample yet) and its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # unwind-dwarf.sh — end to end: the known-split workload built
 # -fomit-frame-pointer, sampled with --unwind dwarf: shares within 5 points
 # of 50/30/20, and the whole chain main -> run_rounds -> do_round -> level1

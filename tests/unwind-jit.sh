@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # unwind-jit.sh — end to end, mixed unwinding: tests/workload/jitcall runs
 # main -> run_jit -> jit_tramp (generated code: a frame pointer, no CFI,
 # named by /tmp/perf-PID.map) -> jit_hot, its C code built without frame

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # unwind-leaf.sh — end to end: a frame-pointer build whose hot function
 # (leaf_spin) is a frameless leaf. In fp mode, and in dwarf mode, its
 # caller (middle) must appear in every stack that has leaf_spin.

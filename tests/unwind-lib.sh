@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # unwind-lib.sh — helpers of the unwinder's end-to-end tests (sourced
 # after tests/lib.sh). A folded line is "frame;frame;...;frame COUNT",
 # outermost first; a frame may carry a module or offset after its name

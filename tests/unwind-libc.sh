@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # unwind-libc.sh — end to end in dwarf mode: a qsort comparator burning
 # CPU is reached from main through libc's frames (>= 90% of its samples).
 . "$top_srcdir/tests/lib.sh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* bpfload.c — options, rights, the BPF program, its ring buffers, the
  * sampling perf events and the BPF counters of the collector. */
 #include "collect/internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* coalesce.c — runs of identical idle samples as one weighted record
  * (see coalesce.h). Runs for every sample in the collector's consumer
  * thread: the check against the held run is a few compares and one

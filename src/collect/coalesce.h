@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* coalesce.h — runs of identical idle samples sent as one weighted SAMPLE
  * record (collect-internal; the rule is in kptop-stream(5), SAMPLE weight).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* collect.c — the live collector (see collect.h): loads the BPF program,
  * opens the sampling and side-band perf events on every online CPU, and
  * runs the consumer thread that drains the per-CPU ring buffers into the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* collect.h — the live collector: BPF sampling on every CPU, per-CPU
  * buffers, a bounded central queue, side-band records, exact drop counts.
  *

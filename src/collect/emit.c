@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* emit.c — encode a record and queue it (see emit.h). */
 #include "collect/emit.h"
 

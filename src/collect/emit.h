@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* emit.h — encode a record and queue it (collect-internal).
  *
  * Owns: one encode buffer. Used by the collector, the /proc snapshot and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* event.c — perf's event names and what perf_event_open(2) calls them. */
 #include "collect/event.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* event.h — the events kptop can sample on (-e), by perf's names.
  *
  * Owns: the table of event names and what perf_event_open(2) calls them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* internal.h — the collector's state, shared by collect.c (thread, queue,
  * control) and bpfload.c (options, rights, BPF program, perf events,
  * counters). Collect-internal: never included outside src/collect/.

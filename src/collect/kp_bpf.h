@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* kp_bpf.h — the layout shared by kptop.bpf.c and the collector.
  *
  * Owns: the sample the BPF program writes into its per-CPU ring buffer,

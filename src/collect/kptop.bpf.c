@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /* kptop.bpf.c — the sampling program: runs on every cpu-clock tick of
  * every CPU, applies the -p / --cgroup filters, takes the kernel stack
  * (bpf_get_stack), the user registers, the user stack (its own walk of the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## src/collect/ — sources, tests and fuzz targets of the collect layer.
 
 ## The known-split workload (tests/workload/split.c), used by the collect,

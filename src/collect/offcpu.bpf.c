@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /* offcpu.bpf.c — off-CPU time (--off-cpu): runs on every scheduler switch
  * (BTF raw tracepoint sched_switch) and wakeup (sched_waking).
  *

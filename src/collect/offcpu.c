@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* offcpu.c — the off-CPU program (offcpu.bpf.c) of the collector: its
  * skeleton, its per-CPU ring buffers (read by the collector's consumer
  * with the sample rings), attach and detach while sampling runs, its

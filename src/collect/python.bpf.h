@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* python.bpf.h — the Python frames of a sample, read in the BPF program
  * (included by kptop.bpf.c only, after kp_bpf.h and sample-flags.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* queue.c — the bounded central queue (see queue.h). */
 #include "collect/queue.h"
 

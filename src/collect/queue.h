@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* queue.h — the collector's central queue: whole encoded records, bounded
  * in bytes.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* sideband.c — perf side-band events as records (see sideband.h). */
 #include "collect/sideband.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sideband.h — the perf side-band reader: process, exec, exit, thread,
  * mmap and cgroup events of the whole machine, as records.
  *

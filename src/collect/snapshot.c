@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* snapshot.c — the /proc and cgroup snapshot (see snapshot.h). */
 #include "collect/snapshot.h"
 

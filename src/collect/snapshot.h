@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* snapshot.h — the /proc and cgroup snapshot taken when collection starts.
  *
  * Emits, through a kp_emit: a PROCESS record for every process (kernel

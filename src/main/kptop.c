@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* kptop.c — main: options, rights, wiring of collector → pump → model,
  * the batch loop and the live view.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## src/main/ — main, options and the batch loop: kptop itself.
 bin_PROGRAMS += kptop
 kptop_SOURCES = src/main/kptop.c src/main/options.h src/main/options.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* options.h — kptop's command line.
  *
  * Owns: the option table (getopt_long), the checks of every value and

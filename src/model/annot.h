@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* annot.h — the CODE records a saved stream carries, kept for annotate
  * (codes.c; m->codes), and the per-address counts annotate.c sums from
  * the stacks. kp_model__feed keeps a CODE record; kp_model__annotate and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* annotate.c — where in a function its samples fall (kp_model__annotate,
  * model.h): the self samples of the function per leaf pc, summed from
  * the stacks as the views sum them (time mode, baseline, filter: no

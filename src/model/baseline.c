@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* baseline.c — the baseline: every stack's count at the mark, kept in
  * m->bl.base; the counts start over from the mark and the views show
  * them against it (view-cache.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* baseline.h — the baseline: every stack's count at the mark (m->bl;
  * kp_model__baseline_mark in baseline.c). The views show counts against it;
  * merge.c and the fold renumber it with the stacks. Internal to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cgroup.c — the cgroups of the stacks, interned by id as samples come,
  * and named by CGROUP records (kp_proc__feed passes them here).
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* codes.c — CODE records kept for annotate, and the code of the hottest
  * functions for a save (annot.h, model.h). */
 #include "model/annot.h"

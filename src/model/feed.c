@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* feed.c — records into the model; samples into distinct stacks.
  *
  * The hot path: a sample is hashed raw (identity, tid, cgroup, flags,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* feed.h — samples in (feed.c; m->fd): batched, then counted; a new
  * stack is hung in the trie at once or, deferred, by pending.c. Every
  * reader calls kp_feed__settle first and every other record

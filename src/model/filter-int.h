@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* filter-int.h — the filter (filter.c; m->filt) and its per-node
  * preparation for a view or a stack walk. Set by kp_model__set_filter,
  * used by the views, the view cache and the stack writers; it never

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* filter.c — the filter, and its per-node preparation for the views and
  * stack walks.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fold.c — the node limit: the coldest paths of the call trie folded into
  * [other], their functions' counts kept exact.
  *

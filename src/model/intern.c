@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* intern.c — modules, functions and frames, interned once each.
  *
  * A code address becomes a pc key (module, offset): user pcs through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* intern.h — the interned modules, functions, pc keys and frames, and
  * the symtabs a stream carries (intern.c; m->in). proc.c and feed.c add
  * them as mappings and pcs arrive; every view and writer reads them.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## src/model/ — the model: processes, call trees, views (model.h).
 noinst_LIBRARIES += libkpmodel.a
 libkpmodel_a_SOURCES = src/model/model.h src/model/model-int.h \

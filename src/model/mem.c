@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* mem.c — the model's memory by structure (kp_model__mem): each part
  * reports its own entries (kp_<part>__bytes), in the order below; and
  * their sum, the model's heap (kp_model__bytes).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* mem.h — the model's memory by structure (mem.c): kp_model__mem asks
  * each part for its entries (kp_<part>__bytes in the part's header) in
  * a fixed order, and kp_model__bytes sums them for the budget (merge.c)

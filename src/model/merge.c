@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* merge.c — exited processes merged by command, and the memory budget.
  *
  * A process that has exited (or exec'd, or whose pid was reused) gets no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* merge.h — exited processes merged into one per command, and the
  * model's budget: when to merge and fold (merge.c; m->td). feed.c calls
  * kp_merge__tidy once every stack is hung. Internal to src/model/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* model-int.h — struct kp_model, made of one sub-struct per part (each
  * part's header says what it owns and who calls it), and the inline
  * accessors that span parts. Included only by the .c files of

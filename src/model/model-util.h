@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* model-util.h — the generic containers of src/model/ (util.c): 64-bit
  * hashing, growable arrays, an open-addressing table of uint32_t values
  * and the string pool. Every part of the model uses them; they know

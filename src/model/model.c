@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* model.c — creating and freeing the model. */
 #include "model/model-util.h"
 #include "model/scratch.h"

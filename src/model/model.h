@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* model.h — live call trees from the record stream, and the views drawn
  * from them.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pending.c — new stacks whose frames are not named yet (deferred mode,
  * kp_model_opts.defer_stacks).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pending.h — new stacks not hung in the trie yet (pending.c; m->pd):
  * deferred mode (kp_model_opts.defer_stacks). feed.c pushes them,
  * kp_feed__settle resolves them, proc.c names a process's user pcs

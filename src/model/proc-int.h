@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* proc-int.h — processes (identity: pid + start time), their threads,
  * mappings and cgroups (proc.c; m->pr). Fed the non-sample records by
  * kp_model__feed; merge.c merges the exited ones and renumbers them.

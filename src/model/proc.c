@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* proc.c — process identities, threads and mappings, from PROCESS,
  * EXEC, EXIT, THREAD and MMAP records (cgroups: cgroup.c).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* rename.c — pc keys named again when the resolver can name them better
  * than when they were first seen (a debug file came for their module:
  * the resolver's names_epoch grew, and the module's with it). Only a key

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* scratch.h — scratch buffers reused by every view (m->sc) and the
  * radix sort of keys that uses them (util.c). Called by the views, the
  * filter and the fold; a buffer holds nothing past the next call for its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* stacks.c — whole stacks and every named frame, for the folded, pprof
  * and stream writers (kp_model__foreach_stack / __foreach_symbol).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* stk.h — the distinct stacks: records found by a hash of the raw
  * sample (feed.c; m->st). feed.c adds them and counts their samples,
  * time.c and the baseline change their counts, the fold and merge.c

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* summary.c — the summary (kp_model__summary) and the zero that starts
  * it over (kp_model__zero). The counters in m->sum are kept as records
  * come (feed.c, proc.c); the sums over every stack (m->sums) are redone

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* summary.h — the summary's counters (m->sum, kept as records come) and
  * its sums over every stack (m->sums), read by kp_model__summary in
  * summary.c. Whoever changes a stack's count adds the change here or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* symtabs.c — the symtabs a saved stream carries (SYMTAB records): kept
  * sorted, matched to modules by build id or path, and used to name the
  * pc keys of their module, also those named "module+0xoffset" before

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* time-int.h — the time modes: cumulative, decaying, sliding window
  * (time.c; m->tm). feed.c adds samples to the window; kp_model__refresh
  * decays or expires. A stack's change is told to the view cache first.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* time.c — the time modes: cumulative, decaying, sliding window.
  *
  * Every stack keeps `samples` (raw, since the zero or the mark) and `cur`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tree.c — the call trie: one root per process identity, nodes keyed by
  * (parent, frame), and the node limit.
  *

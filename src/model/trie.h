@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* trie.h — the call trie: one per process identity, every node in one
  * array (tree.c; m->tr). feed.c hangs new stacks in it, the fold and
  * merge.c compact and renumber it, the views walk it. A node is never

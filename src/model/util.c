@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* util.c — hashing, growable arrays, the hash table and the string pool
  * used by the model. */
 #include "model/model-util.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* view-cache.c — the counts behind the views, kept from one view to the
  * next.
  *

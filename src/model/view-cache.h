@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* view-cache.h — the per-node and per-function counts of the views
  * (view-cache.c; m->vc), kept between views and updated from the stacks
  * changed since. Told of changes by whoever changes a stack's count

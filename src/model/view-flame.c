@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* view-flame.c — the flame view: the boxes of a flame graph, laid out
  * once for the live view (src/tui/flame.c) and the SVG report
  * (src/report/svg.c).

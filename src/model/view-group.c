@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* view-group.c — the views by process, thread, cgroup and module.
  *
  * Process rows come from the per-node totals (a process's root node);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* view-int.h — the steps of kp_model__view: sorting rows, the process,
  * grouped, tree and flame views (view.c, view-group.c, view-tree.c,
  * view-flame.c). Each

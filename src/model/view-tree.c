@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* view-tree.c — the top-down and bottom-up tree views.
  *
  * Top-down: the trie nodes with counts are merged by function under one

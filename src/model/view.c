@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* view.c — views as snapshots: the entry point, sorting and the flat
  * function table.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* autodwarf.h — the auto unwind mode's glue between the model's resolver
  * and the collector (--unwind auto).
  *

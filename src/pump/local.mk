@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## src/pump/ — records from the collector or a file into the model and the
 ## save file (pump.h), the model's resolver over symbols + unwinder
 ## (resolve.h) and --unwind auto (autodwarf.h): libkppump.a.

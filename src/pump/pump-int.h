@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pump-int.h — the pump's insides, shared by pump.c (live records and
  * the spool), pump-save.c (the stream writer) and pump-load.c (reading a
  * saved stream). Private to those three files; same conventions as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pump-load.c — reading a saved stream (`kptop -i`): check the owner,
  * check the header, feed the SYMTAB records (pass 1), then everything
  * else (pass 2). The file is read with pread through a bounded window,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pump-save.c — the save-to-stream writer: a new file (mode 0600) next
  * to the target, checked and renamed into place by util/safefile.h; the
  * header, what is already known, the spool, the live bytes, and on stop

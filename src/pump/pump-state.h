@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pump-state.h — the pump's own copy of the control records that left
  * the spool: the processes, execs, threads, mappings and cgroups still
  * alive, kept as their encoded bytes, so a save started later begins with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pump.c — collector bytes → decoder → model, and the stream file while
  * saving. The save writer and the SYMTAB tail are in pump-save.c; the
  * saved-stream reader is in pump-load.c. */

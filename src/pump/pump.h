@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pump.h — moves records from their source into the model, and into a
  * stream file while saving.
  *

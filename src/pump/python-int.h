@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* python-int.h — the insides of src/pump/python.c (records, processes,
  * code objects) and python-ops.c (the resolver ops, the merging, the
  * search for interpreters in mappings). Private to those two files. */

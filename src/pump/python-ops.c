@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* python-ops.c — the Python resolver (python.h): names of the pseudo
  * module, the merging of Python frames into native stacks, and the
  * search for interpreters in the mappings of live processes.

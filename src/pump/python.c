@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* python.c — Python processes, their code objects and the merging of
  * their frames into native stacks (python.h). The resolver ops are in
  * python-ops.c.

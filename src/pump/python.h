@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* python.h — Python functions in the profile: the interpreters found in
  * the records, their code objects named, and their frames merged into
  * the native stacks (issue 24).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* resolve-code.c — the resolver's annotate ops (resolve-code.h). */
 #include "pump/resolve-code.h"
 

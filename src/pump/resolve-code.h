@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* resolve-code.h — the resolver's annotate ops (model.h: code, disasm):
  * a function's bytes from src/symbols/ (kp_symbols__code), its
  * instructions from the disassembler (symbols/disasm.h), and the source

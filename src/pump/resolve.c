@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "pump/resolve.h"
 #include "pump/resolve-code.h"
 

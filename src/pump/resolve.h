@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* resolve.h — the glue that gives the model (model/model.h) its resolver:
  * frame names from src/symbols/symbols.h and DWARF unwinding from
  * src/unwind/unwind.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* app.c — the application a profile belongs to, and the push URL: pure
  * string work (push.h). */
 #include "push/push.h"

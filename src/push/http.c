@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* http.c — a push as one HTTP request, with libcurl (see http.h).
  *
  * Pyroscope: POST ENDPOINT?name=APP{hostname=H,service_name=APP}&from=F

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* http.h — one push request over HTTP(S) with libcurl (private to
  * src/push/): Pyroscope's POST /ingest or Parca's WriteRaw as JSON.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## src/push/ — continuous profiling: profiles pushed to Pyroscope or Parca
 ## (push.h), with libcurl: libkppush.a.
 noinst_LIBRARIES += libkppush.a

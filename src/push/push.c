@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* push.c — the pusher: profiles by application into the spool (the
  * caller's thread), and from the spool to the server (its own thread),
  * oldest first, with backoff (see push.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* push.h — continuous profiling: each batch interval's profile pushed to
  * a Grafana Pyroscope server (POST /ingest) or a Parca server (WriteRaw
  * over HTTP, POST /profiles/writeraw), one pprof per application.

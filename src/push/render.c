@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* render.c — one pprof per application of an interval (see render.h). */
 #include "push/render.h"
 

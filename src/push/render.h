@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* render.h — an interval's profiles, one per application (private to
  * src/push/): the model's stacks grouped by the application rule
  * (kp_push_app) and each group written as a gzip pprof by the report

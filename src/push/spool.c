@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* spool.c — the push spool's directory and entry files (see spool.h). */
 #include "push/spool.h"
 

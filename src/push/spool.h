@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* spool.h — the push spool (private to src/push/): profiles waiting to
  * be pushed, one file each, in a private directory.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* annotate.c — `--batch --annotate NAME`: where in each function whose
  * name holds NAME its samples fall, like `perf annotate --stdio`: per
  * function a header (name, module, samples), then each source line with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* folded.c — one line per distinct stack, `comm;root;...;leaf COUNT`
  * (`comm-PID;...` with --folded-pid, as stackcollapse-perf --pid), its
  * frames annotated as stackcollapse-perf does: inlined ones suffixed

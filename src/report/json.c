@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* json.c — the counters and the flat function table as one JSON object,
  * for scripts: indented when the run makes one report, one compact
  * object per line (JSON Lines) when it makes several. The schema is in

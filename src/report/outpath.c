@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* outpath.c — the names of the files of a batch run that writes one file
  * per report: -o with fields, as perf record --switch-output names its
  * files. See report.h (kp_report_path). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pb.h — a tiny protocol-buffers writer and a string-keyed intern table,
  * for the pprof report (private to src/report/).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pprof.c — the pprof report: a gzip-compressed profile.proto
  * (github.com/google/pprof/proto/profile.proto) readable by
  * `go tool pprof`, Pyroscope and Parca.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report-int.h — helpers shared by the report formats (private to
  * src/report/). Same conventions as report.h. */
 #ifndef KP_REPORT_INT_H

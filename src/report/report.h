@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report.h — batch reports of a model: text, tree, folded, pprof, json,
  * svg, speedscope.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* speedscope.c — speedscope's JSON file format (its published schema,
  * https://www.speedscope.app/file-format-schema.json): the frames once
  * in "shared", then one "sampled" profile per process (its threads

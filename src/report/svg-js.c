@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* svg-js.c — the script embedded in the SVG flame graph (svg.c): a
  * click on a box zooms into it (its ancestors greyed across the width),
  * "Reset Zoom" zooms out, "Search" (or Ctrl-F, F3) highlights the boxes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* svg.c — the SVG flame graph: one self-contained file (no external
  * script, style or font) that a browser opens as it opens flamegraph.pl's
  * output. The boxes are the model's flame view (KP_VIEW_FLAME: the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* text.c — the text report: a header with totals and drops by cause
  * (this report's, and in a run of several those since the start too),
  * then the flat function table of the live view: columns aligned, or

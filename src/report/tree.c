@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tree.c — the top-down call tree as indented text, with Total% and
  * Self% of every node; with --field-separator one unpadded row a node,
  * its depth a field of its own. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## src/stream/ — the record vocabulary (record.h), the stream codec (stream.h, man/kptop-stream.5) and the fuzz replay driver.
 noinst_LIBRARIES += libkpstream.a
 libkpstream_a_SOURCES = \

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* lost.c — the lost stages' names (see lost.h). */
 #include "stream/lost.h"
 

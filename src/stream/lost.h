@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* lost.h — the names of the stages at which samples are lost
  * (enum kp_lost_stage, record.h): "bpf-full", "cpu-buf", ...
  *

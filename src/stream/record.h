@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* record.h — the record vocabulary of kptop.
  *
  * Owns: the in-memory form of every record that flows from collect to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sample-flags.h — the flags of a SAMPLE record (kp_rec_sample.flags and
  * the stream's flags field, man/kptop-stream.5).
  *

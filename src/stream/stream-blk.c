@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* stream-blk.c — blocks, CHECK and END records of a saved stream file
  * (man/kptop-stream.5, "BLOCKS AND THE END"; contract in stream-blk.h).
  */

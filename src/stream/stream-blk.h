@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* stream-blk.h — the blocks and the END record of a saved stream file
  * (man/kptop-stream.5, "BLOCKS AND THE END").
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* stream-dec.c — the stream header check and the record decoder
  * (man/kptop-stream.5). Runs for every record in the main thread.
  *

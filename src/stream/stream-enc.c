@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* stream-enc.c — the stream header and the record encoder
  * (man/kptop-stream.5). Runs for every sample in the collector's consumer
  * thread: one walk over the fields sizes and validates, the same walk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* stream-rd.h — the bounded field reader of the stream decoder. Internal
  * to src/stream/stream-dec.c and stream-blk.c (man/kptop-stream.5,
  * "Encodings").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* stream.h — the kptop record stream codec (format: man/kptop-stream.5).
  *
  * Owns: the wire form of records. The encoder turns a struct kp_record

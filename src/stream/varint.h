@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* varint.h — LEB128 varints, zigzag and fixed little-endian helpers for
  * the stream codec (man/kptop-stream.5, "Encodings"). Internal to
  * src/stream/stream-*.c; not part of any public API.

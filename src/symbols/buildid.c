@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* buildid.c — build IDs read from disk (see buildid.h). */
 #include "symbols/buildid.h"
 

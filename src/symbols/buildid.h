@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* buildid.h — the GNU build ID of a binary on disk or of the running
  * kernel, for reports whose mappings came without one (a process that
  * started before kptop is known from /proc/PID/maps, which has none).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* debuginfo.h — finding and checking separate debug information for a
  * binary: the build-id path, .gnu_debuglink (CRC checked) and
  * MiniDebugInfo (.gnu_debugdata, xz).

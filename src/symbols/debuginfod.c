@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* debuginfod.c — the fetcher thread and its queue (see debuginfod.h).
  *
  * Jobs live in one list: queued, in flight, done (a result to take) or

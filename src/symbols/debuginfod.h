@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* debuginfod.h — separate debug files fetched by build ID from the
  * servers in $DEBUGINFOD_URLS (libdebuginfod), by a thread of their own,
  * so that a server that is slow or down never holds up the thread that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* demangle.h — C++ (Itanium) and Rust (legacy and v0) demangling.
  *
  * Uses libiberty's cplus_demangle (Debian libiberty-dev): it is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* disasm.c — capstone behind disasm.h. One handle per kp_disasm, detail
  * on (groups and operands: a jump's or call's target), Intel syntax. */
 #include "symbols/disasm.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* disasm.h — machine code to instructions, for annotate: x86-64 through
  * capstone (the only user of capstone in kptop).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* dwarfidx.c — per-CU index of function-like scopes (see dwarfidx.h).
  *
  * A CU's index: its scopes (DIE offset, enclosing function-like scope,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* dwarfidx.h — per compilation unit, an index of the scopes that name
  * frames (subprograms and inlined subroutines) by address.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* dwarfsrc.h — source lines and inlined frames from DWARF (libdw).
  *
  * kp_dwarf__frames() names the code at a link-time address: the inlined

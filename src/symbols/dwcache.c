@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* dwcache.c — the persistent cache of inflated DWARF (see dwcache.h). */
 #include "symbols/dwcache.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* dwcache.h — a persistent cache of inflated DWARF, keyed by build ID:
  * what kptop pays at every start for a module whose debug sections are
  * compressed (libc6-dbg's libc: some 70 ms of zlib as its DWARF begins)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* elfread.h — what kptop needs from one ELF file: its load segments,
  * build-id, .gnu_debuglink, MiniDebugInfo section, and its function
  * symbols (.symtab, .dynsym and PLT entries as name@plt).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fdetab.c — the functions' ranges of an .eh_frame (contract: fdetab.h). */
 #include "symbols/fdetab.h"
 

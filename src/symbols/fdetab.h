@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fdetab.h — where the functions of an ELF file start and end, as its
  * .eh_frame says: compilers emit one FDE per function (per part of one:
  * a .cold part has its own), and `strip` keeps them, since unwinding

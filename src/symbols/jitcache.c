@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* jitcache.c — the JIT tables of every process (see symbols-int.h):
  * its jitdump when it has mapped one (found in /proc/PID/maps, read
  * through map_files), else its perf map (its /tmp under /proc/PID/root

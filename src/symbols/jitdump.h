@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* jitdump.h — jitdump files (jit-PID.dump: Node --perf-prof, Python 3.13
  * -X perf_jit, Java agents, .NET, LuaJIT, wasmtime), as perf's
  * tools/perf/util/jitdump.h documents them, read into a JIT table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* jitmap.h — JIT symbol maps (/tmp/perf-PID.map: "START SIZE name" per
  * line, hex, as perf reads them), read into a compact table.
  *

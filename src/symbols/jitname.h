@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* jitname.h — what managed runtimes write as the name of their generated
  * code, taken apart: the function, its source file and line, and the
  * runtime.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* jitworker.h — a thread of its own that reads JIT maps, so that a big
  * map never stalls the thread that names frames (the live view's).
  *

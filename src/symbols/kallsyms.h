@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* kallsyms.h — kernel symbols from /proc/kallsyms (text symbols of the
  * kernel and of loaded modules, "[modname]").
  *

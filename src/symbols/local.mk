@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## src/symbols/ — sources, tests and fuzz targets of the symbols layer.
 ## libkpsymbols.a: ELF/DWARF names, kernel symbols, JIT maps (the DWARF CFI
 ## unwinder is src/unwind/, libkpunwind.a).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* module.h — one loaded binary (executable, library, vdso image): its ELF
  * facts, merged symbol table, separate debug file or MiniDebugInfo, DWARF,
  * the functions' ranges of its .eh_frame (for code nothing names), and a

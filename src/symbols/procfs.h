@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* procfs.h — opening the files of another process safely: the exact file
  * it has mapped, and paths inside its root (containers, chroots).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pycode.c — CPython interpreters: symbols, layouts, code objects and
  * line tables (pycode.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pycode.h — what kptop needs of a CPython interpreter: its symbols in
  * an ELF file, the layout of its structures per version, its code
  * objects read from a process's memory, and the line of an instruction

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pylayout.c — the layouts of the CPython versions kptop reads
  * (pycode.h), apart so that tests/py-layout.sh can build it against a
  * version's installed headers and compare. No dependency but pycode.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* remote.c — debug files fetched from debuginfod servers for the
  * modules of a kp_symbols (see symbols-int.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* symbols-int.h — private state of a kp_symbols, shared by symbols.c
  * (construction, kernel, stats), user.c (processes, mappings, module
  * cache, vdso), jitcache.c (JIT tables) and remote.c (debuginfod). Not

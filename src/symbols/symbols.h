@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* symbols.h — a truthful name for every frame: user addresses through the
  * binaries processes map (ELF symbols, separate debug files, MiniDebugInfo,
  * DWARF lines and inlined frames, demangled C++/Rust, debug files fetched

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* symtab.h — a sorted table of named address ranges: the lookup structure
  * behind ELF modules, /proc/kallsyms and JIT maps.
  *

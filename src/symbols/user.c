@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* user.c — user-space addresses: processes, their mappings, the module
  * cache shared between processes, JIT maps and [vdso] (see symbols.h). */
 #include "symbols/symbols.h"

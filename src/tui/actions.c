@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* actions.c — the key table of the main screen: each key runs a small
  * handler that says what must happen next (htop's Action.c). The help
  * screen is drawn from the same table, so every key is listed. */

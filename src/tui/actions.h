@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* actions.h — key handlers shared between actions.c (the key table) and
  * views.c (views, tree, search, save). Internal to src/tui/.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* annotate.c — the annotate screen (annotate.h). Rows as the model lays
  * them out: SOURCE rows (file:line and the text, when its file is one
  * every user may read) above their INSN rows (address, instruction), or

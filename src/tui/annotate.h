@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* annotate.h — the annotate screen of the live view (annotate.c): the
  * disassembly of one function with each instruction's share of the
  * function's samples and the source lines above their instructions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* app.c — the tui object: state, view rebuilds, screen dispatch. */
 #include "tui/app.h"
 

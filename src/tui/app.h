@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* app.h — the tui object shared by the screens of the live view.
  *
  * Owns: the terminal (crt), the line buffer, the current view snapshot and

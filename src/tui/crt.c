@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* crt.c — ncursesw setup and teardown and the colour table (see crt.h). */
 #include "tui/crt.h"
 

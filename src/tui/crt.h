@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* crt.h — the terminal: ncursesw setup and teardown, the colour table
  * indexed by role, the screen size and resizes.
  *

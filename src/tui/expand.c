@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* expand.c — a hash set of expanded row ids (linear probing, with
  * tombstones replaced by a rebuild on removal). */
 #include "tui/expand.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* expand.h — the set of expanded tree rows (by kp_row.id).
  *
  * Owns: an open-addressing hash set of 64-bit ids, kept by the tui across

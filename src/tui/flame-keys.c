@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* flame-keys.c — the flame graph's keys, zoom, search and mouse (see
  * flame.h): arrows move to the parent, the widest child or the box
  * beside at the same depth; Enter zooms into the selected box (the model

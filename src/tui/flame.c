@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* flame.c — the flame graph screen (view 8): the boxes of the model's
  * flame view, one screen row per depth, the root at the top (an icicle)
  * or at the bottom (r flips it), and a heading line with the selected

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* flame.h — the state of the live view's flame graph (view 8; its
  * screen is flame.c, its keys, search, zoom and mouse flame-keys.c).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* header.c — the header (state, rates, time mode, drops and JIT maps
  * refused, debuginfod fetches, saving, filter) and the status line of
  * the main screen. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* help.c — the help screen: every key of the key table, scrollable. */
 #include "tui/app.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* line.c — a screen line built in a buffer, flushed in one call. */
 #include "tui/line.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* line.h — one screen line built in a buffer, then put on the screen in
  * one call (mvadd_wchnstr), as htop's RichString does.
  *

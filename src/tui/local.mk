@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## src/tui/ — sources, tests and fuzz targets of the tui layer.
 ## The live view (tui.h). Only this folder includes curses.
 noinst_LIBRARIES += libkptui.a

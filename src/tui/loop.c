@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* loop.c — kp_tui__run: the poll loop of the live view.
  *
  * One thread (the main one): poll() on the terminal, the signalfd of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* mouse.c — the mouse on the main screen, as htop has it: a click selects
  * a row, a double-click is Enter on it (expand a tree row, the callers of
  * a function, the focus on a process), the wheel scrolls, a click on a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* prompt.c — a one-line editor at the bottom of the screen, for the save
  * path, the search and the filter. Enter accepts, Esc cancels. */
 #include "tui/app.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* rc.c — the settings file of the live view (see rc.h). */
 #include "tui/rc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* rc.h — the live view's settings that last: $XDG_CONFIG_HOME/kptop/kptoprc
  * (without XDG_CONFIG_HOME: ~/.config/kptop/kptoprc), a commented text
  * file of "key = value" lines (see kptop(1), FILES).

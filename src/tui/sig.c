@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* sig.c — signals to the loop through a signalfd (see sig.h). */
 #include "tui/sig.h"
 

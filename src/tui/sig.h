@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sig.h — signals to the loop: SIGINT, SIGTERM, SIGHUP, SIGWINCH and
  * SIGTSTP arrive as reads on a signalfd owned by the live view.
  *

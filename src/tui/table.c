@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* table.c — the main table screen: columns per view, rows, navigation. */
 #include "tui/app.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* term.c — kp_tui__check_term (see tui.h): whether $TERM can show the
  * live view, asked of terminfo before curses takes the terminal. Its own
  * file: <term.h> defines a macro for every capability name. */

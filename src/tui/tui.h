@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tui.h — the live view: an ncurses top for CPU profiles.
  *
  * Owns: the terminal (ncursesw setup and teardown, colours, resize), the

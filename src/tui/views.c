@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* views.c — key handlers for views, the tree, search and save. */
 #include "tui/actions.h"
 

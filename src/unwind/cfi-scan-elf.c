@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cfi-scan-elf.c — which bytes of an ELF file libdw reads as its CFI
  * (contract: cfi-scan.h): the same choice of sections or segment as
  * dwarf_getcfi_elf and dwarf_getcfi (elfutils 0.188), then the checks of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cfi-scan.c — the call frame instructions of one CFI section's records
  * (read by util/cfi-rec.h), and the FDEs the .eh_frame_hdr search table
  * points to (contract: cfi-scan.h). Format: DWARF 5 section 6.4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cfi-scan.h — a bounded check of a file's call frame information before
  * libdw is given it. libdw (0.188) makes every frame state as large as
  * the highest register number the CFI it plays names (16 bytes each, up

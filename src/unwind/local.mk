@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## src/unwind/ — DWARF CFI unwinding (unwind.h): libkpunwind.a. Needs
 ## libelf/libdw and util only; the symbols layer does not use it.
 noinst_LIBRARIES += libkpunwind.a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* unwind-cfi.c — the unwinder's module cache: for each file mapped into a
  * sampled process, its CFI (.eh_frame via dwarf_getcfi_elf, .debug_frame of
  * the file or of its /usr/lib/debug/.build-id debug file via dwarf_getcfi),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* unwind-expr.c — the DWARF expressions of call frame information,
  * evaluated over a register set and the copied stack (see unwind-int.h).
  * Covers what .eh_frame/.debug_frame use on x86-64: register+offset

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* unwind-int.h — internals shared by the unwinder's files (unwind.c, the
  * CFI module cache unwind-cfi.c, the DWARF expression evaluator
  * unwind-expr.c). Not part of any contract: only src/unwind/unwind*.c

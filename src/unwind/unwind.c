@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* unwind.c — DWARF CFI unwinding of user stacks (unwind.h).
  *
  * A plain register-state loop over libdw's CFI API: for each frame, find

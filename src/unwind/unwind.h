@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* unwind.h — DWARF CFI unwinding of user stacks from a register set and a
  * copy of the top of the stack (samples with KP_SAMPLE_REGS).
  *

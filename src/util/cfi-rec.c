@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cfi-rec.c — the records of a call frame information section and the
  * .eh_frame_hdr (contract: cfi-rec.h). */
 #include "util/cfi-rec.h"

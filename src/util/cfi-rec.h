@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cfi-rec.h — the records of a call frame information section (.eh_frame
  * or .debug_frame) and of an .eh_frame_hdr, read within their bytes:
  * lengths, CIE pointers, CIE headers and augmentations, the FDE's

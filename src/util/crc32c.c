@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* crc32c.c — CRC32C (Castagnoli): the SSE4.2 instruction where the CPU
  * has it, else a byte-wise table (see crc32c.h). */
 #include "util/crc32c.h"

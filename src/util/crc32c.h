@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* crc32c.h — CRC32C (Castagnoli, the checksum of kptop-stream(5) blocks).
  *
  * Owns: nothing; pure functions. Who calls it: the stream codec

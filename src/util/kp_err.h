@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* kp_err.h — kptop's error convention, shared by every layer.
  *
  * Functions return 0 (or a count) on success and a negative errno, or one

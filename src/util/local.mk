@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 ## src/util/ — the error convention shared by every layer, and the
 ## checked writing of every file kptop writes.
 noinst_LIBRARIES += libkputil.a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* safedir.c — the checks (and making) of a private directory (see
  * safedir.h for the rules). */
 #include "util/safedir.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* safedir.h — a private directory that a library writes into by path
  * (libdebuginfod's cache): kptop runs as root, and a library that opens
  * PATH/x by name follows whatever another user can put there.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* safefile.c — the checked path walk, the new file and its rename into
  * place (see safefile.h for the rules). */
 #include "util/safefile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* safefile.h — writing a file where another user may have planted
  * something: kptop runs as root and may be told to write into /tmp.
  *

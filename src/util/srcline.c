@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* srcline.c — source lines from world-readable files (srcline.h). */
 #include "util/srcline.h"
 

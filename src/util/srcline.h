@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* srcline.h — the text of source lines, for annotate (the batch text and
  * the live screen), read only from files any user could read.
  *

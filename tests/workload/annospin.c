@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* annospin.c — annotate's known answers (tests/annotate.sh).
  *
  * divloop spends its time on one source line: a loop around a 64-bit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* dbgspin.c — the debuginfod test's workload (tests/debuginfod.sh): two
  * static functions, named only by the binary's .symtab and DWARF, which
  * the test strips, keeping them on a debuginfod server alone. Spins in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* dlopen-host.c — loads a library after a delay and runs code in it:
  *   dlopen-host LIBRARY [DELAY_S] [SPIN_S]
  * Sleeps DELAY_S (default 0.3), dlopens LIBRARY, calls its kp_spin(SPIN_S)

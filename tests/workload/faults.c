@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* faults.c — a workload whose page faults all happen in one known
  * function (tests/cli-event.sh, -e page-faults): round after round,
  * fault_pages() writes a byte to every page of a fresh 8 MiB anonymous

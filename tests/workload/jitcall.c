@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* jitcall.c — generated code between C frames without frame pointers, for
  * the mixed unwinder's tests (tests/unwind-jit.sh, tests/test-unwind.c has
  * its own in-process copy of the trampoline):

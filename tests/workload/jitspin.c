@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* jitspin.c — "JIT" code for the perf-map tests: a spin loop copied into
  * anonymous executable memory, named by /tmp/perf-PID.map, run for
  * SECONDS (default 30).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* kpspin.c — a small shared library for the dlopen test: kp_spin() burns
  * CPU inside this library for the given time. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* offcpu.c — the off-CPU workload (tests/collect-offcpu.sh, the off-CPU
  * batch and TUI tests): for SECS seconds (default 10), in one process,
  *   spinner  burns CPU in spin_here()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* pingpong.c — switch-heavy workloads for bench/offcpu-bench.sh.
  *   pingpong pipe N      two processes pass a byte back and forth N times
  *                        through two pipes (run it under taskset -c 1 so

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # py-ctypes.py SECONDS: Python calling into libc through ctypes (strlen
 # of a 16 MiB string from call_c) and running Python code (py_side), in
 # turn, for SECONDS (tests/python-ctypes.sh).

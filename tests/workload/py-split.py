@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # py-split.py SECONDS [THREADS]: CPU time split 50/30/20 between hot_a,
 # hot_b and hot_c (5000, 3000 and 2000 rounds of one loop), reached
 # through distinct Python call chains, in the main thread and THREADS - 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* split.c — the known-split test workload of kptop.
  *
  * Every round spends 5 units of work in hot_a, 3 in hot_b and 2 in hot_c

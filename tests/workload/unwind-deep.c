@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* unwind-deep.c — a recursion far deeper than the copied user stack, for
  * the DWARF unwinder's tests: main -> recurse x DEPTH -> spin. Each level
  * keeps 256 bytes on the stack, so 200 levels need 50 KiB, beyond the

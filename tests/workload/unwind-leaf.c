@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* unwind-leaf.c — a frame-pointer build whose hot function is a
  * frameless leaf: main -> outer -> middle -> leaf_spin. Built -O2
  * -fno-omit-frame-pointer -momit-leaf-frame-pointer: leaf_spin sets up no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* unwind-noret.c — a call to a noreturn function as the last instruction
  * of its caller, for the DWARF unwinder's tests: main -> run -> spin_exit.
  * The return address into run lies just past run's end (in padding or the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* unwind-qsort.c — a call through libc for the DWARF unwinder's tests:
  * main -> sort_rounds -> qsort (libc) -> ... -> cmp_slow, where the
  * comparator burns CPU. Built -O2 -fomit-frame-pointer, so only CFI
