@@ -135,22 +135,6 @@ static int line_cb(void *ctx, const struct kp_insn *in)
 	return 0;
 }
 
-static void to_sym_map(const struct kp_map_info *m, struct kp_sym_map *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->pid = m->pid;
-	out->proc_start = m->proc_start_ns;
-	out->start = m->addr;
-	out->end = m->addr + m->len;
-	out->pgoff = m->pgoff;
-	out->maj = m->maj;
-	out->min = m->min;
-	out->ino = m->ino;
-	out->build_id = m->build_id_len ? m->build_id : NULL;
-	out->build_id_len = m->build_id_len;
-	out->path = m->path ? m->path : "";
-}
-
 int kp_rcode__code(struct kp_rcode **slot, struct kp_symbols *syms,
 		   const struct kp_map_info *map, uint64_t off,
 		   struct kp_rec_code *out, const char **why)
@@ -165,7 +149,7 @@ int kp_rcode__code(struct kp_rcode **slot, struct kp_symbols *syms,
 	drop_strs(c);
 	c->err = 0;
 	c->syms = syms;
-	to_sym_map(map, &c->sm);
+	kp_resolve__sym_map(map, &c->sm);
 	if (off < map->pgoff)
 		return 0;
 	rc = kp_symbols__code(syms, &c->sm, map->addr + (off - map->pgoff), &sc, why);

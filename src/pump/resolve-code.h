@@ -17,6 +17,10 @@
 
 struct kp_rcode;
 
+/* The model's description of a mapping as the symbols layer takes it
+ * (resolve.c; path "" when the map has none). */
+void kp_resolve__sym_map(const struct kp_map_info *m, struct kp_sym_map *out);
+
 void kp_rcode__free(struct kp_rcode *c);
 
 /* The ops, with *slot the resolver's kp_rcode (made when NULL). */

@@ -111,7 +111,7 @@ static const char *intern(struct kp_resolve *r, const char *s)
 	return copy;
 }
 
-static void to_sym_map(const struct kp_map_info *m, struct kp_sym_map *out)
+void kp_resolve__sym_map(const struct kp_map_info *m, struct kp_sym_map *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->pid = m->pid;
@@ -168,7 +168,7 @@ static int op_symbolize(void *ctx, const struct kp_map_info *map, uint64_t addr,
 		return 0;
 	if (!map)
 		return to_frames(r, f, kp_symbols__kernel(r->syms, addr, f), out);
-	to_sym_map(map, &sm);
+	kp_resolve__sym_map(map, &sm);
 	n = kp_symbols__user(r->syms, &sm, addr, f,
 			     max < KP_RESOLVE_MAX_FRAMES ? max : KP_RESOLVE_MAX_FRAMES);
 	if (n != 0)
@@ -182,7 +182,7 @@ static void *op_hold(void *ctx, const struct kp_map_info *map)
 	struct kp_resolve *r = ctx;
 	struct kp_sym_map sm;
 
-	to_sym_map(map, &sm);
+	kp_resolve__sym_map(map, &sm);
 	return kp_symbols__hold(r->syms, &sm);
 }
 
@@ -219,7 +219,7 @@ static int op_function(void *ctx, const struct kp_map_info *map, uint64_t addr,
 	struct kp_sym_map sm;
 	int n;
 
-	to_sym_map(map, &sm);
+	kp_resolve__sym_map(map, &sm);
 	n = kp_symbols__user_function(r->syms, &sm, addr, &f);
 	if (n <= 0)
 		return n;
@@ -235,7 +235,7 @@ static const char *op_module_name(void *ctx, const struct kp_map_info *map,
 
 	if (!map)
 		return intern(r, kp_symbols__module_name(r->syms, NULL, addr));
-	to_sym_map(map, &sm);
+	kp_resolve__sym_map(map, &sm);
 	return intern(r, kp_symbols__module_name(r->syms, &sm, addr));
 }
 
@@ -269,7 +269,7 @@ static const char *safe_path(struct kp_resolve *r, const struct kp_map_info *m)
 	e = path_slot(r, m);
 	if (e->used)
 		return e->path;
-	to_sym_map(m, &sm);
+	kp_resolve__sym_map(m, &sm);
 	if (sm.path[0] != '/' || kp_symbols__safe_path(r->syms, &sm, buf, sizeof(buf)) != 0)
 		buf[0] = '\0';
 	e->path = intern(r, buf);
@@ -351,7 +351,7 @@ static void op_prefetch(void *ctx, const struct kp_map_info *map)
 	struct kp_resolve *r = ctx;
 	struct kp_sym_map sm;
 
-	to_sym_map(map, &sm);
+	kp_resolve__sym_map(map, &sm);
 	kp_symbols__prefetch(r->syms, &sm);
 }
 
