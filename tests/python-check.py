@@ -5,11 +5,17 @@
 # (main thread: the native main, Py_BytesMain or __libc_start_call_main
 # below <module>; other threads: the native start_thread below
 # Thread._bootstrap) under >= 95% of their samples, no
-# interpreter loop frame left, and the hot loop's line (12 or 13 of
-# py-split.py) in >= 90% of spin's samples. NAMES: a file to write the
+# interpreter loop frame left, and the hot loop's line (the two lines from
+# the one marked "the hot loop" in py-split.py) in >= 90% of spin's samples. NAMES: a file to write the
 # frame names of PID into (sorted), to compare a replay with.
 import json
+import os
 import sys
+
+# The hot loop's lines: the one that says so and the next.
+_src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "workload", "py-split.py")
+_at = [i + 1 for i, l in enumerate(open(_src)) if "# the hot loop" in l][0]
+HOT_LINES = (_at, _at + 1)
 
 what, path, pid = sys.argv[1], sys.argv[2], int(sys.argv[3])
 ROOTS = {"main", "Py_BytesMain", "__libc_start_call_main"}
@@ -51,7 +57,7 @@ for prof in doc["profiles"]:
         for f in fs:
             if f["name"] == "spin":
                 spin += w
-                if f.get("file", "").endswith("py-split.py") and f.get("line") in (12, 13):
+                if f.get("file", "").endswith("py-split.py") and f.get("line") in HOT_LINES:
                     spin_ok += w
 fail = []
 if total <= 0:

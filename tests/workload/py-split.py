@@ -10,7 +10,7 @@ import time
 
 def spin(n):
     x = 0
-    for i in range(n):  # the hot loop: lines 12 and 13
+    for i in range(n):  # the hot loop (this line and the next)
         x += i & 7
     return x
 
