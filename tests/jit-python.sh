@@ -15,7 +15,7 @@ for v in 3.14 3.13 3.12; do
 		[ -z "$PY" ] && [ -x "$d/python$v" ] && PY=$d/python$v
 	done
 done
-[ -n "$PY" ] || skip "no Python 3.12 or newer in /usr/bin or /usr/local/bin (Debian 12 ships 3.11)"
+[ -n "$PY" ] || skip_absent "no Python 3.12 or newer in /usr/bin or /usr/local/bin (Debian 12 ships 3.11)"
 T=$(mktemp -d) || fail mktemp
 wl_pid=
 trap 'kill $wl_pid 2>/dev/null; wait $wl_pid 2>/dev/null; rm -rf "$T"; rm -f /tmp/perf-$wl_pid.map' EXIT
