@@ -29,6 +29,17 @@
 #define KP_DEFAULT_CPU_BUF_DWARF (8u << 20)
 #define KP_DEFAULT_STACK_BYTES 8192
 #define KP_PROC_PID_INIT_INO 0xEFFFFFFCu	/* the initial pid namespace */
+
+int kp_collect__pidns(uint64_t *dev, uint64_t *ino)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino == KP_PROC_PID_INIT_INO)
+		return 0;
+	*dev = ((uint64_t)major(st.st_dev) << 20) | minor(st.st_dev);
+	*ino = st.st_ino;
+	return 1;
+}
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38
 #define CAP_BPF_BIT 39
@@ -253,13 +264,13 @@ _Static_assert(KP_COLLECT_IDLE_RANGES == KP_BPF_IDLE_RANGES,
 static void set_rodata(struct kp_collector *c)
 {
 	struct kptop_bpf *s = c->skel;
-	struct stat st;
+	uint64_t dev, ino;
 	long max_stack = read_long("/proc/sys/kernel/perf_event_max_stack", KP_MAX_FRAMES);
 
 	/* In the initial pid namespace the global ids are ours: no lookup. */
-	if (!stat("/proc/self/ns/pid", &st) && st.st_ino != KP_PROC_PID_INIT_INO) {
-		s->rodata->pidns_dev = ((uint64_t)major(st.st_dev) << 20) | minor(st.st_dev);
-		s->rodata->pidns_ino = st.st_ino;
+	if (kp_collect__pidns(&dev, &ino)) {
+		s->rodata->pidns_dev = dev;
+		s->rodata->pidns_ino = ino;
 	}
 	s->rodata->filter_pids = c->o.nr_pids > 0;
 	s->rodata->filter_cgroup = c->o.cgroup_path != NULL;

@@ -67,6 +67,10 @@ void kp_collect__close_bpf(struct kp_collector *c);
 /* Sum the per-CPU BPF counters into sum[KP_CNT_MAX] (c->cnt_buf keeps the
  * per-CPU values). */
 void kp_collect__read_counters(struct kp_collector *c, uint64_t *sum);
+/* kptop's own pid namespace, for the BPF programs' ids (bpfload.c): 1
+ * with its device and inode when it is not the initial one (the global
+ * ids are then not kptop's), 0 otherwise. */
+int kp_collect__pidns(uint64_t *dev, uint64_t *ino);
 /* LOST records for every (stage, cpu) counter that moved. */
 void kp_collect__emit_lost(struct kp_collector *c);
 

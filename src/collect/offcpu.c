@@ -20,7 +20,6 @@
 #include "collect/kp_bpf.h"
 #include "collect/offcpu.skel.h"
 
-#define KP_PROC_PID_INIT_INO 0xEFFFFFFCu	/* the initial pid namespace */
 
 struct kp_offcpu {
 	struct offcpu_bpf *skel;
@@ -82,11 +81,11 @@ static int on_offcpu(void *ctx, void *data, size_t size)
 
 static void set_rodata(struct kp_collector *c, struct offcpu_bpf *s)
 {
-	struct stat st;
+	uint64_t dev, ino;
 
-	if (!stat("/proc/self/ns/pid", &st) && st.st_ino != KP_PROC_PID_INIT_INO) {
-		s->rodata->pidns_dev = ((uint64_t)major(st.st_dev) << 20) | minor(st.st_dev);
-		s->rodata->pidns_ino = st.st_ino;
+	if (kp_collect__pidns(&dev, &ino)) {
+		s->rodata->pidns_dev = dev;
+		s->rodata->pidns_ino = ino;
 	}
 	s->rodata->filter_pids = c->o.nr_pids > 0;
 	s->rodata->filter_cgroup = c->o.cgroup_path != NULL;
