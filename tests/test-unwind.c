@@ -708,6 +708,44 @@ static void test_build_id_key(void **state)
 	free_snap(sn);
 }
 
+/* A file whose build-id is not its key's is not read again at every
+ * lookup, even when each process names it by another path (as
+ * /proc/PID/map_files does): the first retry comes at once, then the
+ * cache waits 16 lookups, twice as many after each further failure. */
+static void test_module_retry_bounded(void **state)
+{
+	struct snap *sn = load_snap("split-nofp");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	struct kp_unwind_map m;
+	uint8_t id[20] = { 0xde, 0xad };
+	char paths[2][600];
+	uint64_t pcs[128];
+	int trunc;
+
+	(void)state;
+	assert_non_null(u);
+	snprintf(paths[0], sizeof(paths[0]), "%s/tests/unwind-data/split-nofp", srcdir());
+	snprintf(paths[1], sizeof(paths[1]), "%s/tests/unwind-data/./split-nofp", srcdir());
+	m = *sn->exe;
+	m.ino = 0;
+	m.maj = m.min = 0;
+	m.build_id = id;
+	m.build_id_len = sizeof(id);
+	for (int i = 0; i < 1000; i++) {
+		m.path = paths[i & 1];
+		kp_unwinder__unwind(u, (uint32_t)i + 1, &m, 1, sn->s[0].regs, 17,
+				    sn->s[0].stack, sn->s[0].len, pcs, 128, &trunc);
+	}
+	kp_unwinder__stats(u, &st);
+	/* the first read, a retry, then 16, 32, ..., 512 lookups apart: 8
+	 * reads, not 1000 */
+	assert_true(st.modules >= 2);
+	assert_true(st.modules <= 9);
+	kp_unwinder__free(u);
+	free_snap(sn);
+}
+
 /* The module cache is bounded: past its size the least recently used
  * module is freed, and unwinding through it again loads it again with
  * the same result. Two keys (inodes 1 and 2) for the same file. */
@@ -1099,6 +1137,7 @@ int main(void)
 		cmocka_unit_test(test_user_stack),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_module_lru),
+		cmocka_unit_test(test_module_retry_bounded),
 		cmocka_unit_test(test_build_id_key),
 		cmocka_unit_test(test_hostile_cfi),
 		cmocka_unit_test(test_cfi_scan),

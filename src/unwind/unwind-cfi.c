@@ -64,6 +64,8 @@ struct uw_module {
 	char *path;
 	bool ok;
 	bool hostile;		/* CFI naming absurd registers: never retried */
+	uint64_t retry_at;	/* not read: no retry before the cache's clock is there */
+	uint64_t retry_gap;	/* ... and the wait after the next failure */
 	uint8_t build_id_len;	/* the key when non-zero (checked on load) */
 	uint8_t build_id[UW_BUILD_ID_MAX];
 	bool debug_opened;	/* the debug file is opened on first need */
@@ -469,6 +471,22 @@ static void check_build_id(struct uw_module *m)
 		m->ok = false;
 }
 
+/* After a failed retry of m (the first one comes at once), wait
+ * UW_RETRY_MIN lookups of the cache before the next, twice as many after
+ * each further failure, up to UW_RETRY_MAX: a file that stays
+ * unreadable, or keeps a build-id other than its key's, is not read
+ * again at every sample of every process that maps it. */
+#define UW_RETRY_MIN 16
+#define UW_RETRY_MAX 65536
+static void retry_later(struct uw_cache *c, struct uw_module *m, uint64_t gap)
+{
+	if (m->ok)
+		return;
+	gap = gap ? 2 * gap : UW_RETRY_MIN;
+	m->retry_gap = gap < UW_RETRY_MAX ? gap : UW_RETRY_MAX;
+	m->retry_at = c->clock + m->retry_gap;
+}
+
 /* A module that could not be read is tried again when the same file
  * (device + inode) shows up under another path: a path such as
  * /proc/PID/map_files/... dies with its process, the file does not. */
@@ -480,9 +498,11 @@ static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
 	const char *dir = m->debug_dir;
 	char *p;
 
+	uint64_t gap = m->retry_gap;
+
 	if (m->ok)
 		return m;
-	if (m->hostile)
+	if (m->hostile || c->clock < m->retry_at)
 		return NULL;
 	path = map_path(c, map);
 	if (!strcmp(m->path, path) || !(p = strdup(path)))
@@ -493,12 +513,13 @@ static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
 	file_close(&m->file);
 	free(m->path);
 	*m = (struct uw_module){ .next = next, .path = p, .debug_dir = dir,
-				 .refused = &c->refused };
+				 .refused = &c->refused, .used = c->clock };
 	set_key(m, map);
 	m->file.fd = m->debug.fd = -1;
 	module_load(m);
 	check_build_id(m);
 	c->loads++;
+	retry_later(c, m, gap);
 	return m->ok ? m : NULL;
 }
 
