@@ -199,7 +199,8 @@ static int scan(struct kp_spool *s, struct kp_err *err)
 	closedir(dir);
 	if (rc)
 		return kp_err_set(err, rc, "indexing the push spool: %s", strerror(-rc));
-	qsort(s->v, s->n, sizeof(*s->v), cmp_slot);
+	if (s->n > 1)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(s->v, s->n, sizeof(*s->v), cmp_slot);
 	return 0;
 }
 

@@ -441,7 +441,8 @@ static void evict(struct kp_dwcache *c)
 		if (scan_one(c, de->d_name, &v, &n, &cap, &total))
 			break;
 	closedir(d);
-	qsort(v, n, sizeof(*v), older);
+	if (n > 1)	/* v is NULL when empty: no qsort(NULL, 0) */
+		qsort(v, n, sizeof(*v), older);
 	for (size_t i = 0; i < n && total > c->max_bytes; i++) {
 		if (unlinkat(c->dfd, v[i].name, 0) == 0 || errno == ENOENT) {
 			total -= v[i].size;
