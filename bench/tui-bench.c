@@ -2,9 +2,10 @@
 /* tui-bench.c — time to build and draw one frame of the live view with
  * 100k functions in the model, and a development driver for the view.
  *
- *   bench/tui-bench [-n FUNCS] [-r FRAMES] [-s SAMPLES] [-v]
+ *   bench/tui-bench [-n FUNCS] [-r FRAMES] [-s SAMPLES] [-v] [-V VIEW]
  *                                            time frames on /dev/null
- *                                            (-v: each frame's time);
+ *                                            (-v: each frame's time;
+ *                                            -V Flame: that view only);
  *                                            -n 450000: a tree of about
  *                                            1M nodes
  *   bench/tui-bench --ui [-n FUNCS]          run the view on this terminal
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
@@ -56,6 +58,7 @@ struct fake {
 	struct kp_model *model;
 	uint64_t t_ns, seq;
 	int efd;
+	const char *only;	/* -V: the one view timed, by its name */
 };
 
 static int fake_symbolize(void *ctx, const struct kp_map_info *map,
@@ -301,6 +304,8 @@ static int bench_frames(struct fake *f, struct kp_tui_config *cfg, int frames,
 	printf("first frame (%s, counts summed from every stack): %.2f ms\n",
 	       kp_view_name(t->vopts.kind), ms_since(&a));
 	for (int k = 0; k < KP_VIEW_KIND_MAX && rc == 0; k++) {
+		if (f->only && strcasecmp(f->only, kp_view_name((enum kp_view_kind)k)))
+			continue;
 		/* Callers of the hottest function, as Enter on it shows them. */
 		t->vopts.root_fn = k == KP_VIEW_BOTTOMUP ? hot_fn : 0;
 		t->vopts.kind = (enum kp_view_kind)k;
@@ -310,6 +315,8 @@ static int bench_frames(struct fake *f, struct kp_tui_config *cfg, int frames,
 	}
 	t->vopts.kind = KP_VIEW_FLAT;
 	t->vopts.root_fn = 0;
+	if (f->only)
+		goto out;
 	if (rc == 0)
 		rc = time_frames(f, t, frames, per, "  [new filter each frame]", verbose, 1);
 	t->rows_all = 1;	/* as after End: every row made */
@@ -321,10 +328,11 @@ static int bench_frames(struct fake *f, struct kp_tui_config *cfg, int frames,
 		kp_model__set_time_mode(cfg->model, t->mode, cfg->window_s);
 		rc = time_frames(f, t, frames, per, mode_names[i], verbose, 0);
 	}
+out:
 	kp_tui__free(t);
 	fclose(co.out);
 	fclose(co.in);
-	if (rc == 0)
+	if (rc == 0 && !f->only)
 		rc = bench_svg(cfg->model);
 	return rc < 0;
 }
@@ -348,6 +356,8 @@ int main(int argc, char **argv)
 			frames = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-v"))
 			verbose = 1;
+		else if (!strcmp(argv[i], "-V") && i + 1 < argc)
+			f.only = argv[++i];
 		else if (!strcmp(argv[i], "-s") && i + 1 < argc)
 			per = (unsigned)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-d") && i + 1 < argc)
