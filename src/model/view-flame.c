@@ -23,10 +23,13 @@
  * Cost: the boxes made and the trie children of the boxes made, never
  * the whole trie. Children are grouped by function through a slot per
  * function (no sort), and only the groups wide enough are named and
- * sorted; what is left is one walk of each made box's child list, a
- * cache miss a child: bench/tui-bench's 1M-node tree (50 processes whose
- * main calls 1758 functions each) takes some 10 ms, 100k functions 1 ms.
- * Counts come from the view cache
+ * sorted; what is left is the walk of each made box's child lists, a
+ * cache miss a child. Below the zoom box the boxes are made a level at a
+ * time, and the child lists of all the boxes of a level are walked a step
+ * of each in turn, so that their misses overlap (one list after another,
+ * bench/tui-bench's 1M-node tree, 50 processes whose main calls 1758
+ * functions each, took some 10 ms a frame; so, 3.5-5); the rows are put
+ * in depth-first order at the end. Counts come from the view cache
  * (filter, hidden frames and time mode applied). Rows are in depth-first
  * order, root first; kp_row.id hashes the path of function ids (command
  * boxes: of the comm), so it is stable from one view to the next.
@@ -62,6 +65,21 @@ struct fl_grp {			/* a box to be: trie nodes of one function */
 	uint64_t id;
 };
 
+struct fl_box {			/* a made box: its row and its nodes' range */
+	struct fl_grp g;
+	uint32_t row;
+	uint32_t pid;		/* the command box's pid on its path */
+	double x;
+};
+
+struct fl_cur {			/* a child list being walked, for box `box` */
+	uint32_t c, box;
+};
+
+struct fl_kids {		/* a row's children: rows first .. first + n */
+	uint32_t first, n;
+};
+
 struct fl {
 	struct kp_model *m;
 	const struct kp_view_opts *o;
@@ -77,7 +95,18 @@ struct fl {
 	size_t cap_tmp;
 	double scale;		/* 1 / the zoom box's total */
 	double min;		/* boxes below this total are not made */
-	uint32_t pid;		/* the command box's pid on the current path */
+	struct fl_cur *cur;	/* gather: the child lists being walked */
+	struct fl_cur *out;	/* gather: (box, child) as walked */
+	size_t cap_cur, cap_out;
+	uint32_t *nc;		/* gather: the next level's nodes, by box */
+	size_t cap_nc;
+	uint32_t *bend;		/* gather: each box's end in nc */
+	size_t cap_bend;
+	struct fl_box *lv, *nlv;	/* this level's boxes, the next's */
+	size_t nr_lv, nr_nlv, cap_lv, cap_nlv;
+	struct fl_kids *kids;	/* per row: its children's rows */
+	size_t nr_kids, cap_kids;
+	size_t rbase;		/* the view's first flame row */
 };
 
 static enum kp_frame_kind fn_kind(const struct kp_model *m, uint32_t fn)
@@ -219,14 +248,14 @@ static int comm_groups(struct fl *f, size_t from)
 	return 0;
 }
 
-/* Group the trie nodes cand[from..) by function (slot[] finds a
- * function's group: no sort), keep the groups wide enough to be made
- * (total >= f->min) and their nodes only, gathered group by group in
- * cand[from..), and sort those groups by name. gof: each candidate's
- * group; remap: each group's kept index (KP_NONE: left out). */
-static int fn_groups(struct fl *f, size_t from, uint64_t parent_id)
+/* Group the trie nodes cand[from .. from + n) by function (slot[] finds
+ * a function's group: no sort), keep the groups wide enough to be made
+ * (total >= f->min) and their nodes only, gathered group by group at
+ * the start of that range, and sort those groups by name. gof: each
+ * candidate's group; remap: each group's kept index (KP_NONE: left out). */
+static int fn_groups(struct fl *f, size_t from, size_t n, uint64_t parent_id)
 {
-	size_t n = f->nr_cand - from, first_g = f->nr_g, ng, kept = 0, pos = from;
+	size_t first_g = f->nr_g, ng, kept = 0, pos = from;
 	uint32_t *gof, *remap, *buf;
 
 	if (kp_grow(&f->tmp, &f->cap_tmp, 3 * n + 1, sizeof(*f->tmp)))
@@ -284,14 +313,13 @@ static int fn_groups(struct fl *f, size_t from, uint64_t parent_id)
 		buf[g->first - from + g->n++] = f->cand[from + k];
 	}
 	memcpy(f->cand + from, buf, (pos - from) * sizeof(*buf));
-	f->nr_cand = pos;
 	f->nr_g = first_g + kept;
 	qsort(f->g + first_g, kept, sizeof(*f->g), grp_name_cmp);
 	return 0;
 }
 
 static int emit_row(struct fl *f, const struct fl_grp *g, int depth, double x,
-		    double w)
+		    double w, uint32_t pid)
 {
 	struct kp_model *m = f->m;
 	struct kp_row *r;
@@ -310,7 +338,7 @@ static int emit_row(struct fl *f, const struct fl_grp *g, int depth, double x,
 	r->base_total = g->btotal;
 	r->samples = g->samp;
 	r->name = g->name;
-	r->pid = f->pid;
+	r->pid = pid;
 	r->kind = KP_KIND_PROCESS;
 	if (g->level == FL_COMM) {
 		r->comm = g->name;
@@ -326,73 +354,264 @@ static int emit_row(struct fl *f, const struct fl_grp *g, int depth, double x,
 	return 0;
 }
 
-/* Push the child groups of g (from f->nr_g on). */
-static int children(struct fl *f, const struct fl_grp *g, size_t *cbase)
+/* The child groups of g (pushed at f->g from f->nr_g on), its nodes'
+ * children gathered one list after another: the zoom path's boxes. */
+static int children(struct fl *f, const struct fl_grp *g)
 {
 	size_t from = f->nr_cand;
 	int err = 0;
 
-	*cbase = from;
 	if (g->level == FL_ALL)
 		err = push_roots(f);
 	for (uint32_t k = 0; k < g->n && !err; k++)
 		err = push_children(f, f->cand[g->first + k]);
 	if (err)
 		return err;
-	return g->level == FL_ALL ? comm_groups(f, from) : fn_groups(f, from, g->id);
+	return g->level == FL_ALL ? comm_groups(f, from)
+				  : fn_groups(f, from, f->nr_cand - from, g->id);
 }
-
-static int make_box(struct fl *f, struct fl_grp g, int depth, double x, size_t zpos);
-
-/* On the zoom path: the child the path names next, made spanning the
- * width; 1 if there is one, 0 if g is the zoom box. */
-static int follow_path(struct fl *f, size_t gbase, int depth, size_t zpos, int *err)
+/* Record rows first .. first + n as the children of row `row` (every
+ * row made so far has an entry; none: no children). */
+static int kids_cover(struct fl *f)
 {
-	size_t i;
+	size_t need = f->v->nr_rows - f->rbase;
 
-	if (zpos >= f->o->zoom_len)
-		return 0;
-	for (i = gbase; i < f->nr_g; i++)
-		if (f->g[i].id == f->o->zoom[zpos] && f->g[i].total > 0) {
-			*err = make_box(f, f->g[i], depth + 1, 0, zpos + 1);
-			return 1;
-		}
+	if (kp_grow(&f->kids, &f->cap_kids, need + 1, sizeof(*f->kids)))
+		return -ENOMEM;
+	memset(f->kids + f->nr_kids, 0, (need - f->nr_kids) * sizeof(*f->kids));
+	f->nr_kids = need;
 	return 0;
 }
 
-/* Make the box of g at depth and x, then the boxes under it. zpos: the
- * next index on the zoom path, or FL_OFF_PATH for a box off it. */
-static int make_box(struct fl *f, struct fl_grp g, int depth, double x, size_t zpos)
+static int set_kids(struct fl *f, uint32_t row, size_t first, size_t n)
 {
-	size_t row = f->v->nr_rows, gbase = f->nr_g, cbase = f->nr_cand, i;
-	uint32_t pid = f->pid;
-	int err;
+	if (kids_cover(f))
+		return -ENOMEM;
+	f->kids[row - f->rbase] = (struct fl_kids){ (uint32_t)first, (uint32_t)n };
+	return 0;
+}
 
-	if (g.level == FL_COMM)
-		f->pid = g.pid;
-	err = emit_row(f, &g, depth, zpos == FL_OFF_PATH ? x : 0,
-		       zpos == FL_OFF_PATH ? g.total * f->scale : 1);
-	err = err ? err : children(f, &g, &cbase);
-	if (err || (zpos != FL_OFF_PATH && follow_path(f, gbase, depth, zpos, &err)))
-		goto out;
-	if (zpos != FL_OFF_PATH) {	/* the zoom box */
-		f->v->zoom_depth = depth;
-		f->scale = 1 / g.total;
-		f->min = g.total * f->o->min_share;
-		x = 0;
-	}
-	for (i = gbase; i < f->nr_g && !err; i++) {
+static int push_box(struct fl *f, const struct fl_grp *g, int depth, double x,
+		    uint32_t pid)
+{
+	struct fl_box *b;
+
+	if (kp_grow(&f->nlv, &f->cap_nlv, f->nr_nlv + 1, sizeof(*f->nlv)))
+		return -ENOMEM;
+	b = &f->nlv[f->nr_nlv++];
+	b->g = *g;
+	b->row = (uint32_t)f->v->nr_rows;
+	b->pid = g->level == FL_COMM ? g->pid : pid;
+	b->x = x;
+	return emit_row(f, g, depth, x, g->total * f->scale, b->pid);
+}
+
+/* The groups f->g[gbase..) wide enough, made as the children of box p
+ * at depth (their rows consecutive, their boxes in the next level). */
+static int make_kids(struct fl *f, const struct fl_box *p, size_t gbase, int depth)
+{
+	size_t first = f->v->nr_rows;
+	double x = p->x;
+	int err = 0;
+
+	for (size_t i = gbase; i < f->nr_g && !err; i++) {
 		if (f->g[i].total <= 0 || f->g[i].total < f->min)
 			continue;
-		f->v->rows[row].has_children = 1;
-		err = make_box(f, f->g[i], depth + 1, x, FL_OFF_PATH);
+		err = push_box(f, &f->g[i], depth, x, p->pid);
 		x += f->g[i].total * f->scale;
 	}
-out:
-	f->pid = pid;
+	if (!err && f->v->nr_rows > first) {
+		f->v->rows[p->row].has_children = 1;
+		err = set_kids(f, p->row, first, f->v->nr_rows - first);
+	}
 	f->nr_g = gbase;
-	f->nr_cand = cbase;
 	return err;
+}
+
+static int push_cur(struct fl *f, size_t *n, uint32_t c, uint32_t box)
+{
+	if (kp_grow(&f->cur, &f->cap_cur, *n + 1, sizeof(*f->cur)))
+		return -ENOMEM;
+	f->cur[(*n)++] = (struct fl_cur){ c, box };
+	return 0;
+}
+
+/* Walk the child lists of every node of the level's boxes, a step of
+ * each in turn (the lists' cache misses overlap instead of following
+ * one another), into f->out: (box, visible child). A hidden child's
+ * own children are walked in its place. */
+static int walk_level(struct fl *f, size_t *nout)
+{
+	const struct kp_node *nodes = f->m->tr.nodes;
+	size_t nc = 0, no = 0;
+	int err = 0;
+
+	for (size_t b = 0; b < f->nr_lv && !err; b++)
+		for (uint32_t k = 0; k < f->lv[b].g.n && !err; k++) {
+			uint32_t c = nodes[f->cand[f->lv[b].g.first + k]].child;
+
+			err = c != KP_NONE ? push_cur(f, &nc, c, (uint32_t)b) : 0;
+		}
+	while (nc && !err) {
+		for (size_t i = 0; i < nc && !err;) {
+			uint32_t c = f->cur[i].c, box = f->cur[i].box;
+
+			if (c == KP_NONE) {
+				f->cur[i] = f->cur[--nc];
+				continue;
+			}
+			f->cur[i++].c = nodes[c].next;
+			if (nodes[c].next != KP_NONE)
+				__builtin_prefetch(&nodes[nodes[c].next]);
+			if (kp_eff(f->p, c) == c) {
+				if (kp_grow(&f->out, &f->cap_out, no + 1, sizeof(*f->out)))
+					err = -ENOMEM;
+				else
+					f->out[no++] = (struct fl_cur){ c, box };
+			} else if (kp_node_live(f->a->n, f->a->btotal, c) &&
+				   nodes[c].child != KP_NONE) {
+				err = push_cur(f, &nc, nodes[c].child, box);
+			}
+		}
+	}
+	*nout = no;
+	return err;
+}
+
+/* The walked children, box by box, become f->cand (a counting sort);
+ * f->bend[b]: the end of box b's range, b's start is bend[b - 1]. */
+static int gather_level(struct fl *f)
+{
+	size_t no, sum = 0;
+	uint32_t *t;
+	int err = walk_level(f, &no);
+
+	if (err || kp_grow(&f->bend, &f->cap_bend, f->nr_lv + 1, sizeof(*f->bend)) ||
+	    kp_grow(&f->nc, &f->cap_nc, no + 1, sizeof(*f->nc)))
+		return err ? err : -ENOMEM;
+	memset(f->bend, 0, f->nr_lv * sizeof(*f->bend));
+	for (size_t i = 0; i < no; i++)
+		f->bend[f->out[i].box]++;
+	for (size_t b = 0; b < f->nr_lv; b++) {	/* counts to starts */
+		size_t c = f->bend[b];
+
+		f->bend[b] = (uint32_t)sum;
+		sum += c;
+	}
+	for (size_t i = 0; i < no; i++)		/* starts to ends */
+		f->nc[f->bend[f->out[i].box]++] = f->out[i].c;
+	t = f->cand;
+	f->cand = f->nc;
+	f->nc = t;
+	sum = f->cap_cand;
+	f->cap_cand = f->cap_nc;
+	f->cap_nc = sum;
+	f->nr_cand = no;
+	return 0;
+}
+
+/* The boxes just made (f->nlv) become the level (f->lv). */
+static void next_level(struct fl *f)
+{
+	struct fl_box *t = f->lv;
+	size_t cap = f->cap_lv;
+
+	f->lv = f->nlv;
+	f->cap_lv = f->cap_nlv;
+	f->nr_lv = f->nr_nlv;
+	f->nlv = t;
+	f->cap_nlv = cap;
+	f->nr_nlv = 0;
+}
+
+/* Below the zoom box, a level at a time: the boxes of f->lv at depth,
+ * their children made into f->nlv at depth + 1. */
+static int make_levels(struct fl *f, int depth)
+{
+	int err = 0;
+
+	while (f->nr_lv && !err) {
+		err = gather_level(f);
+		f->nr_nlv = 0;
+		for (size_t b = 0; b < f->nr_lv && !err; b++) {
+			size_t from = b ? f->bend[b - 1] : 0;
+
+			err = fn_groups(f, from, f->bend[b] - from, f->lv[b].g.id);
+			err = err ? err : make_kids(f, &f->lv[b], 0, depth + 1);
+		}
+		next_level(f);
+		depth++;
+	}
+	return err;
+}
+
+/* The zoom path from the root: each box on it spans the width and has
+ * only the next one below it; the last found is the zoom box, whose
+ * children start the levels. Returns the zoom box's depth. */
+static int make_path(struct fl *f, struct fl_box zb, int *depth)
+{
+	size_t zpos = 0;
+	int err = 0;
+
+	for (;;) {
+		size_t i;
+
+		f->nr_g = 0;
+		err = children(f, &zb.g);
+		for (i = 0; !err && zpos < f->o->zoom_len && i < f->nr_g; i++)
+			if (f->g[i].id == f->o->zoom[zpos] && f->g[i].total > 0)
+				break;
+		if (err || zpos >= f->o->zoom_len || i == f->nr_g)
+			break;
+		err = set_kids(f, zb.row, f->v->nr_rows, 1);
+		zb.g = f->g[i];
+		zb.row = (uint32_t)f->v->nr_rows;
+		zb.pid = zb.g.level == FL_COMM ? zb.g.pid : zb.pid;
+		err = err ? err : emit_row(f, &zb.g, ++*depth, 0, 1, zb.pid);
+		zpos++;
+		if (err)
+			return err;
+	}
+	if (err)
+		return err;
+	f->v->zoom_depth = *depth;
+	f->scale = 1 / zb.g.total;
+	f->min = zb.g.total * f->o->min_share;
+	zb.x = 0;
+	f->nr_nlv = 0;
+	err = make_kids(f, &zb, 0, *depth + 1);
+	next_level(f);
+	return err ? err : make_levels(f, *depth + 1);
+}
+
+/* The rows, made a level at a time, put in depth-first order. */
+static int depth_first(struct fl *f)
+{
+	size_t n = f->v->nr_rows - f->rbase, k = 0, sp = 0;
+	struct kp_row *out = malloc((n ? n : 1) * sizeof(*out));
+	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack));
+	int err = out && stack ? kids_cover(f) : -ENOMEM;
+
+	if (!out || !stack || err) {
+		free(out);
+		free(stack);
+		return -ENOMEM;
+	}
+	if (n)
+		stack[sp++] = 0;
+	while (sp) {
+		uint32_t r = stack[--sp];
+		const struct fl_kids *kd;
+
+		out[k++] = f->v->rows[f->rbase + r];
+		kd = &f->kids[r];
+		for (uint32_t i = kd->n; i-- > 0;)
+			stack[sp++] = (uint32_t)(kd->first + i - f->rbase);
+	}
+	memcpy(f->v->rows + f->rbase, out, k * sizeof(*out));
+	free(out);
+	free(stack);
+	return 0;
 }
 
 int kp_view__flame(struct kp_model *m, const struct kp_view_opts *o,
@@ -414,10 +633,25 @@ int kp_view__flame(struct kp_model *m, const struct kp_view_opts *o,
 			root.samp += a->n[r].samp;
 	}
 	f.scale = 1 / a->vtotal;
+	f.rbase = v->nr_rows;
 	f.slot = kp_scratch(m, KP_SC_VMAP, (m->in.nr_fns + 1) * sizeof(*f.slot), 1);
-	err = f.slot ? make_box(&f, root, 0, 0, 0) : -ENOMEM;
+	err = f.slot ? emit_row(&f, &root, 0, 0, 1, 0) : -ENOMEM;
+	if (!err) {
+		struct fl_box zb = { .g = root, .row = (uint32_t)f.rbase };
+		int depth = 0;
+
+		err = make_path(&f, zb, &depth);
+	}
+	err = err ? err : depth_first(&f);
 	free(f.cand);
 	free(f.g);
 	free(f.tmp);
+	free(f.cur);
+	free(f.out);
+	free(f.nc);
+	free(f.bend);
+	free(f.lv);
+	free(f.nlv);
+	free(f.kids);
 	return err;
 }
