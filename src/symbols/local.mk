@@ -172,7 +172,7 @@ endif
 if ENABLE_FUZZING
 EXTRA_PROGRAMS += fuzz/fuzz-elf
 fuzz_fuzz_elf_SOURCES = fuzz/fuzz.h fuzz/fuzz-elf.c $(libkpsymbols_a_SOURCES) \
-	src/util/kp_err.c src/util/cfi-rec.c
+	src/util/kp_err.c src/util/cfi-rec.c src/util/safedir.c
 fuzz_fuzz_elf_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) -g \
 	-fsanitize=fuzzer,address,undefined
 fuzz_fuzz_elf_LDFLAGS = -fsanitize=fuzzer,address,undefined
@@ -198,11 +198,12 @@ if ENABLE_FUZZING
 EXTRA_PROGRAMS += fuzz/fuzz-pycode
 fuzz_fuzz_pycode_SOURCES = fuzz/fuzz.h fuzz/fuzz-pycode.c src/symbols/pycode.h \
 	src/symbols/pycode.c src/symbols/pylayout.c src/symbols/elfread.h \
-	src/symbols/elfread.c src/symbols/symtab.h src/symbols/symtab.c src/util/kp_err.c
+	src/symbols/elfread.c src/symbols/symtab.h src/symbols/symtab.c src/symbols/demangle.c \
+	src/util/kp_err.c
 fuzz_fuzz_pycode_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) -g \
 	-fsanitize=fuzzer,address,undefined
 fuzz_fuzz_pycode_LDFLAGS = -fsanitize=fuzzer,address,undefined
-fuzz_fuzz_pycode_LDADD = $(LIBELF_LIBS)
+fuzz_fuzz_pycode_LDADD = $(LIBELF_LIBS) $(LIBIBERTY_LIBS)
 FUZZ_TARGETS += fuzz/fuzz-pycode
 CLEANFILES += fuzz/fuzz-pycode
 endif
