@@ -5,9 +5,11 @@
 # of its division (DIV_LINE) and its hottest instruction is within two
 # instructions of the div; splitloop's two loops (LOOP_A, LOOP_B) share
 # its samples 75/25 within 5 points; go tool pprof -list agrees on the
-# hot line; and a saved stream (-w) read with -i after the binary was
-# deleted gives the same text, and pprof -list the same line (from the
-# stream's CODE records). Root + BPF.
+# hot line, and go tool pprof -disasm on the hot instruction (link-time
+# addresses: the PIE here, and kp_spin of a shared library dlopened by
+# tests/workload/dlopen-host); and a saved stream (-w) read with -i after
+# the binary was deleted gives the same text, and pprof -list the same
+# line (from the stream's CODE records). Root + BPF.
 . "$top_srcdir/tests/lib.sh"
 require_bpf
 spin="$top_builddir/tests/workload/annospin"
@@ -79,11 +81,46 @@ pprof_list() {
 		fail "pprof -list ($1) does not agree with annotate on divloop's hot line"
 }
 
+# pprof_disasm FILE FUNC INSN N: go tool pprof -disasm FUNC on FILE: the
+# routine FUNC has samples at its instructions, all of its flat samples,
+# and its hottest instruction is within N of the first INSN.
+pprof_disasm() {
+	"$go" tool pprof -sample_index=samples -disasm "$2" "$1" >"$T/disasm" 2>"$T/disasm.err" ||
+		fail "go tool pprof -disasm $2: $(cat "$T/disasm.err")"
+	awk -v f="$2" '/^ROUTINE/ { on = ($3 == f) } on' "$T/disasm" >"$T/routine"
+	cat "$T/routine"
+	awk -v insn="$3" -v within="$4" '
+		NR == 2 { flat = $1 + 0 }
+		$3 ~ /^[0-9a-f]+:$/ { n++; v = ($1 == ".") ? 0 : $1 + 0; sum += v
+			if (v > best) { best = v; h = n } if ($4 == insn && !d) d = n }
+		END { if (!d) { print "no " insn " instruction"; exit 1 }
+		      diff = h > d ? h - d : d - h
+		      printf "pprof -disasm: %d of %d flat samples at instructions, hottest %d, %s %d\n", sum, flat, h, insn, d
+		      exit (flat <= 0 || sum != flat || diff > within) }' "$T/routine" ||
+		fail "go tool pprof -disasm $2: no samples at its instructions, or not at $3"
+}
+
 go=$(command -v go || ls /usr/lib/go/bin/go 2>/dev/null) || go=
 if [ -z "$go" ]; then
-	echo "note: go (golang-go) is not installed: pprof -list not checked"
+	echo "note: go (golang-go) is not installed: pprof -list and -disasm not checked"
 else
 	pprof_list "the binary here"
+	pprof_disasm "$T/cpu.pb.gz" divloop DIVQ 2
+	# a shared library: kp_spin's loop, 7 instructions from its multiply
+	host="$top_builddir/tests/workload/dlopen-host"
+	lib="$top_builddir/tests/workload/.libs/libkpspin.so"
+	[ -f "$lib" ] || lib="$top_builddir/tests/workload/libkpspin.so"
+	[ -x "$host" ] && [ -f "$lib" ] || fail "not built: $host, $lib"
+	cp "$lib" "$T/libkpspin.so" || fail "cp"
+	"$host" "$T/libkpspin.so" 0 2.5 >"$T/host.out" 2>&1 &
+	pid=$!
+	sleep 0.3
+	"$KPTOP" --batch -d 1.5 -F 999 -p "$pid" --format pprof -o "$T/lib.pb.gz" \
+		>"$T/lib.out" 2>"$T/lib.err" || fail "kptop on dlopen-host: $(cat "$T/lib.err")"
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	pid=
+	pprof_disasm "$T/lib.pb.gz" kp_spin IMULQ 6
 fi
 
 # the saved stream, the binary gone: the same text

@@ -6,8 +6,11 @@
 # report says "read 2, refused 1, bad-lines 3" (text, a tree comment,
 # json, a pprof comment; folded has no comments: standard error says it),
 # the good maps name jit_spin_loop (in folded stacks as JIT code,
-# jit_spin_loop_[j]), and the live view's header shows
-# jit-refused and jit-bad-lines.
+# jit_spin_loop_[j]), --annotate disassembles jit_spin_loop from the
+# process's memory, its hot loop's dec/jne holding the samples, and a save
+# (-w) read with -i after the process exited gives the same instructions
+# (its CODE record), and the live view's header shows jit-refused and
+# jit-bad-lines.
 . "$top_srcdir/tests/lib.sh"
 require_bpf
 JS="$top_builddir/tests/workload/jitspin"
@@ -53,6 +56,33 @@ grep -q ';jit_spin_loop_\[j\] [0-9]*$' "$T/folded" ||
 	fail "folded: jit_spin_loop not named, or not marked _[j]: $(grep jit_spin "$T/folded" | head -3)"
 grep -q '1 refused .*3 bad lines' "$T/folded.err" ||
 	fail "folded: standard error does not say it: $(cat "$T/folded.err")"
+
+# Annotate: the JIT code read from the memory of a process of its own,
+# then from the save once the process is gone.
+"$JS" good 30 >"$T/annot.out" 2>&1 &
+good=$!
+PIDS="$PIDS $good"
+n=50
+until grep -q '^ready' "$T/annot.out"; do
+	n=$((n - 1))
+	[ "$n" -gt 0 ] || fail "jitspin did not start: $(cat "$T/annot.out")"
+	sleep 0.1
+done
+"$KPTOP" --batch -d 1.5 -p "$good" -w "$T/jit.kps" --annotate jit_spin_loop \
+	>"$T/annot" 2>"$T/annot.err" || fail "--annotate: $(cat "$T/annot.err")"
+sed -n 1,8p "$T/annot"
+grep 'no disassembly' "$T/annot" && fail "the JIT code was not read"
+awk '$2 ~ /^[0-9a-f]+:$/ && ($3 == "dec" || $3 == "jne") { hot += $1 }
+	END { printf "dec + jne: %.2f%%\n", hot; exit hot < 90 }' "$T/annot" ||
+	fail "the samples are not on the loop's dec and jne"
+kill "$good"
+wait "$good" 2>/dev/null
+"$KPTOP" --batch -i "$T/jit.kps" --annotate jit_spin_loop >"$T/replay" 2>"$T/replay.err" ||
+	fail "-i --annotate: $(cat "$T/replay.err")"
+grep -E '^ +[0-9.]+ +[0-9a-f]+:  ' "$T/annot" >"$T/annot.insn"
+grep -E '^ +[0-9.]+ +[0-9a-f]+:  ' "$T/replay" >"$T/replay.insn"
+[ -s "$T/annot.insn" ] && cmp -s "$T/annot.insn" "$T/replay.insn" ||
+	fail "the replay's instructions differ: $(diff "$T/annot.insn" "$T/replay.insn" | head -5)"
 
 # The live view's header.
 command -v tmux >/dev/null 2>&1 || { echo "ok (tmux missing: live view not checked)"; exit 0; }

@@ -5,8 +5,9 @@
 # `a` on divloop's row opens it, the division's source line (DIV_LINE)
 # and the div are on screen, the selection (the hottest instruction) is
 # within two instructions of the div; s cycles source only, instructions
-# only, both; Esc returns to the table; and `a` on divloop's box in the
-# flame graph opens it too.
+# only, both; Esc returns to the table; and `a` on divloop's row in the
+# tree view (expanded with *) and in the callers view, and on its box in
+# the flame graph, opens it too.
 . "$top_srcdir/tests/lib.sh"
 require_bpf
 . "$top_srcdir/tests/tui-lib.sh"
@@ -52,6 +53,42 @@ tui_wait 'source and instructions' 3
 keys Escape
 tui_gone 'Annotate divloop' 3
 tui_wait 'Self% Total%' 3
+
+# annotate_row HEADER: in the view now shown (HEADER: a text of its
+# table's header) the search selects divloop's row, a annotates it, Esc
+# returns to that view
+annotate_row() {
+	type_text '/'
+	tui_wait 'Search:' 3
+	keys C-u
+	type_text 'divloop'
+	keys Enter
+	sleep 0.3
+	type_text 'a'
+	tui_wait 'Annotate divloop \(annospin\)' 5
+	tui_wait "annospin\\.c:$div_line " 5
+	keys Escape
+	tui_gone 'Annotate divloop' 3
+	tui_wait "$1" 3
+}
+# the tree view, all expanded
+keys 2
+tui_wait 'Call tree \(callers first\)' 5
+type_text '*'
+tui_wait '▾ main ' 5
+annotate_row 'Call tree \(callers first\)'
+# the callers view of divloop (the search's row in the functions view)
+keys 1
+tui_wait 'Self% Total%' 3
+type_text '/'
+tui_wait 'Search:' 3
+keys C-u
+type_text 'divloop'
+keys Enter
+sleep 0.3
+keys 3
+tui_wait '3 Callers of divloop' 5
+annotate_row 'Function, then its callers'
 
 # the flame graph: the search selects divloop's box, a annotates it
 keys 8

@@ -404,6 +404,13 @@ static int main_build_id(void *ctx, const char *path, uint8_t *id, uint8_t *len)
 	return kp_buildid__file(path, id, len);
 }
 
+/* ... and the link-time bias of its segment (go tool pprof -disasm). */
+static int main_link_bias(void *ctx, const char *path, uint64_t off, uint64_t *bias)
+{
+	(void)ctx;
+	return kp_buildid__file_bias(path, off, bias);
+}
+
 static void fill_python(struct run *r, struct kp_report_info *info)
 {
 	struct kp_python_stats ps;
@@ -451,6 +458,7 @@ static void fill_info(struct run *r, struct kp_report_info *info,
 	/* Build IDs the records lacked, from the files on this machine (as a
 	 * replay names frames from them too). */
 	info->build_id = main_build_id;
+	info->link_bias = main_link_bias;
 	if (kp_buildid__kernel(info->kernel_build_id, &info->kernel_build_id_len))
 		info->kernel_build_id_len = 0;
 	if (!r->c) {

@@ -338,14 +338,20 @@ static const struct kp_rec_code *code_of(struct kp_model *m, uint32_t mod,
 		*why = "the addresses are in no known mapping";
 	else if (md->kernel)
 		*why = "kernel code is not read";
-	else if (kp_module_anon(md))
-		*why = "JIT or anonymous code is not kept";
 	else if (!ops || !ops->code || !ops->disasm)
 		*why = "no disassembler";
 	else {
+		/* JIT code: read from its live process's memory only */
 		kp_annot__map_for(m, mod, off, &mi);
+		*why = "the process has exited: its JIT code is gone";
+		if (kp_module_anon(md) && !mi.pid)
+			return NULL;
 		*why = "the code cannot be read";
 		rc = ops->code(m->res.ctx, &mi, off, tmp, why);
+		/* JIT code (read from its process's memory) is not kept:
+		 * its module is one process's and the code may change */
+		if (rc == 1 && kp_module_anon(md))
+			return tmp;
 		if (rc == 1) {
 			/* kept: opened again, refreshed and saved without
 			 * the resolver (bounded: KP_CODES_KEPT_MAX) */

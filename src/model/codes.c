@@ -189,7 +189,7 @@ static int leaf_counts(struct kp_model *m, struct kp_pck_count **out, size_t *n)
 		if (pck == KP_NONE || m->in.pcks[pck].module <= KP_MOD_OTHER)
 			continue;
 		md = &m->in.mods[m->in.pcks[pck].module];
-		if (md->kernel || kp_module_anon(md))
+		if (md->kernel)
 			continue;
 		if (kp_grow(&v, &cap, nr + 1, sizeof(*v))) {
 			free(v);

@@ -7,7 +7,17 @@
  * period_type cpu/nanoseconds. One mapping per distinct (file, build-id,
  * range); one location per distinct (mapping, address, inline chain), its
  * lines innermost first; one function per (name, file). Every mapping has
- * has_functions set: pprof never re-symbolizes what kptop named. */
+ * has_functions set: pprof never re-symbolizes what kptop named.
+ *
+ * Addresses are link-time ones where the module's file is here to say
+ * how (info->link_bias): a mapping's start and limit are its offset's
+ * link-time address and that plus its length, and a location's address
+ * its file offset's link-time address. go tool pprof -disasm compares
+ * them with the file's symbols as they are (its ObjAddr is the
+ * identity), and pprof's binutils tools find a base of 0 for such a
+ * mapping, so both annotate; a system-wide profile merges processes of
+ * one binary at several load addresses anyway. Else run-time addresses
+ * in the first mapping of the module seen. */
 #include "report/report.h"
 
 #include <errno.h>
@@ -42,6 +52,8 @@ enum {
 struct pp_map {
 	size_t off, len;
 	uint64_t file;		/* its filename's string id */
+	int linked;		/* addresses are link-time: file offset + bias */
+	uint64_t bias;
 };
 
 struct pp {
@@ -147,7 +159,8 @@ static void kernel_build_id(struct pp *pp, uint64_t *sid)
 }
 
 /* Remember where mapping message of id lies in pp->mappings. */
-static void note_map(struct pp *pp, size_t off, uint64_t file)
+static void note_map(struct pp *pp, size_t off, uint64_t file, int linked,
+		     uint64_t bias)
 {
 	if (pp->nr_mapv == pp->cap_mapv) {
 		size_t cap = pp->cap_mapv ? 2 * pp->cap_mapv : 16;
@@ -160,7 +173,8 @@ static void note_map(struct pp *pp, size_t off, uint64_t file)
 		pp->mapv = v;
 		pp->cap_mapv = cap;
 	}
-	pp->mapv[pp->nr_mapv++] = (struct pp_map){ off, pp->mappings.len - off, file };
+	pp->mapv[pp->nr_mapv++] = (struct pp_map){ off, pp->mappings.len - off, file,
+						   linked, bias };
 }
 
 static uint64_t map_id(struct pp *pp, const struct kp_frame_ref *fr)
@@ -182,11 +196,17 @@ static uint64_t map_id(struct pp *pp, const struct kp_frame_ref *fr)
 	id = intern_id(pp, pp->maps, key, sizeof(key), &is_new);
 	if (is_new) {
 		size_t off = pp->mappings.len;
+		uint64_t bias = 0;
+		int linked = !fr->kernel && !fr->jit && fr->path[0] == '/' &&
+			     pp->info && pp->info->link_bias &&
+			     pp->info->link_bias(pp->info->build_id_ctx, fr->path,
+						 fr->map_pgoff, &bias) == 0;
+		uint64_t start = linked ? fr->map_pgoff + bias : key[2];
 
 		kp_pb_reset(&pp->tmp);
 		kp_pb_uint(&pp->tmp, M_ID, id);
-		kp_pb_uint(&pp->tmp, M_START, key[2]);
-		kp_pb_uint(&pp->tmp, M_LIMIT, key[3]);
+		kp_pb_uint(&pp->tmp, M_START, start);
+		kp_pb_uint(&pp->tmp, M_LIMIT, start + (key[3] - key[2]));
 		kp_pb_uint(&pp->tmp, M_OFFSET, key[4]);
 		kp_pb_uint(&pp->tmp, M_FILENAME, key[0]);
 		kp_pb_uint(&pp->tmp, M_BUILD_ID, key[1]);
@@ -195,15 +215,21 @@ static uint64_t map_id(struct pp *pp, const struct kp_frame_ref *fr)
 		kp_pb_uint(&pp->tmp, M_HAS_LINE_NUMBERS, 1);
 		kp_pb_uint(&pp->tmp, M_HAS_INLINE_FRAMES, 1);
 		kp_pb_msg(&pp->mappings, P_MAPPING, &pp->tmp);
-		note_map(pp, off, key[0]);
+		note_map(pp, off, key[0], linked, bias);
 	}
 	return id;
 }
 
-static uint64_t address_of(const struct kp_frame_ref *fr)
+/* The address of fr in mapping id (see the top). */
+static uint64_t address_of(const struct pp *pp, const struct kp_frame_ref *fr,
+			   uint64_t id)
 {
+	const struct pp_map *pm = id && id <= pp->nr_mapv ? &pp->mapv[id - 1] : NULL;
+
 	if (fr->kernel || !fr->path)
 		return fr->addr;
+	if (pm && pm->linked)
+		return fr->addr + pm->bias;
 	return fr->map_start + (fr->addr - fr->map_pgoff);
 }
 
@@ -218,7 +244,7 @@ static uint64_t loc_id(struct pp *pp, const struct kp_frame_ref *const *f,
 	uint64_t id;
 
 	key[n++] = map_id(pp, f[lo]);
-	key[n++] = address_of(f[lo]);
+	key[n++] = address_of(pp, f[lo], key[0]);
 	for (size_t i = hi + 1; i-- > lo;) {
 		key[n++] = func_id(pp, f[i]);
 		key[n++] = f[i]->line;

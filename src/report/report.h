@@ -97,6 +97,10 @@ struct kp_report_info {
 	int (*build_id)(void *ctx, const char *path, uint8_t *id, uint8_t *len);
 	void *build_id_ctx;
 	uint8_t kernel_build_id[KP_BUILD_ID_MAX], kernel_build_id_len;
+	/* pprof: the bias (link-time address minus file offset) of the
+	 * segment of the file at path holding file offset off, 0 when
+	 * *bias is set; NULL or an error: run-time addresses are written. */
+	int (*link_bias)(void *ctx, const char *path, uint64_t off, uint64_t *bias);
 	const char *event;		/* what was sampled, NULL unknown */
 	/* How the text and tree tables are laid out (--field-separator):
 	 * 0, columns aligned with blanks; else fields apart by exactly

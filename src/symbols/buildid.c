@@ -83,6 +83,35 @@ int kp_buildid__file(const char *path, uint8_t *out, uint8_t *len)
 	return rc;
 }
 
+int kp_buildid__file_bias(const char *path, uint64_t off, uint64_t *bias)
+{
+	struct kp_elf_info info;
+	int fd = open_regular(path), rc;
+	Elf *elf;
+
+	if (fd < 0)
+		return fd;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	rc = elf && elf_kind(elf) == ELF_K_ELF ? kp_elf__info(elf, &info) : -KP_EFORMAT;
+	for (size_t i = 0; rc == 0 && i < info.nr_loads; i++) {
+		const struct kp_elf_load *l = &info.loads[i];
+
+		/* a mapping starts at the page holding its segment's start */
+		if (off >= (l->offset & ~(uint64_t)4095) && off < l->offset + l->filesz) {
+			*bias = l->vaddr - l->offset;
+			break;
+		}
+		if (i + 1 == info.nr_loads)
+			rc = -KP_ENOSYM;
+	}
+	if (rc == 0 && info.nr_loads == 0)
+		rc = -KP_ENOSYM;
+	elf_end(elf);
+	close(fd);
+	return rc;
+}
+
 int kp_buildid__kernel(uint8_t *out, uint8_t *len)
 {
 	uint8_t buf[NOTES_MAX];

@@ -74,6 +74,16 @@ static void ent_unref(struct kp_symbols *s, struct kp_jitent *e)
 	free(e);
 }
 
+const char *kp_jit__range(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr,
+			  uint64_t *start, uint64_t *size)
+{
+	const char *file;
+	uint32_t line;
+	const char *name = kp_jit__lookup(s, p, addr, &file, &line);
+
+	return name && kp_jittab__range(p->jit->tab, addr, start, size) ? name : NULL;
+}
+
 void kp_jit__drop(struct kp_symbols *s, struct kp_sym_proc *p)
 {
 	if (s->jit_job_proc == p)

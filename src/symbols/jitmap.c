@@ -403,6 +403,18 @@ const char *kp_jittab__lookup(const struct kp_jittab *t, uint64_t addr)
 	return e ? t->names + e->name : NULL;
 }
 
+int kp_jittab__range(const struct kp_jittab *t, uint64_t addr, uint64_t *start,
+		     uint64_t *size)
+{
+	const struct kp_jitsym *e = find_sym(t, addr);
+
+	if (!e)
+		return 0;
+	*start = e->start;
+	*size = e->size;
+	return 1;
+}
+
 size_t kp_jittab__count(const struct kp_jittab *t)
 {
 	return t ? t->nr : 0;

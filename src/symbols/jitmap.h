@@ -56,6 +56,9 @@ int kp_jitmap__read(int fd, size_t max_bytes, struct kp_jittab **out,
 
 /* The name of the code at addr, or NULL. Never allocates. */
 const char *kp_jittab__lookup(const struct kp_jittab *t, uint64_t addr);
+/* The entry holding addr: 1 with *start and *size, 0 if none. */
+int kp_jittab__range(const struct kp_jittab *t, uint64_t addr, uint64_t *start,
+		     uint64_t *size);
 /* The source line of the code at addr (jitdump debug info): 1 with *file
  * (borrowed from t) and *line, 0 if none is known. */
 int kp_jittab__source(const struct kp_jittab *t, uint64_t addr, const char **file,

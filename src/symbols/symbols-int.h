@@ -20,6 +20,7 @@
 
 #define KP_PROC_BUCKETS 1024
 #define KP_VDSO_MAX (1u << 20)
+#define KP_JIT_CODE_MAX 65536u	/* bytes of one JIT function annotated */
 #define KP_DEFAULT_MAX_FILE (1ull << 30)
 #define KP_MINIDEBUG_MAX (256u << 20)
 #define KP_IDLE_MODULES 64	/* unused modules kept loaded (LRU) */
@@ -121,6 +122,7 @@ struct kp_symbols {
 	char kstatus[256];
 	char namebuf[256];
 	struct kp_jitname jitname;	/* the last JIT frame's parts */
+	uint8_t *jit_code;		/* the last JIT code read (annotate) */
 	struct kp_symbols_stats st;
 };
 
@@ -158,6 +160,9 @@ void kp_remote__drop(struct kp_symbols *s);
 const char *kp_jit__lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr,
 			   const char **file, uint32_t *line);
 void kp_jit__drop(struct kp_symbols *s, struct kp_sym_proc *p);
+/* The same name, with the range of the entry naming it (annotate). */
+const char *kp_jit__range(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr,
+			  uint64_t *start, uint64_t *size);
 /* p's JIT file read if it has none yet (as a lookup would: at most once
  * a second), so that its mappings' module is named by its runtime. */
 void kp_jit__refresh(struct kp_symbols *s, struct kp_sym_proc *p);

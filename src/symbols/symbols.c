@@ -119,6 +119,7 @@ void kp_symbols__free(struct kp_symbols *s)
 	free(s->kallsyms_path);
 	free(s->proc_root);
 	free(s->jit_dir);
+	free(s->jit_code);
 	free(s);
 }
 

@@ -175,8 +175,10 @@ int kp_symbols__user_start(struct kp_symbols *s, const struct kp_sym_map *map,
 
 /* The code of the function holding user address addr of map, for
  * annotate: from the module's file (found as names are: by build-id when
- * it was replaced or deleted), or the [vdso] image. Its bytes and name
- * are borrowed like frames (until the next call). */
+ * it was replaced or deleted), or the [vdso] image; JIT code (a perf
+ * map's or jitdump's entry, at most 64 KiB) read now from the process's
+ * memory, its vaddr its run-time address. Its bytes and name are
+ * borrowed like frames (until the next call). */
 struct kp_sym_code {
 	uint64_t start;		/* file offset of the first byte */
 	uint64_t vaddr;		/* its link-time address */
@@ -187,8 +189,9 @@ struct kp_sym_code {
 	 * or NULL */
 	const char *comp_dir;
 };
-/* 1 with out filled; 0 with *why a one-line reason (anonymous or JIT
- * code, a file that cannot be opened, no sized symbol); -errno. */
+/* 1 with out filled; 0 with *why a one-line reason (JIT code without an
+ * entry or of a process gone, a file that cannot be opened, no sized
+ * symbol); -errno. */
 int kp_symbols__code(struct kp_symbols *s, const struct kp_sym_map *map,
 		     uint64_t addr, struct kp_sym_code *out, const char **why);
 

@@ -289,6 +289,27 @@ out_fail:
 	return NULL;
 }
 
+/* len bytes at addr of process pid (0: kptop itself), from its memory
+ * (/proc/PID/mem, under the proc root): 0, or -errno (-ESRCH: the process
+ * is gone; -EFAULT: not all of it mapped). */
+static int read_mem(const struct kp_symbols *s, uint32_t pid, uint64_t addr,
+		    void *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "%s/%u/mem", s->proc_root,
+		 pid ? pid : (uint32_t)getpid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	n = pread(fd, buf, len, (off_t)addr);
+	rc = n == (ssize_t)len ? 0 : n < 0 && errno == ESRCH ? -ESRCH : -EFAULT;
+	close(fd);
+	return rc;
+}
+
 /* [vdso]: the image the process has mapped, read from its memory. */
 static struct kp_modent *vdso_module(struct kp_symbols *s,
 				     const struct kp_sym_map *map)
@@ -298,16 +319,12 @@ static struct kp_modent *vdso_module(struct kp_symbols *s,
 	struct kp_module_opts o;
 	struct kp_modent *e = NULL;
 	struct kp_module *m;
-	char path[128], key[96];
+	char key[96];
 	void *buf;
-	int fd;
 
 	if (map->end <= map->start || len > KP_VDSO_MAX || !(buf = malloc(len)))
 		return NULL;
-	snprintf(path, sizeof(path), "%s/%u/mem", s->proc_root,
-		 map->pid ? map->pid : (uint32_t)getpid());
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || pread(fd, buf, len, (off_t)map->start) != (ssize_t)len)
+	if (read_mem(s, map->pid, map->start, buf, len))
 		goto out;
 	snprintf(key, sizeof(key), "vdso:%zx:%lx", len,
 		 crc32(crc32(0L, Z_NULL, 0), buf, (uInt)len));
@@ -320,8 +337,6 @@ static struct kp_modent *vdso_module(struct kp_symbols *s,
 	if (m)
 		e = modent_add(s, key, m);
 out:
-	if (fd >= 0)
-		close(fd);
 	free(buf);
 	if (!e)
 		s->st.module_open_failed++;
@@ -599,6 +614,39 @@ int kp_symbols__user_start(struct kp_symbols *s, const struct kp_sym_map *map,
 
 /* ---- code, for annotate ---- */
 
+/* JIT code: the perf map's or jitdump's entry holding addr, its bytes
+ * read now from the process's memory; its link-time address is its
+ * address. */
+static int jit_code(struct kp_symbols *s, struct kp_sym_proc *p,
+		    const struct kp_sym_map *map, uint64_t addr,
+		    struct kp_sym_code *out, const char **why)
+{
+	uint64_t start, size;
+	const char *name = kp_jit__range(s, p, addr, &start, &size);
+	int rc;
+
+	*why = "JIT code without an entry in a perf map or jitdump";
+	if (!name || start < map->start || start >= map->end)
+		return 0;
+	*why = "the JIT function is larger than 64 KiB";
+	if (size > KP_JIT_CODE_MAX || size > map->end - start)
+		return 0;
+	if (!s->jit_code && !(s->jit_code = malloc(KP_JIT_CODE_MAX)))
+		return -ENOMEM;
+	rc = read_mem(s, map->pid, start, s->jit_code, (size_t)size);
+	if (rc) {
+		*why = rc == -ESRCH ? "the process has exited: its JIT code is gone"
+				    : "the JIT code could not be read from the process";
+		return 0;
+	}
+	out->start = start - map->start + map->pgoff;
+	out->vaddr = start;
+	out->name = name;
+	out->bytes = s->jit_code;
+	out->len = (size_t)size;
+	return 1;
+}
+
 int kp_symbols__code(struct kp_symbols *s, const struct kp_sym_map *map,
 		     uint64_t addr, struct kp_sym_code *out, const char **why)
 {
@@ -614,8 +662,10 @@ int kp_symbols__code(struct kp_symbols *s, const struct kp_sym_map *map,
 	modent_budget(s);
 	if (!(pm = pmap_of(s, map, &p)))
 		return -ENOMEM;
+	if (!pm->me && pm->kind == MAP_ANON && map->pid)
+		return jit_code(s, p, map, addr, out, why);
 	if (!pm->me) {
-		*why = pm->kind == MAP_ANON ? "JIT or anonymous code is not kept"
+		*why = pm->kind == MAP_ANON ? "anonymous code of no process"
 					    : "the module's file cannot be read";
 		return 0;
 	}
