@@ -5,7 +5,8 @@
  * .eh_frame and symbol table, 5 to 10 MB each); dropping those pages
  * costs a minor fault from the page cache when one is touched again.
  *
- * Who calls it: src/unwind/ (the unwinder's module cache). Errors: none;
+ * Who calls it: src/unwind/ (the unwinder's module cache) and
+ * src/symbols/module.c (each module's images). Errors: none;
  * kp_filemap__is_file is 0 when in doubt, and then nothing is dropped
  * (an image libelf read into the heap, where a drop would zero it).
  */
