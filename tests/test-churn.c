@@ -351,9 +351,9 @@ static void test_budget_batch(void **state)
 	churn_free(c);
 }
 
-static void test_merged_counts(void **state)
+static void merged_counts(int defer)
 {
-	struct churn *c = churn_new(0);
+	struct churn *c = churn_new_defer(0, 0, defer);
 	struct kp_view_opts o = { .kind = KP_VIEW_PROCESS, .sort = KP_SORT_TOTAL };
 	struct kp_model_summary s;
 	struct kp_view *v = NULL;
@@ -361,7 +361,6 @@ static void test_merged_counts(void **state)
 	char name[16];
 	int i;
 
-	(void)state;
 	run(c, 0, 30000);
 	kp_model__summary(c->m, &s);
 	assert_true(s.merged_procs >= 30000 - 1024);
@@ -378,6 +377,7 @@ static void test_merged_counts(void **state)
 			merged += v->rows[r].nr_procs;
 		}
 	}
+	kp_model__summary(c->m, &s);
 	assert_int_equal(merged, s.merged_procs);
 	/* one merged row per command, and no count lost */
 	assert_true(v->nr_rows <= 1 + 3 + (30000 - s.merged_procs));
@@ -410,6 +410,60 @@ static void test_merged_counts(void **state)
 			assert_string_equal(main_row->name, "fn_10");
 			assert_true(main_row->total == v->rows[r].total);
 		}
+	kp_view__free(v);
+	churn_free(c);
+}
+
+static void test_merged_counts(void **state)
+{
+	(void)state;
+	merged_counts(0);
+}
+
+/* The same as the live view runs the model (deferred stacks): the
+ * stacks of processes that exited before they were hung go straight
+ * into their command's merged tree, and every count is the same. */
+static void test_merged_counts_defer(void **state)
+{
+	(void)state;
+	merged_counts(1);
+}
+
+/* Deferred: a stack hung after its process exited makes no tree of its
+ * own (only the process's root waits for the merge): 200 short "sh"
+ * processes of one stack are one path under the merged "sh" root, which
+ * the tree view shows before any merge, with every sample. */
+static void test_exited_hang_merged(void **state)
+{
+	struct churn *c = churn_new_defer(0, 0, 1);
+	struct kp_view_opts o = { .kind = KP_VIEW_TOPDOWN, .sort = KP_SORT_TOTAL };
+	struct kp_model_summary s;
+	struct kp_view *v = NULL;
+	uint32_t k, roots = 0;
+
+	(void)state;
+	for (k = 0; k < 200; k++) {
+		assert_int_equal(feed_process(c->m, 5000 + k, 10 + k, "sh"), 0);
+		assert_int_equal(feed_mmap(c->m, 5000 + k, APP, 0x1000000, 0, "/bin/sh", 2), 0);
+		stack3(c, 5000 + k, "sh", k, 0x10, 0x11, 0x20);
+		exit_proc(c->m, 5000 + k);
+	}
+	assert_int_equal(kp_model__view(c->m, &o, &v), 0);
+	kp_model__summary(c->m, &s);
+	assert_int_equal(s.merged_procs, 0);	/* fewer than merge_at */
+	/* app's root, 200 roots, the merged root and its path of 3 */
+	assert_true(s.nodes <= 1 + 200 + 1 + 3);
+	for (size_t r = 0; r < v->nr_rows; r++) {
+		if (v->rows[r].depth)
+			continue;
+		roots++;
+		assert_int_equal(v->rows[r].pid, 0);
+		assert_string_equal(v->rows[r].name, "sh");
+		assert_true(v->rows[r].total == 200);
+		assert_string_equal(v->rows[r + 3].name, "fn_20");
+		assert_true(v->rows[r + 3].total == 200);
+	}
+	assert_int_equal(roots, 1);
 	kp_view__free(v);
 	churn_free(c);
 }
@@ -517,6 +571,8 @@ int main(void)
 		cmocka_unit_test(test_memory_levels_off),
 		cmocka_unit_test(test_other_stays_small),
 		cmocka_unit_test(test_merged_counts),
+		cmocka_unit_test(test_merged_counts_defer),
+		cmocka_unit_test(test_exited_hang_merged),
 		cmocka_unit_test(test_unknown_merged),
 		cmocka_unit_test(test_merged_by_line),
 		cmocka_unit_test(test_budget),

@@ -222,6 +222,47 @@ static void test_inline(void **state)
 	kp_symbols__free(s);
 }
 
+/* kB of /proc/self/smaps "Rss:" over the mappings of path. */
+static long rss_of(const char *path)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[1024], perms[8];
+	unsigned long lo, hi, off, ino;
+	unsigned dmaj, dmin;
+	long kb = 0, v;
+	int in = 0, at = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &lo, &hi, perms, &off,
+			   &dmaj, &dmin, &ino, &at) == 7) {
+			in = !strcmp(line + at, path);
+			continue;
+		}
+		if (in && sscanf(line, "Rss: %ld kB", &v) == 1)
+			kb += v;
+	}
+	fclose(f);
+	return kb;
+}
+
+/* The file pages a DWARF lookup touched leave kptop's RSS (the first
+ * lookup, and then every 10 s): they are libelf's read-only map of
+ * another program's file, outside the memory budget. */
+static void test_pages_released(void **state)
+{
+	struct kp_symbols *s = new_syms(NULL);
+	struct kp_sym_frame f[8];
+	char path[PATH_MAX];
+	int n = lookup(s, fx("fx-prog-pie"), 0x10000, "kp_mark_inline", NULL, f, 8);
+
+	assert_int_equal(n, 2);
+	assert_non_null(realpath(fx("fx-prog-pie"), path));
+	assert_int_equal(rss_of(path), 0);
+	kp_symbols__free(s);
+}
+
 /* The function alone comes from the symbol table, DWARF left unread,
  * also where no symbol holds the pc; a full lookup then reads it. Also
  * through a separate debug file. */
@@ -1931,6 +1972,7 @@ int main(void)
 		cmocka_unit_test(test_pie_random_base),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_inline),
+		cmocka_unit_test(test_pages_released),
 		cmocka_unit_test(test_function_only),
 		cmocka_unit_test(test_plt),
 		cmocka_unit_test(test_outside_any_symbol),

@@ -95,15 +95,33 @@ static uint32_t path_child(struct kp_model *m, struct path *p, uint32_t leaf,
 	return kp_tree__child_dup(m, leaf, frame, dup);
 }
 
+/* A frame of an exited process under leaf of its command's merged tree,
+ * by the frame it has there (kp_merge__frame): a run of pcs in no
+ * mapping is one [unknown] node, as merge.c makes it. */
+static uint32_t merged_child(struct kp_model *m, struct path *p, uint32_t leaf,
+			     uint32_t frame)
+{
+	uint32_t fr = kp_merge__frame(m, frame);
+
+	if (fr == KP_NONE)
+		return KP_NONE;
+	if (m->in.frames[fr].fn != m->in.frames[frame].fn && m->tr.nodes[leaf].frame == fr)
+		return leaf;
+	return path_child(m, p, leaf, fr);
+}
+
 static uint32_t pc_children(struct kp_model *m, struct path *p, uint32_t leaf,
-			    uint32_t pck)
+			    uint32_t pck, int merged)
 {
 	int j;
 
 	if (pck == KP_NONE)
 		return KP_NONE;
-	for (j = m->in.pcks[pck].n; j-- > 0 && leaf != KP_NONE;)
-		leaf = path_child(m, p, leaf, m->in.pcks[pck].first + (uint32_t)j);
+	for (j = m->in.pcks[pck].n; j-- > 0 && leaf != KP_NONE;) {
+		uint32_t fr = m->in.pcks[pck].first + (uint32_t)j;
+
+		leaf = merged ? merged_child(m, p, leaf, fr) : path_child(m, p, leaf, fr);
+	}
 	return leaf;
 }
 
@@ -133,20 +151,42 @@ size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
 	return n;
 }
 
+/* A stack of a process that has exited (deferred mode hangs most stacks
+ * of short processes after their EXIT) goes straight into its command's
+ * merged tree, where the merge would move it: no tree of its own for
+ * the merge to copy and drop. Its stack record keeps its thread until
+ * the merge (merge.c) re-keys it. */
+static uint32_t hang_root(struct kp_model *m, uint32_t proc, int *merged)
+{
+	const struct kp_proc *p = &m->pr.procs[proc];
+	uint32_t t;
+
+	*merged = 0;
+	if (!p->gone || p->merged)
+		return p->root;
+	t = kp_proc__merged(m, p->comm);
+	if (t == KP_NONE)
+		return m->pr.procs[proc].root;	/* as before: its own tree */
+	*merged = 1;
+	return m->pr.procs[t].root;
+}
+
 uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint64_t *upck,
 		       size_t n, const uint64_t *k, size_t nk)
 {
-	uint32_t leaf = m->pr.procs[proc].root;
+	uint32_t leaf;
 	struct path p;
 	size_t i;
+	int merged;
 
 	if (m->in.nr_late && kp_intern__name_late(m))
 		return KP_NONE;
+	leaf = hang_root(m, proc, &merged);
 	p.n = 0;
 	for (i = 0; i < n && leaf != KP_NONE; i++)
-		leaf = pc_children(m, &p, leaf, (uint32_t)upck[i]);
+		leaf = pc_children(m, &p, leaf, (uint32_t)upck[i], merged);
 	for (i = nk; i-- > 0 && leaf != KP_NONE;)
-		leaf = pc_children(m, &p, leaf, kp_intern__kernel_pc(m, k[i]));
+		leaf = pc_children(m, &p, leaf, kp_intern__kernel_pc(m, k[i]), merged);
 	return leaf;
 }
 

@@ -23,6 +23,11 @@
  * function. That is what keeps a merged tree's size at its command's
  * distinct paths, not its samples'.
  *
+ * In deferred mode most stacks of a short process are hung after its
+ * EXIT: kp_feed__hang hangs them straight into the merged tree (through
+ * kp_merge__frame), so the merge has no nodes of theirs to move; their
+ * stack records keep their thread until the merge re-keys them.
+ *
  * The memory budget (kp_model_opts.max_bytes): past it the exited
  * processes are merged at once and the node limit is lowered in
  * proportion, a little under the budget, so the coldest paths fold into
@@ -115,10 +120,7 @@ static int pick(struct kp_model *m, struct merge *g)
 	return 0;
 }
 
-/* The frame a node of an exited process hangs by in its merged tree:
- * its function and line's (kp_intern__line_frame), or for a pc in no
- * mapping the one [unknown] frame; KP_NONE on -ENOMEM. */
-static uint32_t merged_frame(struct kp_model *m, uint32_t frame)
+uint32_t kp_merge__frame(struct kp_model *m, uint32_t frame)
 {
 	uint32_t k = m->in.frames[frame].pck;
 
@@ -133,7 +135,7 @@ static uint32_t merged_frame(struct kp_model *m, uint32_t frame)
  * tree: the node it becomes there, found or made; KP_NONE on -ENOMEM. */
 static uint32_t rehang_one(struct kp_model *m, uint32_t i, uint32_t np)
 {
-	uint32_t fr = merged_frame(m, m->tr.nodes[i].frame);
+	uint32_t fr = kp_merge__frame(m, m->tr.nodes[i].frame);
 	int dup = !!(m->tr.nflags[i] & KP_NODE_DUP);
 
 	if (fr == KP_NONE)
@@ -243,11 +245,15 @@ static void compact_procs(struct kp_model *m, struct merge *g)
 	size_t i, j = 0, n = m->pr.nr_procs > m->pr.nr_threads ? m->pr.nr_procs : m->pr.nr_threads;
 	uint32_t *pidx = g->idx + n;	/* g->idx: 2n entries at least */
 
+	/* counted before any moves: a merged process made by a hang
+	 * (feed.c) sits among the exited ones, not after them */
+	for (i = 0; i < m->pr.nr_procs; i++)
+		if (target_of(g, (uint32_t)i) != KP_NONE)
+			m->pr.procs[g->tgt[i]].nmerged++;
 	for (i = 0; i < m->pr.nr_procs; i++) {
 		struct kp_proc *p = &m->pr.procs[i];
 
 		if (target_of(g, (uint32_t)i) != KP_NONE) {
-			m->pr.procs[g->tgt[i]].nmerged++;
 			m->sum.mappings -= p->nr_maps;
 			free(p->maps);
 			free(p->map_mod);

@@ -54,7 +54,9 @@
  *                 what every reader does first (kp_feed__settle).
  *  fold           the node limit: cut the coldest paths; a cut stack
  *                 becomes root -> "[other]" -> its leaf (fold.c).
- *  merge          an exited process's tree goes into its command's tree.
+ *  merge          an exited process's tree goes into its command's tree
+ *                 (a stack hung after its process exited goes there
+ *                 at once: kp_feed__hang).
  *  dup / redup    a node whose function is already on its path (a
  *                 recursion): counted once in a function's total; redup
  *                 recomputes that flag after nodes were renumbered.

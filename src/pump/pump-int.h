@@ -19,7 +19,7 @@
 #define KP_PUMP_MAX_READS 16		/* collector reads per kp_pump__run */
 #define KP_PUMP_READ_BYTES (1u << 20)	/* per read; grown for a bigger record */
 #define KP_PUMP_BUDGET_NS 50000000ull	/* no new read after 50 ms of work */
-#define KP_PUMP_TRIM_NS 5000000000ull	/* malloc_trim at most every 5 s */
+#define KP_PUMP_TRIM_NS 30000000000ull	/* malloc_trim at most every 30 s */
 
 /* One chunk of live bytes (whole records), as read from the collector. */
 struct kp_spool_chunk {

@@ -178,6 +178,7 @@ fuzz_fuzz_elf_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) -g \
 fuzz_fuzz_elf_LDFLAGS = -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_elf_LDADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBLZMA_LIBS) $(ZLIB_LIBS) \
 	$(LIBIBERTY_LIBS) $(LIBDEBUGINFOD_LIBS) $(CAPSTONE_LIBS) -lpthread
+fuzz_fuzz_elf_SOURCES += src/util/filemap.c
 FUZZ_TARGETS += fuzz/fuzz-elf
 CLEANFILES += fuzz/fuzz-elf
 endif

@@ -18,6 +18,7 @@
 #include "symbols/dwcache.h"
 #include "symbols/fdetab.h"
 #include "util/kp_err.h"
+#include "util/filemap.h"
 
 #define KP_MODULE_MAX_FRAMES 16		/* inline depth kept per address */
 #define KP_NAMECACHE_MIN 256		/* slots; powers of two */
@@ -57,6 +58,10 @@ struct kp_module {
 	size_t nr_frames, cap_frames;
 	char **pool;		/* demangled DWARF names, freed on flush */
 	size_t nr_pool, cap_pool;
+	/* release_image's verdict per image (elf, delf, celf): the Elf it
+	 * was made for, and whether that is libelf's map of the file */
+	Elf *mapchk[3];
+	uint8_t mapok[3];
 };
 
 static void flush_cache(struct kp_module *m)
@@ -204,7 +209,7 @@ static Dwarf *dw_of(struct kp_module *m)
  * the page cache when touched): the symbol table is a copy, and DWARF
  * touches what it reads. Only libelf's own mappings of a file: never
  * memory (open_mem) that a discard would zero. */
-static void release_image(Elf *e, int fd)
+static void release_image(struct kp_module *m, int i, Elf *e, int fd)
 {
 	size_t len = 0;
 	char *p;
@@ -212,20 +217,33 @@ static void release_image(Elf *e, int fd)
 	if (!e || fd < 0 || !(p = elf_rawfile(e, &len)) || !len ||
 	    ((uintptr_t)p & ((uintptr_t)sysconf(_SC_PAGESIZE) - 1)))
 		return;
-	(void)madvise(p, len, MADV_DONTNEED);
+	if (m->mapchk[i] != e) {	/* once per image: /proc/self/maps */
+		m->mapchk[i] = e;
+		m->mapok[i] = (uint8_t)kp_filemap__is_file(p, len);
+	}
+	if (m->mapok[i])
+		kp_filemap__release(p, len);
 }
 
 static void release_pages(struct kp_module *m)
 {
-	release_image(m->elf, m->fd);
-	release_image(m->delf, m->dfd);
-	release_image(m->celf, m->cfd);
+	release_image(m, 0, m->elf, m->fd);
+	release_image(m, 1, m->delf, m->dfd);
+	release_image(m, 2, m->celf, m->cfd);
+}
+
+void kp_module__release_pages(struct kp_module *m)
+{
+	release_pages(m);
 }
 
 /* A fresh Elf of fd for *e: what libelf inflated for DWARF is freed
  * with the old one. On failure *e is NULL (no DWARF from it any more). */
-static void reopen(Elf **e, int fd)
+static void reopen(struct kp_module *m, Elf **e, int fd)
 {
+	for (int i = 0; i < 3; i++)
+		if (m->mapchk[i] == *e)
+			m->mapchk[i] = NULL;	/* judged anew */
 	elf_end(*e);
 	*e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 }
@@ -244,13 +262,13 @@ size_t kp_module__end_dwarf(struct kp_module *m)
 	m->dw_bytes = 0;
 	m->dw_looked = 0;
 	if (m->dw_src && m->dw_src == m->celf && m->cfd >= 0) {
-		reopen(&m->celf, m->cfd);
+		reopen(m, &m->celf, m->cfd);
 		m->dw_src = m->celf;
 	} else if (m->dw_src && m->dw_src == m->delf && m->dfd >= 0) {
-		reopen(&m->delf, m->dfd);
+		reopen(m, &m->delf, m->dfd);
 		m->dw_src = m->delf;
 	} else if (m->dw_src && m->dw_src == m->elf && m->fd >= 0) {
-		reopen(&m->elf, m->fd);
+		reopen(m, &m->elf, m->fd);
 		m->dw_src = m->elf;
 	}
 	m->dw_elf = m->dw_src;
@@ -364,6 +382,7 @@ static int merge_debug(struct kp_module *m, int fd)
 		m->syms = old;
 		elf_end(m->delf);
 		m->delf = NULL;
+		m->mapchk[1] = NULL;
 		return err;
 	}
 	kp_symtab__free(old);

@@ -111,6 +111,10 @@ size_t kp_module__bytes(const struct kp_module *m);
  * when a name needs it. The symbol table stays. Returns the bytes freed
  * (kp_module__bytes), 0 when DWARF was not begun. */
 size_t kp_module__end_dwarf(struct kp_module *m);
+/* Drop the file pages of the module's ELF images from kptop's RSS
+ * (util/filemap.h): what DWARF lookups touched since. They are read
+ * again from the page cache when touched. */
+void kp_module__release_pages(struct kp_module *m);
 /* 1 when the module has DWARF (begins it if not yet). */
 int kp_module__has_dwarf(struct kp_module *m);
 /* 1 once its DWARF was begun (a lookup needed it), else 0. */

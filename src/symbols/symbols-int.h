@@ -100,6 +100,8 @@ struct kp_symbols {
 	uint64_t dwarf_keep_ns;		/* DWARF kept that long once begun */
 	uint64_t use_clock;
 	uint64_t clock_ns;		/* CLOCK_MONOTONIC, every 64 lookups */
+	uint64_t released_ns;		/* clock_ns at the last page release */
+	uint64_t released_seq;		/* use_clock then */
 	struct kp_sym_proc *procs[KP_PROC_BUCKETS];
 	struct kp_jitent *jits;		/* JIT tables, st.jit_bytes in all */
 	size_t jit_budget;

@@ -492,6 +492,24 @@ static int jit_lookup(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t addr
 
 /* ---- lookups ---- */
 
+/* Every KP_SYMS_RELEASE_NS, the file pages the modules looked up since
+ * touched (DWARF lines and scopes, the symbol table) leave kptop's RSS
+ * (kp_module__release_pages): a debug file's .debug_line and
+ * .debug_info would otherwise stay resident as far as names were made
+ * from them, outside the memory budget. */
+#define KP_SYMS_RELEASE_NS 10000000000ull
+
+static void release_pages(struct kp_symbols *s)
+{
+	if (s->clock_ns < s->released_ns + KP_SYMS_RELEASE_NS)
+		return;
+	for (struct kp_modent *e = s->modules; e; e = e->next)
+		if (e->use_seq > s->released_seq)
+			kp_module__release_pages(e->mod);
+	s->released_ns = s->clock_ns;
+	s->released_seq = s->use_clock;
+}
+
 /* Count the module's bytes again (a lookup may have grown them). */
 static void modent_recount(struct kp_symbols *s, struct kp_modent *me)
 {
@@ -517,6 +535,7 @@ static int module_lookup(struct kp_symbols *s, struct kp_modent *me, uint64_t of
 	n = kp_module__lookup(m, vaddr, out, max);
 	if ((s->use_clock & 63) == 1 || !s->clock_ns)
 		s->clock_ns = mono_ns();	/* coarse: once every 64 lookups */
+	release_pages(s);
 	if (kp_module__dwarf_begun(m))
 		me->dw_ns = s->clock_ns;
 	modent_recount(s, me);

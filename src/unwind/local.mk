@@ -95,6 +95,7 @@ fuzz_fuzz_unwind_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) -g \
 	-fsanitize=fuzzer,address,undefined
 fuzz_fuzz_unwind_LDFLAGS = -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_unwind_LDADD = $(LIBDW_LIBS) $(LIBELF_LIBS)
+fuzz_fuzz_unwind_SOURCES += src/util/filemap.c
 FUZZ_TARGETS += fuzz/fuzz-unwind
 CLEANFILES += fuzz/fuzz-unwind
 endif

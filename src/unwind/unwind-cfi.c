@@ -24,6 +24,7 @@
 #include <elfutils/libdwelf.h>
 
 #include "util/kp_err.h"
+#include "util/filemap.h"
 
 #define UW_BUCKETS 256
 #define UW_MAX_LOADS 16
@@ -39,6 +40,13 @@
  * frame state still be larger than this, its module is hostile and is
  * not used again. */
 #define UW_FRAME_MAX_BYTES (64u << 10)
+/* The file pages the modules' images touched are given back after a
+ * load (its CFI check reads the whole .eh_frame, its entry ranges the
+ * symbol table) and every this many lookups (tens of seconds of
+ * unwinding): lookups touch a few pages of .eh_frame_hdr and .eh_frame,
+ * minor faults from the page cache, and without this a big library's
+ * images stay in kptop's RSS (libLLVM: 10 MB). */
+#define UW_RELEASE_EVERY (1u << 16)
 
 struct uw_load {
 	uint64_t offset, vaddr, filesz;
@@ -54,6 +62,7 @@ struct uw_file {
 	void *image;		/* in-memory ELF (the vdso), ours to free */
 	Elf *elf;
 	Dwarf *dw;		/* NULL when the file has no DWARF */
+	bool mapped;		/* elf is libelf's read-only map of the file */
 };
 
 struct uw_module {
@@ -86,6 +95,7 @@ struct uw_module {
 struct uw_cache {
 	struct uw_module *buckets[UW_BUCKETS];
 	uint64_t loads, evicted, clock, refused;
+	uint64_t released;	/* clock at the last release of file pages */
 	size_t nr, max;
 	kp_unwind_path_fn *path_fn;
 	void *path_ctx;
@@ -208,11 +218,26 @@ static int file_open(struct uw_file *f, const char *path)
 	}
 	/* The image is mapped (or, where it cannot be, read whole): the
 	 * descriptor is not needed any more, so cached modules hold none. */
-	if (elf_rawfile(f->elf, NULL)) {
+	size_t len = 0;
+	char *p = elf_rawfile(f->elf, &len);
+
+	if (p) {
 		close(f->fd);
 		f->fd = -1;
+		f->mapped = kp_filemap__is_file(p, len);
 	}
 	return 0;
+}
+
+/* f's file pages out of kptop's RSS (filemap.h): only libelf's own map
+ * of the file, never an image read into memory. */
+static void file_release(struct uw_file *f)
+{
+	size_t len = 0;
+	char *p;
+
+	if (f->elf && f->mapped && (p = elf_rawfile(f->elf, &len)))
+		kp_filemap__release(p, len);
 }
 
 static void read_loads(struct uw_module *m)
@@ -410,6 +435,18 @@ static void module_load(struct uw_module *m)
 	/* A file without any CFI (a Go binary, assembly) is still a module:
 	 * its entry symbols, and the frame-pointer fallback for its code. */
 	m->ok = !m->hostile;
+	file_release(&m->file);
+	file_release(&m->debug);
+}
+
+static void release_all(struct uw_cache *c)
+{
+	c->released = c->clock;
+	for (int i = 0; i < UW_BUCKETS; i++)
+		for (struct uw_module *m = c->buckets[i]; m; m = m->next) {
+			file_release(&m->file);
+			file_release(&m->debug);
+		}
 }
 
 static bool has_build_id(const struct kp_unwind_map *map)
@@ -553,6 +590,8 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 	unsigned h = hash_key(map, key_path);
 	struct uw_module *m;
 
+	if (c->clock - c->released >= UW_RELEASE_EVERY)
+		release_all(c);
 	for (m = c->buckets[h]; m; m = m->next)
 		if (same_key(m, map, key_path)) {
 			m->used = ++c->clock;
