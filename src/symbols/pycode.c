@@ -304,13 +304,15 @@ static int32_t lt_entry(struct lt *t, unsigned code, int *none)
 uint32_t kp_py__line(uint32_t version, const uint8_t *lt, size_t len,
 		     uint32_t firstlineno, uint32_t instr)
 {
-	struct lt t = { lt, lt + len, 0 };
+	struct lt t = { 0 };
 	int64_t line = firstlineno;
 	uint64_t at = 0;
 	int none;
 
 	if (version < 0x30b || version > 0x30d || !lt)
 		return 0;
+	t.p = lt;
+	t.end = lt + len;
 	while (t.p < t.end) {
 		uint8_t b = *t.p++;
 		unsigned units = (b & 7) + 1;
