@@ -9,7 +9,9 @@
 # its own (--cgroup), is the known split built without frame pointers run
 # as processes that exit, exec and dlopen during the run: every one of
 # them is gone when the file is replayed, and their stacks must still
-# unwind as they did live.
+# unwind as they did live. A clock loop puts samples in the [vdso] too,
+# in code without a symbol, named by its start: the replay has neither
+# the process nor its vdso and must name that code as the live run did.
 . "$top_srcdir/tests/lib.sh"
 require_bpf
 NOFP="$top_builddir/tests/workload/split-nofp"
@@ -17,7 +19,8 @@ DLHOST="$top_builddir/tests/workload/dlopen-host"
 DLLIB="$top_builddir/tests/workload/.libs/libkpspin.so"
 [ -f "$DLLIB" ] || DLLIB="$top_builddir/tests/workload/libkpspin.so"
 STRIP="$top_builddir/tests/pprof-strip"
-for f in "$NOFP" "$DLHOST" "$DLLIB" "$STRIP"; do
+CLOCK="$top_builddir/tests/workload/clockspin"
+for f in "$NOFP" "$DLHOST" "$DLLIB" "$STRIP" "$CLOCK"; do
 	[ -e "$f" ] || fail "not built: $f (make check builds it)"
 done
 cg=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
@@ -49,6 +52,7 @@ while [ ! -e "$T/stop" ]; do
 		sh -c 'exec "$NOFP" 0.1 --quiet'
 	done
 	"$DLHOST" "$DLLIB" 0 0.1 >/dev/null
+	"$CLOCK" 0.1
 	wait
 done
 EOF
@@ -108,6 +112,9 @@ for mode in dwarf auto; do
 		fi
 	done
 done
+# The clock loop's unnamed vdso code was sampled, and named by its start.
+grep -q '\[vdso\] @0x' "$T/dwarf.text.live" ||
+	fail "no sample in the vdso's code without a name: $(grep vdso "$T/dwarf.text.live")"
 # The unwinder did its work: the whole chain of the split, live.
 grep -q 'main;run_rounds;do_round;level1;level2;level3;hot_a' "$T/dwarf.folded.live" ||
 	fail "dwarf mode did not unwind the split: $(head -5 "$T/dwarf.folded.live")"

@@ -68,6 +68,9 @@ tests_png_stat_LDADD = $(ZLIB_LIBS)
 ## format (pprof compared without its time and duration: pprof-strip).
 TESTS += tests/batch-replay-dwarf.sh
 EXTRA_DIST += tests/batch-replay-dwarf.sh
+check_PROGRAMS += tests/workload/clockspin
+tests_workload_clockspin_SOURCES = tests/workload/clockspin.c
+tests_workload_clockspin_CFLAGS = $(AM_CFLAGS) -O2 $(NOSAN_CFLAGS)
 check_PROGRAMS += tests/pprof-strip
 tests_pprof_strip_SOURCES = tests/pprof-strip.c
 tests_pprof_strip_CFLAGS = $(AM_CFLAGS) $(ZLIB_CFLAGS)

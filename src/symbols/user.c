@@ -3,12 +3,14 @@
  * cache shared between processes, JIT maps and [vdso] (see symbols.h). */
 #include "symbols/symbols.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -310,7 +312,28 @@ static int read_mem(const struct kp_symbols *s, uint32_t pid, uint64_t addr,
 	return rc;
 }
 
-/* [vdso]: the image the process has mapped, read from its memory. */
+/* Our own vdso image into buf when it is len bytes long once rounded to
+ * pages (its mapping's length): 0, else -ENOENT. Every 64-bit process on
+ * this kernel maps the same image (as the unwinder assumes), so this is
+ * the image of a process that exited before its code was named. A 32-bit
+ * process's vdso of the same length would get ours: not told apart. */
+static int own_vdso(void *buf, size_t len)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), size;
+
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return -ENOENT;
+	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size < sizeof(*eh) || (size + page - 1) / page * page != len)
+		return -ENOENT;
+	memcpy(buf, eh, len);
+	return 0;
+}
+
+/* [vdso]: the image the process has mapped, read from its memory, or
+ * ours once the process is gone. */
 static struct kp_modent *vdso_module(struct kp_symbols *s,
 				     const struct kp_sym_map *map)
 {
@@ -321,10 +344,14 @@ static struct kp_modent *vdso_module(struct kp_symbols *s,
 	struct kp_module *m;
 	char key[96];
 	void *buf;
+	int rc;
 
 	if (map->end <= map->start || len > KP_VDSO_MAX || !(buf = malloc(len)))
 		return NULL;
-	if (read_mem(s, map->pid, map->start, buf, len))
+	rc = read_mem(s, map->pid, map->start, buf, len);
+	if (rc == -ESRCH)
+		rc = own_vdso(buf, len);
+	if (rc)
 		goto out;
 	snprintf(key, sizeof(key), "vdso:%zx:%lx", len,
 		 crc32(crc32(0L, Z_NULL, 0), buf, (uInt)len));
