@@ -9,7 +9,8 @@
  * lengths and counts; off-CPU records (minor 4), cut and damaged;
  * a file in blocks with its END record (minor 2),
  * one with a changed byte, one whose END counts are off; CODE records
- * (minor 3), whole and with a line out of order. Deterministic: the same bytes on every run. Not run
+ * (minor 3), whole and with a line out of order; a symbol table with
+ * functions without a name (minor 6). Deterministic: the same bytes on every run. Not run
  * by make check; the files it wrote are checked in.
  */
 #include <errno.h>
@@ -341,6 +342,19 @@ static int gen(struct out *o, const char *dir)
 		0, { 0 }, 5, many } };
 	if ((rc = add(o, &r)) || (rc = save(o, dir, "samples-symtab", o->len)))
 		return rc;
+	/* A user module's table with functions without a name (minor 6):
+	 * one at the start of a named symbol, one sized to the end of the
+	 * address space. */
+	{
+		static const struct kp_symbol unnamed[] = { { 0x1000, 0x40, "" },
+			{ 0x1000, 0, "main" }, { 0x1100, 0x11, "" },
+			{ 0xfff0, UINT64_MAX, "" } };
+
+		r = (struct kp_record){ .type = KP_REC_SYMTAB, .symtab = { "/usr/bin/bash",
+			0, { 0 }, 4, unnamed } };
+		if ((rc = add(o, &r)) || (rc = save(o, dir, "symtab-unnamed", o->len)))
+			return rc;
+	}
 
 	/* Unknown record types among known ones, and one at the end. */
 	header(o);

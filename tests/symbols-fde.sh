@@ -8,7 +8,12 @@
 # the unstripped build (fx-fde) puts it, with its share; no row of the
 # module is an address (module+0xoffset). The pprof report made from the
 # saved stream has the same functions (go tool pprof -top), each one
-# Function that several addresses (Locations) point at (-raw).
+# Function that several addresses (Locations) point at (-raw). The run is
+# of a copy of the binary, deleted before the saved stream is replayed:
+# the replay's text report has the same rows with samples of their own,
+# named from the stream's SYMTAB records alone (functions without a name,
+# kptop-stream(5)). Only those: the callers differ, as the unwinder cannot
+# find a frameless leaf's caller without the binary's unwind tables.
 . "$top_srcdir/tests/lib.sh"
 require_bpf
 BIN="$top_builddir/tests/fixtures/fx-fde-stripped"
@@ -35,7 +40,8 @@ while read -r fn a; do
 done <"$T/nm" >"$T/want"
 [ "$(wc -l <"$T/want")" = 3 ] || fail "no file offsets for: $(cat "$T/nm")"
 
-"$BIN" 40 &
+cp "$BIN" "$T/fx-fde-stripped" || fail "cannot copy $BIN"
+"$T/fx-fde-stripped" 40 &
 PID=$!
 sleep 0.3
 kill -0 "$PID" 2>/dev/null || fail "fx-fde-stripped did not start"
@@ -65,6 +71,21 @@ while read -r fn row; do
 	awk -v g="$got" -v w="$want" 'BEGIN { exit !(g >= w - 7 && g <= w + 7) }' ||
 		fail "text: $fn has $got% of the three, not $want%"
 done <"$T/want"
+
+# The replay, the binary gone: the same rows, the same samples (Self).
+kill "$PID"
+wait "$PID" 2>/dev/null
+PID=
+rm -f "$T/fx-fde-stripped"
+"$KPTOP" --batch -i "$T/run.kps" -o "$T/replay" 2>"$T/err" ||
+	fail "replay: exit $?: $(cat "$T/err")"
+for f in text replay; do
+	sed -n '/^ *Self% *Total%/,$p' "$T/$f" |
+		awk '$NF == "fx-fde-stripped" && $1 != "0.00" { print $1, $4, $5 }' >"$T/$f.mod"
+done
+[ "$(wc -l <"$T/text.mod")" -ge 3 ] || fail "live: rows of fx-fde-stripped: $(cat "$T/text.mod")"
+cmp -s "$T/text.mod" "$T/replay.mod" ||
+	fail "the replay without the binary differs: $(diff "$T/text.mod" "$T/replay.mod" | head -8)"
 
 # pprof, from the saved stream.
 go=$(command -v go || ls /usr/lib/go/bin/go 2>/dev/null) || { echo "no go: pprof not checked"; exit 0; }

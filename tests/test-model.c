@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* test-model.c — cmocka tests of the model (model.h) on hand-built
  * record sequences with a fake resolver (model-fake.h). */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1173,19 +1175,22 @@ static void test_late_symtab(void **state)
 	kp_view__free(v);
 }
 
+/* The symbols a save would write: "ADDR/SIZE/NAME " each, in ctx. */
 static int fde_sym_visit(void *ctx, const char *path, const uint8_t *bid, uint8_t bl,
-			 uint64_t addr, const char *name)
+			 uint64_t addr, uint64_t size, const char *name)
 {
-	int *n = ctx;
+	char *out = ctx;
 
-	n[0] += strstr(name, "@0x") != NULL;
+	snprintf(out + strlen(out), 256 - strlen(out), "%#" PRIx64 "/%#" PRIx64 "/%s ",
+		 addr, size, name);
 	return 0;
 }
 
 /* Code without a name whose function's start is known (stripped code,
  * the resolver gives its FDE's start): all its pcs are one function,
- * "module @0xSTART", one row; a SYMTAB of a save leaves it out (it is no
- * name), and a SYMTAB that names it comes first. */
+ * "module @0xSTART", one row; a save's SYMTAB gives it as a symbol
+ * without a name at its start, as long as each pc needs; a SYMTAB that
+ * names it comes first. */
 static void test_fde_start(void **state)
 {
 	struct ctx *c = *state;
@@ -1193,7 +1198,7 @@ static void test_fde_start(void **state)
 	struct kp_record r = { .type = KP_REC_SYMTAB };
 	uint64_t pcs[] = { APP + 0xbeef10, APP + 0xbeef40, APP + 0xbeef7f, APP + 0xbeef90 };
 	struct kp_view *v;
-	int n = 0;
+	char syms_out[256] = "";
 
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, &pcs[i], 1), 0);
@@ -1204,8 +1209,8 @@ static void test_fde_start(void **state)
 	assert_null(row(v, "app+0xbeef10", 0));
 	assert_int_equal(v->nr_rows, 2);
 	kp_view__free(v);
-	assert_int_equal(kp_model__foreach_symbol(c->m, fde_sym_visit, &n), 0);
-	assert_int_equal(n, 0);
+	assert_int_equal(kp_model__foreach_symbol(c->m, fde_sym_visit, syms_out), 0);
+	assert_string_equal(syms_out, "0xbeef00/0x11/ 0xbeef00/0x41/ 0xbeef00/0x80/ 0xbeef80/0x11/ ");
 	r.symtab.path = "/bin/app";
 	r.symtab.nr_syms = 1;
 	r.symtab.syms = syms;
@@ -1215,6 +1220,47 @@ static void test_fde_start(void **state)
 	assert_true(must(v, "app @0xbeef00", 0)->self == 3);
 	assert_null(row(v, "app @0xbeef80", 0));
 	kp_view__free(v);
+}
+
+/* A replay: code the resolver can say nothing of (0xdead..: no name, no
+ * start) that the stream's SYMTAB gives as a function without a name at
+ * 0xdead00, up to 0xdead4f: its pcs are "app @0xdead00", one row, the
+ * SYMTAB come before the samples (as a replay feeds it) or after; a pc
+ * past the symbol stays an address; a save gives the symbol again. */
+static void symtab_unnamed(struct ctx *c, int table_first)
+{
+	struct kp_symbol syms[] = { { 0xdead00, 0x50, "" } };
+	struct kp_record r = { .type = KP_REC_SYMTAB };
+	uint64_t pcs[] = { APP + 0xdead10, APP + 0xdead4f, APP + 0xdead50 };
+	char syms_out[256] = "";
+	struct kp_view *v;
+
+	r.symtab.path = "/bin/app";
+	r.symtab.nr_syms = 1;
+	r.symtab.syms = syms;
+	if (table_first)
+		assert_int_equal(kp_model__feed(c->m, &r), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, &pcs[i], 1), 0);
+	if (!table_first)
+		assert_int_equal(kp_model__feed(c->m, &r), 0);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "app @0xdead00", 0)->self == 2);
+	assert_true(must(v, "app+0xdead50", 0)->self == 1);
+	assert_int_equal(v->nr_rows, 2);
+	kp_view__free(v);
+	assert_int_equal(kp_model__foreach_symbol(c->m, fde_sym_visit, syms_out), 0);
+	assert_string_equal(syms_out, "0xdead00/0x11/ 0xdead00/0x50/ ");
+}
+
+static void test_symtab_unnamed_first(void **state)
+{
+	symtab_unnamed(*state, 1);
+}
+
+static void test_symtab_unnamed_late(void **state)
+{
+	symtab_unnamed(*state, 0);
 }
 
 /* A debug file came (the resolver's names_epoch grew): at the next
@@ -1365,7 +1411,7 @@ static int visit(void *ctx, const struct kp_stack_visit *v)
 }
 
 static int sym_visit(void *ctx, const char *path, const uint8_t *bid, uint8_t bl,
-		     uint64_t addr, const char *name)
+		     uint64_t addr, uint64_t size, const char *name)
 {
 	int *n = ctx;
 
@@ -1560,7 +1606,8 @@ int main(void)
 		T(test_filters), T(test_focus), cmocka_unit_test(test_node_limit),
 		cmocka_unit_test(test_wide_node),
 		T(test_hiding), T(test_unknown_pid), T(test_junk_callers), T(test_symtab_and_unknown),
-		T(test_late_symtab), T(test_fde_start), T(test_renamed), T(test_return_address),
+		T(test_late_symtab), T(test_fde_start), T(test_symtab_unnamed_first),
+		T(test_symtab_unnamed_late), T(test_renamed), T(test_return_address),
 		T(test_shared_frames),
 		T(test_symtab_agrees), T(test_inlined), T(test_unwind), T(test_foreach),
 		cmocka_unit_test(test_properties), T(test_view_ids_stable),

@@ -7,6 +7,7 @@
  * damage and warns with the offset; a bad header and another user's file
  * are refused. */
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,6 +33,7 @@ static struct {
 	uint32_t types[MAX_FED];
 	uint32_t pids[MAX_FED];		/* process/sample/mmap/exit pid */
 	size_t n;
+	char app_syms[256];		/* /usr/bin/app's: "ADDR/SIZE/NAME " */
 } fed;
 
 static uint8_t queue[1 << 16];		/* the fake collector's queue */
@@ -61,6 +63,11 @@ int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 	case KP_REC_EXIT: fed.pids[fed.n] = r->exit.pid; break;
 	default: fed.pids[fed.n] = 0;
 	}
+	for (uint32_t i = 0; r->type == KP_REC_SYMTAB && !strcmp(r->symtab.path, "/usr/bin/app") &&
+	     i < r->symtab.nr_syms; i++)
+		snprintf(fed.app_syms + strlen(fed.app_syms),
+			 sizeof(fed.app_syms) - strlen(fed.app_syms), "%#" PRIx64 "/%#" PRIx64 "/%s ",
+			 r->symtab.syms[i].addr, r->symtab.syms[i].size, r->symtab.syms[i].name);
 	fed.n++;
 	return 0;
 }
@@ -79,18 +86,21 @@ int kp_model__foreach_code(struct kp_model *m, size_t max_bytes,
 int kp_model__foreach_symbol(struct kp_model *m,
 			     int (*cb)(void *ctx, const char *path,
 				       const uint8_t *build_id, uint8_t build_id_len,
-				       uint64_t addr, const char *name),
+				       uint64_t addr, uint64_t size, const char *name),
 			     void *ctx)
 {
 	static const uint8_t bid[4] = { 1, 2, 3, 4 };
 	int rc;
 
 	(void)m;
-	rc = cb(ctx, "/usr/bin/app", bid, 4, 0x2000, "hot_b");
+	rc = cb(ctx, "/usr/bin/app", bid, 4, 0x2000, 0, "hot_b");
+	/* three frames of one function without a name, started at 0x3000 */
+	for (uint64_t size = 0x10; size <= 0x30 && !rc; size += 0x10)
+		rc = cb(ctx, "/usr/bin/app", bid, 4, 0x3000, size == 0x20 ? 0x40 : size, "");
 	if (!rc)
-		rc = cb(ctx, "/usr/bin/app", bid, 4, 0x1000, "hot_a");
+		rc = cb(ctx, "/usr/bin/app", bid, 4, 0x1000, 0, "hot_a");
 	if (!rc)
-		rc = cb(ctx, "[kernel.kallsyms]", NULL, 0, 0xffffffff81000000ULL,
+		rc = cb(ctx, "[kernel.kallsyms]", NULL, 0, 0xffffffff81000000ULL, 0,
 			"do_syscall_64");
 	return rc;
 }
@@ -275,7 +285,9 @@ static void check_saved(int with_spool)
 
 	assert_int_equal(load(&warn, &err), 0);
 	assert_string_equal(warn.msg, "");
-	/* SYMTAB first (two modules), then META. */
+	/* SYMTAB first (two modules), then META. The function without a
+	 * name is one symbol, as long as its largest frame said. */
+	assert_string_equal(fed.app_syms, "0x1000/0/hot_a 0x2000/0/hot_b 0x3000/0x40/ ");
 	assert_int_equal(fed.types[0], KP_REC_SYMTAB);
 	assert_int_equal(fed.types[1], KP_REC_SYMTAB);
 	assert_int_equal(fed.types[2], KP_REC_META);
@@ -335,10 +347,11 @@ static void test_damage_at_first_record(void **state)
 
 	(void)state;
 	save_run(60);
-	damage(KP_STREAM_HEADER_LEN, 0xff);	/* first record's envelope */
-	damage(KP_STREAM_HEADER_LEN + 1, 0xff);
-	damage(KP_STREAM_HEADER_LEN + 2, 0xff);
-	damage(KP_STREAM_HEADER_LEN + 3, 0xff);
+	/* first record's type: a varint of over 32 bits (5 bytes of 0xff
+	 * and what follows; 4 would end on the next byte, 0x01 here, into a
+	 * type the block walk takes and steps over) */
+	for (int i = 0; i < 5; i++)
+		damage(KP_STREAM_HEADER_LEN + i, 0xff);
 	assert_int_equal(load(&warn, &err), 0);
 	assert_non_null(strstr(warn.msg, "damaged at byte 16"));
 	assert_int_equal(fed.n, 0);

@@ -279,8 +279,9 @@ static uint32_t unknown_fn(struct kp_model *m, const struct kp_pck *k)
 
 /* The function of code without a name that starts at file offset start
  * of module mod (its FDE): "module @0xSTART", one for all its pcs. Not a
- * name (unknown): a save's SYMTAB leaves it out, a late one renames it. */
-static uint32_t start_fn(struct kp_model *m, uint32_t mod, uint64_t start)
+ * name (unknown): a save's SYMTAB gives it as an unnamed symbol at its
+ * start (kp_intern__fn_start), a late named one renames it. */
+uint32_t kp_intern__start_fn(struct kp_model *m, uint32_t mod, uint64_t start)
 {
 	char buf[KP_PATH_MAX + 32];
 	uint32_t fn;
@@ -290,6 +291,22 @@ static uint32_t start_fn(struct kp_model *m, uint32_t mod, uint64_t start)
 	if (fn != KP_NONE)
 		m->in.fns[fn].unknown = 1;
 	return fn;
+}
+
+int kp_intern__fn_start(const struct kp_model *m, uint32_t fn, uint64_t *start)
+{
+	const struct kp_func *f = &m->in.fns[fn];
+	const char *mod = m->in.mods[f->module].name, *p;
+	size_t len = strlen(mod);
+	char *end;
+
+	if (!f->unknown || f->kernel || strncmp(f->name, mod, len) ||
+	    strncmp(f->name + len, " @0x", 4))
+		return 0;
+	p = f->name + len + 4;
+	errno = 0;
+	*start = strtoull(p, &end, 16);
+	return end != p && !*end && !errno;
 }
 
 /* Give pc key k the frames fi[0..n) (n <= 0: unknown). */
@@ -310,7 +327,7 @@ static int add_frames(struct kp_model *m, uint32_t k, struct kp_frame_info *fi, 
 		if (fi[i].name)
 			fn = kp_intern__fn(m, mod, fi[i].name);
 		else if (fi[i].start_known && !m->in.mods[mod].kernel)
-			fn = start_fn(m, mod, fi[i].start);
+			fn = kp_intern__start_fn(m, mod, fi[i].start);
 		else
 			fn = unknown_fn(m, &m->in.pcks[k]);
 
@@ -322,14 +339,24 @@ static int add_frames(struct kp_model *m, uint32_t k, struct kp_frame_info *fi, 
 	return 0;
 }
 
-/* A name from a symbol table of the stream, else NULL. */
-static const char *table_name(struct kp_model *m, uint32_t k)
+/* The symbol of k in a symbol table of the stream, else NULL. */
+static const struct kp_symbol *table_sym(struct kp_model *m, uint32_t k)
 {
 	const struct kp_model_module *mod = &m->in.mods[m->in.pcks[k].module];
 
 	if (mod->symtab < 0)
 		return NULL;
-	return kp_intern__symtab_name(&m->in.symtabs[mod->symtab], m->in.pcks[k].off);
+	return kp_intern__symtab_sym(&m->in.symtabs[mod->symtab], m->in.pcks[k].off);
+}
+
+/* The stream's table says k is in the function without a name that
+ * starts at start: the resolver's frames stand when they say so too. */
+static int table_start(struct kp_frame_info *fi, int n, uint64_t start)
+{
+	if (n > 0 && !fi[n - 1].name && fi[n - 1].start_known && fi[n - 1].start == start)
+		return n;
+	fi[0] = (struct kp_frame_info){ .start_known = 1, .start = start };
+	return 1;
 }
 
 /* Give pc key k its frames: from the resolver, by its module's offset
@@ -346,7 +373,8 @@ static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi
 {
 	struct kp_frame_info fi[KP_MAX_INLINE];
 	const struct kp_model_module *mod = &m->in.mods[m->in.pcks[k].module];
-	const char *name = table_name(m, k);
+	const struct kp_symbol *sym = table_sym(m, k);
+	const char *name = sym && *sym->name ? sym->name : NULL;
 	int n = 0;
 
 	if (mod->held) {
@@ -358,7 +386,9 @@ static int name_pck(struct kp_model *m, uint32_t k, const struct kp_map_info *mi
 	}
 	if (n > KP_MAX_INLINE)
 		n = KP_MAX_INLINE;
-	if (name && (n <= 0 || !fi[n - 1].name || strcmp(fi[n - 1].name, name))) {
+	if (sym && !name)
+		n = table_start(fi, n, sym->addr);
+	else if (name && (n <= 0 || !fi[n - 1].name || strcmp(fi[n - 1].name, name))) {
 		fi[0] = (struct kp_frame_info){ .name = name };
 		/* the stream's code has the line (and the inlined function)
 		 * the live run found there */

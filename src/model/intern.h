@@ -134,10 +134,17 @@ uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 			   uint32_t proc);
 int kp_intern__symtab(struct kp_model *m, const struct kp_rec_symtab *st);
 /* symtabs.c: does symtab st belong to module mod (build id, else path)?
- * The name st gives offset off, or NULL. */
+ * The symbol st gives offset off (its name "": a function without a
+ * name starts at its addr), or NULL. */
 int kp_intern__symtab_matches(const struct kp_model_symtab *st,
 			      const struct kp_model_module *mod);
-const char *kp_intern__symtab_name(const struct kp_model_symtab *st, uint64_t off);
+const struct kp_symbol *kp_intern__symtab_sym(const struct kp_model_symtab *st,
+					      uint64_t off);
+/* The function "module @0xSTART" of code without a name at file offset
+ * start of user module mod (KP_NONE on -ENOMEM); whether function fn is
+ * one, and its start. */
+uint32_t kp_intern__start_fn(struct kp_model *m, uint32_t mod, uint64_t start);
+int kp_intern__fn_start(const struct kp_model *m, uint32_t fn, uint64_t *start);
 const char *kp_intern__source(struct kp_model *m, uint32_t frame);
 /* The frame that stands for frame's function, source line and
  * inlinedness where pcs are not told apart (merged trees, leaves under

@@ -459,15 +459,18 @@ int kp_model__foreach_stack_if(struct kp_model *m,
 			       void *ctx);
 
 /* Every distinct frame seen, for SYMTAB records at the end of a save:
- * path/build-id of its module, address as in kp_rec_symtab, its name (the
- * containing function for inlined frames; frames without a name are left
- * out). A return address is given as its call site (offset of pc - 1), as
- * the model looks it up; SYMTAB symbols of size 0 match their exact
- * address only, sized ones their range. */
+ * path/build-id of its module, address as in kp_rec_symtab, size 0, its
+ * name (the containing function for inlined frames). A return address is
+ * given as its call site (offset of pc - 1), as the model looks it up;
+ * SYMTAB symbols of size 0 match their exact address only, sized ones
+ * their range. Code without a name whose function's start is known
+ * ("module @0xSTART") is given as name "" at that start, its size
+ * reaching the frame's address (one call per frame: a writer keeps the
+ * largest of a start); other frames without a name are left out. */
 int kp_model__foreach_symbol(struct kp_model *m,
 			     int (*cb)(void *ctx, const char *path,
 				       const uint8_t *build_id, uint8_t build_id_len,
-				       uint64_t addr, const char *name),
+				       uint64_t addr, uint64_t size, const char *name),
 			     void *ctx);
 
 /* ---- annotate: where in a function the samples fall ---- */

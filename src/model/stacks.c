@@ -148,7 +148,7 @@ int kp_model__foreach_stack_if(struct kp_model *m,
 int kp_model__foreach_symbol(struct kp_model *m,
 			     int (*cb)(void *ctx, const char *path,
 				       const uint8_t *build_id, uint8_t build_id_len,
-				       uint64_t addr, const char *name),
+				       uint64_t addr, uint64_t size, const char *name),
 			     void *ctx)
 {
 	size_t i;
@@ -157,12 +157,18 @@ int kp_model__foreach_symbol(struct kp_model *m,
 	for (i = 0; i < m->in.nr_pcks && !err; i++) {
 		const struct kp_pck *k = &m->in.pcks[i];
 		const struct kp_model_module *mod = &m->in.mods[k->module];
-		const struct kp_func *fn = &m->in.fns[m->in.frames[k->first + k->n - 1].fn];
+		uint32_t f = m->in.frames[k->first + k->n - 1].fn;
+		const uint8_t *bid = mod->build_id_len ? mod->build_id : NULL;
+		uint64_t start;
 
-		if (k->module == KP_MOD_UNKNOWN || fn->unknown)
+		if (k->module == KP_MOD_UNKNOWN || !k->n)
 			continue;
-		err = cb(ctx, mod->path, mod->build_id_len ? mod->build_id : NULL,
-			 mod->build_id_len, k->off, fn->name);
+		if (!m->in.fns[f].unknown)
+			err = cb(ctx, mod->path, bid, mod->build_id_len, k->off, 0,
+				 m->in.fns[f].name);
+		else if (kp_intern__fn_start(m, f, &start) && start <= k->off)
+			err = cb(ctx, mod->path, bid, mod->build_id_len, start,
+				 k->off - start + 1, "");
 	}
 	return err;
 }

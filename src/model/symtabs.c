@@ -24,9 +24,10 @@ int kp_intern__symtab_matches(const struct kp_model_symtab *st,
 	return !strcmp(st->path, mod->path);
 }
 
-/* Name in the module's SYMTAB: the symbol containing off, or for a
- * symbol without a size, one at exactly off. */
-const char *kp_intern__symtab_name(const struct kp_model_symtab *st, uint64_t off)
+/* The module's SYMTAB symbol containing off, or for a symbol without a
+ * size, the one at exactly off. */
+const struct kp_symbol *kp_intern__symtab_sym(const struct kp_model_symtab *st,
+					      uint64_t off)
 {
 	size_t lo = 0, hi = st->nr;
 	const struct kp_symbol *s;
@@ -42,8 +43,8 @@ const char *kp_intern__symtab_name(const struct kp_model_symtab *st, uint64_t of
 	if (!lo)
 		return NULL;
 	s = &st->syms[lo - 1];
-	if (s->addr == off || (s->size && off < s->addr + s->size))
-		return s->name;
+	if (s->addr == off || (s->size && off - s->addr < s->size))
+		return s;
 	return NULL;
 }
 
@@ -64,19 +65,20 @@ static int rename_unknown(struct kp_model *m, uint32_t mod)
 	for (i = 0; i < m->in.nr_pcks; i++) {
 		struct kp_pck *k = &m->in.pcks[i];
 		struct kp_frame *f = &m->in.frames[k->first];
-		const char *name;
+		const struct kp_symbol *sym;
 		uint32_t fn;
 
 		if (k->module != mod || k->n != 1 || !m->in.fns[f->fn].unknown)
 			continue;
-		name = kp_intern__symtab_name(st, k->off);
-		if (!name)
+		sym = kp_intern__symtab_sym(st, k->off);
+		if (!sym || (!*sym->name && m->in.mods[mod].kernel))
 			continue;
-		fn = kp_intern__fn(m, mod, name);
+		fn = *sym->name ? kp_intern__fn(m, mod, sym->name) :
+				  kp_intern__start_fn(m, mod, sym->addr);
 		if (fn == KP_NONE)
 			return -ENOMEM;
+		renamed |= m->in.frames[k->first].fn != fn;
 		m->in.frames[k->first].fn = fn;
-		renamed = 1;
 	}
 	return renamed;
 }

@@ -22,10 +22,10 @@
 #define KP_SAVE_CODE_MAX (16u << 20)
 
 struct sym {
-	char *path, *name;
+	char *path, *name;	/* name "": a function without a name */
 	uint8_t build_id[KP_BUILD_ID_MAX];
 	uint8_t build_id_len;
-	uint64_t addr;
+	uint64_t addr, size;
 };
 
 struct symvec {
@@ -208,7 +208,8 @@ out_abort:
 }
 
 static int collect_sym(void *ctx, const char *path, const uint8_t *build_id,
-		       uint8_t build_id_len, uint64_t addr, const char *name)
+		       uint8_t build_id_len, uint64_t addr, uint64_t size,
+		       const char *name)
 {
 	struct symvec *sv = ctx;
 	struct sym *s;
@@ -242,6 +243,7 @@ static int collect_sym(void *ctx, const char *path, const uint8_t *build_id,
 	else
 		s->build_id_len = 0;
 	s->addr = addr;
+	s->size = size;
 	sv->n++;
 	return 0;
 }
@@ -264,7 +266,28 @@ static int cmp_sym(const void *x, const void *y)
 	c = memcmp(a->build_id, b->build_id, a->build_id_len);
 	if (c)
 		return c;
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->size < b->size ? -1 : a->size > b->size;
+}
+
+/* One symbol without a name per start: the largest (sorted last). */
+static void keep_largest_unnamed(struct symvec *sv)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < sv->n; i++) {
+		struct sym *a = &sv->v[i], *b = a + 1;
+
+		if (i + 1 < sv->n && !*a->name && !*b->name && a->addr == b->addr &&
+		    same_module(a, b)) {
+			free(a->path);
+			free(a->name);
+			continue;
+		}
+		sv->v[o++] = *a;
+	}
+	sv->n = o;
 }
 
 /* Encode syms[0..n) (one module, sorted) as one SYMTAB record. */
@@ -278,7 +301,8 @@ static int write_symtab(struct kp_pump *p, const struct sym *syms, size_t n,
 	int rc;
 
 	for (size_t i = 0; i < n; i++)
-		tmp[i] = (struct kp_symbol){ .addr = syms[i].addr, .name = syms[i].name };
+		tmp[i] = (struct kp_symbol){ .addr = syms[i].addr, .size = syms[i].size,
+					     .name = syms[i].name };
 	r.symtab.path = syms[0].path;
 	r.symtab.build_id_len = syms[0].build_id_len;
 	memcpy(r.symtab.build_id, syms[0].build_id, syms[0].build_id_len);
@@ -305,6 +329,7 @@ static int write_symtabs(struct kp_pump *p, struct symvec *sv, struct kp_err *er
 	if (sv->n == 0)	/* sv->v is NULL: no qsort(NULL, 0) */
 		return 0;
 	qsort(sv->v, sv->n, sizeof(*sv->v), cmp_sym);
+	keep_largest_unnamed(sv);
 	tmp = malloc(SYMS_PER_RECORD * sizeof(*tmp));
 	if (!tmp)
 		return kp_err_set(err, -ENOMEM, "out of memory");

@@ -222,7 +222,8 @@ struct kp_rec_lost {
 struct kp_symbol {
 	uint64_t addr;
 	uint64_t size;		/* 0 if unknown */
-	const char *name;
+	const char *name;	/* "": a function without a name starts at
+				 * addr (minor 6, kptop-stream(5)) */
 };
 
 struct kp_rec_symtab {
