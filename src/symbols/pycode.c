@@ -230,6 +230,11 @@ int kp_py__read_code(int memfd, const struct kp_py_layout *l, uint64_t code,
 				&out->linetable_len);
 	if (!rc && !out->qualname[0])
 		rc = -EFAULT;
+	if (rc) {
+		free(out->linetable);
+		out->linetable = NULL;
+		out->linetable_len = 0;
+	}
 	return rc;
 }
 

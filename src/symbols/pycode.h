@@ -66,7 +66,8 @@ struct kp_py_code {
 };
 
 /* Read the code object at code through memfd (/proc/PID/mem). Returns 0,
- * -EFAULT (a read failed or a value is out of bounds), -ENOMEM. */
+ * -EFAULT (a read failed or a value is out of bounds), -ENOMEM; on an
+ * error out->linetable is NULL (nothing to free). */
 int kp_py__read_code(int memfd, const struct kp_py_layout *l, uint64_t code,
 		     struct kp_py_code *out);
 
