@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "smaps-rss.h"
 #include <gelf.h>
 
 #include "symbols/dwarfidx.h"
@@ -220,31 +222,6 @@ static void test_inline(void **state)
 	assert_int_equal(f[1].inlined, 0);
 	assert_int_equal(f[1].line, marker_line("MARK_CALL"));
 	kp_symbols__free(s);
-}
-
-/* kB of /proc/self/smaps "Rss:" over the mappings of path. */
-static long rss_of(const char *path)
-{
-	FILE *f = fopen("/proc/self/smaps", "r");
-	char line[1024], perms[8];
-	unsigned long lo, hi, off, ino;
-	unsigned dmaj, dmin;
-	long kb = 0, v;
-	int in = 0, at = 0;
-
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &lo, &hi, perms, &off,
-			   &dmaj, &dmin, &ino, &at) == 7) {
-			in = !strcmp(line + at, path);
-			continue;
-		}
-		if (in && sscanf(line, "Rss: %ld kB", &v) == 1)
-			kb += v;
-	}
-	fclose(f);
-	return kb;
 }
 
 /* The file pages a DWARF lookup touched leave kptop's RSS (the first

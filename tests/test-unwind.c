@@ -14,6 +14,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "smaps-rss.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -1125,31 +1127,6 @@ static void test_jit_frame(void **state)
 	(void)state;
 	skip();
 #endif
-}
-
-/* kB of /proc/self/smaps "Rss:" over the mappings of path. */
-static long rss_of(const char *path)
-{
-	FILE *f = fopen("/proc/self/smaps", "r");
-	char line[1024], perms[8];
-	unsigned long lo, hi, off, ino;
-	unsigned dmaj, dmin;
-	long kb = 0, v;
-	int in = 0, at = 0;
-
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu %n", &lo, &hi, perms, &off,
-			   &dmaj, &dmin, &ino, &at) == 7) {
-			in = !strcmp(line + at, path);
-			continue;
-		}
-		if (in && sscanf(line, "Rss: %ld kB", &v) == 1)
-			kb += v;
-	}
-	fclose(f);
-	return kb;
 }
 
 /* The unwinder's images are libelf's maps of other programs' files: the

@@ -81,7 +81,7 @@ CLEANFILES += tests/fixtures/fx-variants.stamp tests/fixtures/fx-debuglink \
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-symbols
 TESTS += tests/test-symbols
-tests_test_symbols_SOURCES = tests/test-symbols.c
+tests_test_symbols_SOURCES = tests/test-symbols.c tests/smaps-rss.h
 tests_test_symbols_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 tests_test_symbols_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS) -ldl
 check_PROGRAMS += tests/test-disasm

@@ -51,7 +51,7 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/test-unwind
 TESTS += tests/test-unwind
 ## The unwinder's sources are compiled in, as in the fuzz targets.
-tests_test_unwind_SOURCES = tests/test-unwind.c src/unwind/unwind.c \
+tests_test_unwind_SOURCES = tests/test-unwind.c tests/smaps-rss.h src/unwind/unwind.c \
 	src/unwind/unwind-cfi.c src/unwind/unwind-expr.c src/unwind/cfi-scan.c \
 	src/unwind/cfi-scan-elf.c
 tests_test_unwind_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
