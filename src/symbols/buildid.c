@@ -62,18 +62,31 @@ static int open_regular(const char *path)
 	return fd;
 }
 
+/* The ELF file at path, opened (*fd, *elf: the caller ends both), or
+ * -errno / -KP_EFORMAT with nothing open. */
+static int elf_open(const char *path, int *fd, Elf **elf)
+{
+	*fd = open_regular(path);
+	if (*fd < 0)
+		return *fd;
+	elf_version(EV_CURRENT);
+	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (*elf && elf_kind(*elf) == ELF_K_ELF)
+		return 0;
+	elf_end(*elf);
+	close(*fd);
+	return -KP_EFORMAT;
+}
+
 int kp_buildid__file(const char *path, uint8_t *out, uint8_t *len)
 {
 	uint8_t id[KP_ELF_BUILD_ID_MAX];
-	int fd = open_regular(path), rc;
 	Elf *elf;
+	int fd, rc = elf_open(path, &fd, &elf);
 
-	if (fd < 0)
-		return fd;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	rc = elf && elf_kind(elf) == ELF_K_ELF ? kp_elf__build_id(elf, id, len)
-					       : -KP_EFORMAT;
+	if (rc)
+		return rc;
+	rc = kp_elf__build_id(elf, id, len);
 	if (rc == 0 && (*len == 0 || *len > KP_BUILDID_MAX))
 		rc = -KP_EFORMAT;
 	if (rc == 0)
@@ -86,14 +99,12 @@ int kp_buildid__file(const char *path, uint8_t *out, uint8_t *len)
 int kp_buildid__file_bias(const char *path, uint64_t off, uint64_t *bias)
 {
 	struct kp_elf_info info;
-	int fd = open_regular(path), rc;
 	Elf *elf;
+	int fd, rc = elf_open(path, &fd, &elf);
 
-	if (fd < 0)
-		return fd;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	rc = elf && elf_kind(elf) == ELF_K_ELF ? kp_elf__info(elf, &info) : -KP_EFORMAT;
+	if (rc)
+		return rc;
+	rc = kp_elf__info(elf, &info);
 	for (size_t i = 0; rc == 0 && i < info.nr_loads; i++) {
 		const struct kp_elf_load *l = &info.loads[i];
 
