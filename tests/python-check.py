@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # python-check.py WHAT FILE PID [NAMES]: checks a speedscope profile
 # (kptop --format speedscope) of tests/workload/py-split.py running as PID:
-# hot_a/hot_b/hot_c within 3 points of 50/30/20, whole Python chains
+# hot_a/hot_b/hot_c within 3 points of 50/30/20, or within 5 standard
+# errors of a sample share where n samples make 3 points too tight (a
+# share of n samples is binomial; 4.6 points for 50% of 3,000), whole Python chains
 # (main thread: the native main, Py_BytesMain or __libc_start_call_main
 # below <module>; other threads: the native start_thread below
 # Thread._bootstrap) under >= 95% of their samples, no
@@ -23,6 +25,7 @@ doc = json.load(open(path))
 frames = doc["shared"]["frames"]
 hot = {"hot_a": 0.0, "hot_b": 0.0, "hot_c": 0.0}
 whole = total = spin = spin_ok = 0.0
+period = 0.0
 names = set()
 bad = []
 prefix = "(pid %d) thread " % pid
@@ -41,6 +44,7 @@ for prof in doc["profiles"]:
             continue
         hot[hit[0]] += w
         total += w
+        period = w if not period else min(period, w)
         if "work" in ns and "_PyEval_EvalFrameDefault" not in ns:
             i = ns.index("work")
             if tid == pid:
@@ -63,10 +67,13 @@ fail = []
 if total <= 0:
     print("%s: no samples of hot_a/hot_b/hot_c for pid %d" % (what, pid))
     sys.exit(1)
+n = total / period  # a stack's weight is its samples times the period
+print("%s: %d samples of hot_a/hot_b/hot_c" % (what, n))
 for h, want in (("hot_a", 50), ("hot_b", 30), ("hot_c", 20)):
     share = 100 * hot[h] / total
-    print("%s: %s %.1f%% (want %d%%)" % (what, h, share, want))
-    if abs(share - want) > 3:
+    tol = max(3.0, 5 * 100 * (want / 100 * (1 - want / 100) / n) ** 0.5)
+    print("%s: %s %.1f%% (want %d%% +- %.1f)" % (what, h, share, want, tol))
+    if abs(share - want) > tol:
         fail.append(h)
 print("%s: whole Python chains in %.1f%% of the samples" % (what, 100 * whole / total))
 if whole < 0.95 * total:

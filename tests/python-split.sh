@@ -19,17 +19,17 @@ P1= P2= U=
 trap 'kill $P1 $P2 $U 2>/dev/null; rm -rf "$T"' EXIT
 
 # Started before kptop; saved.
-"$PY" "$WL" 7 2 & P1=$!
+"$PY" "$WL" 9 2 & P1=$!
 sleep 1
-"$KPTOP" --batch --format speedscope -o "$T/before.json" -F 999 -d 4 -p "$P1" \
+"$KPTOP" --batch --format speedscope -o "$T/before.json" -F 999 -d 6 -p "$P1" \
 	-w "$T/before.kps" 2>"$T/err" || fail "kptop (before): $(tail -3 "$T/err")"
 $CHECK before "$T/before.json" "$P1" "$T/before.names" || fail "started before kptop"
 
 # Started after kptop (every process sampled).
-"$KPTOP" --batch --format speedscope -o "$T/after.json" -F 999 -d 4 2>"$T/err2" &
+"$KPTOP" --batch --format speedscope -o "$T/after.json" -F 999 -d 6 2>"$T/err2" &
 K=$!
 sleep 1
-"$PY" "$WL" 2.5 2 & P2=$!
+"$PY" "$WL" 4 2 & P2=$!
 wait $K || fail "kptop (after): $(tail -3 "$T/err2")"
 $CHECK after "$T/after.json" "$P2" || fail "started after kptop"
 
@@ -57,12 +57,12 @@ sys.exit(not (p and p["merged"] > 0 and p["code_unreadable"] == 0))' "$T/replay.
 
 # In a pid and mount namespace of its own.
 command -v unshare >/dev/null 2>&1 || skip "unshare (Debian package util-linux) is not installed"
-unshare -pmf --mount-proc "$PY" "$WL" 7 2 & U=$!
+unshare -pmf --mount-proc "$PY" "$WL" 9 2 & U=$!
 sleep 1
 P3=$(pgrep -P "$U" -x python3.11 | head -1)
 [ -n "$P3" ] && grep -q '^NSpid:.*	1$' "/proc/$P3/status" ||
 	fail "no python3.11 in a pid namespace of its own under unshare $U"
-"$KPTOP" --batch --format speedscope -o "$T/ns.json" -F 999 -d 4 -p "$P3" \
+"$KPTOP" --batch --format speedscope -o "$T/ns.json" -F 999 -d 6 -p "$P3" \
 	2>"$T/err4" || fail "kptop (namespace): $(tail -3 "$T/err4")"
 $CHECK namespace "$T/ns.json" "$P3" || fail "in a pid and mount namespace"
 exit 0

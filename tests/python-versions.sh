@@ -20,9 +20,9 @@ for v in 3.12 3.13; do
 		echo "python-versions: no python$v here (pyenv): not tested" >&2
 		continue
 	fi
-	"$py" "$WL" 7 2 & P=$!
+	"$py" "$WL" 9 2 & P=$!
 	sleep 1
-	"$KPTOP" --batch --format speedscope -o "$T/$v.json" -F 999 -d 4 -p "$P" \
+	"$KPTOP" --batch --format speedscope -o "$T/$v.json" -F 999 -d 6 -p "$P" \
 		2>"$T/err" || fail "kptop ($py): $(tail -3 "$T/err")"
 	$CHECK "$v" "$T/$v.json" "$P" || fail "python$v ($py)"
 	wait "$P"
