@@ -75,6 +75,11 @@ rss_mb() { awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 screen() { tmux -L "$SOCK" capture-pane -p -t soak; }
 # a header field: the text after LABEL up to two spaces
 field() { screen | head -3 | sed -n "s/.*$1\([^ ]*\).*/\1/p" | head -1; }
+# the header's Model figure (B, KiB or MiB: its unit changes) in MiB
+model_mb() {
+	screen | head -3 | sed -n 's/.*Model \([0-9.]*\) \([KM]*i*B\).*/\1 \2/p' | head -1 |
+		awk '{ d = $2 == "MiB" ? 1 : $2 == "KiB" ? 1024 : 1048576; printf "%.1f", $1 / d }'
+}
 now_s() { date +%s.%N; }
 # Wait (up to 5 s) for the next refresh: the header's first line (its
 # sample total) changes only when a refresh draws it.
@@ -87,7 +92,7 @@ redrawn() {
 	done
 }
 
-printf '%6s %8s %8s %8s %8s %8s %8s %9s %6s\n' time RSS_MB model cpu% hdr_cpu% proc10% other% merged load1
+printf '%6s %8s %8s %8s %8s %8s %8s %9s %6s\n' time RSS_MB model_MB cpu% hdr_cpu% proc10% other% merged load1
 t0=$(date +%s)
 c0=$(cpu_ticks "$pid")
 w0=$t0
@@ -118,7 +123,7 @@ while :; do
 	near=$((near + $(awk -v h="${hdr%\%}" -v p="$p10" \
 		'BEGIN { d = h - p; if (d < 0) d = -d; print (p > 0 && d <= 0.1 * p) }')))
 	printf '%6s %8s %8s %8s %8s %8s %8s %9s %6s\n' $((now - t0)) "$(rss_mb "$pid")" \
-		"$(field 'Model ')" "$cpu" "$hdr" "$p10" \
+		"$(model_mb)" "$cpu" "$hdr" "$p10" \
 		"$(field '\[other\] ')" "$(field 'Merged ')" \
 		"$(cut -d' ' -f1 /proc/loadavg)"
 	c0=$c1
