@@ -751,6 +751,53 @@ static void test_module_retry_bounded(void **state)
 	free_snap(sn);
 }
 
+/* The path function's first answer dies before the unwinder opens it
+ * (a /proc/PID/map_files path of a process that just exited): the
+ * unwinder asks again at once, and the sample that found the module
+ * missing unwinds with the second answer. */
+struct gone_path {
+	const char *paths[2];
+	int asked;
+};
+
+static const char *gone_path_fn(void *ctx, const struct kp_unwind_map *map)
+{
+	struct gone_path *g = ctx;
+
+	(void)map;
+	return g->paths[g->asked++ ? 1 : 0];
+}
+
+static void test_path_gone(void **state)
+{
+	struct snap *sn = load_snap("split-nofp");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct gone_path g = { .paths = { "/nonexistent/kptop-gone/split-nofp",
+					  sn->exe->path } };
+	struct kp_unwind_map m;
+	uint64_t pcs[128];
+	int trunc, n;
+
+	(void)state;
+	assert_non_null(u);
+	kp_unwinder__set_path_fn(u, gone_path_fn, &g);
+	m = *sn->exe;
+	m.path = NULL;
+	m.ino = 4242;	/* a file: keyed by device and inode */
+	n = kp_unwinder__unwind(u, 1, &m, 1, sn->s[0].regs, 17, sn->s[0].stack,
+				sn->s[0].len, pcs, 128, &trunc);
+	assert_int_equal(g.asked, 2);
+	assert_true(n > 3);
+	assert_true(find_frame(sn, pcs, n, 0, "main") > 0);
+	/* cached now: not asked again */
+	assert_int_equal(kp_unwinder__unwind(u, 1, &m, 1, sn->s[0].regs, 17,
+					     sn->s[0].stack, sn->s[0].len, pcs,
+					     128, &trunc), n);
+	assert_int_equal(g.asked, 2);
+	kp_unwinder__free(u);
+	free_snap(sn);
+}
+
 /* The module cache is bounded: past its size the least recently used
  * module is freed, and unwinding through it again loads it again with
  * the same result. Two keys (inodes 1 and 2) for the same file. */
@@ -1184,6 +1231,7 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_module_lru),
 		cmocka_unit_test(test_module_retry_bounded),
+		cmocka_unit_test(test_path_gone),
 		cmocka_unit_test(test_build_id_key),
 		cmocka_unit_test(test_hostile_cfi),
 		cmocka_unit_test(test_cfi_scan),

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define KP_INTERN_CHUNK (64u << 10)
 #define KP_PATHCACHE_SLOTS 4096		/* power of two */
@@ -255,11 +256,13 @@ static struct kp_pathent *path_slot(struct kp_resolve *r, const struct kp_map_in
 	}
 }
 
-/* A path the unwinder may open for m: checked once, then cached. */
+/* A path the unwinder may open for m: checked, cached, and looked for
+ * again when the cached one is gone. */
 static const char *safe_path(struct kp_resolve *r, const struct kp_map_info *m)
 {
 	struct kp_pathent *e;
 	struct kp_sym_map sm;
+	const char *p;
 	char buf[4200];
 
 	if (r->nr_paths >= KP_PATHCACHE_SLOTS / 2) {
@@ -267,14 +270,19 @@ static const char *safe_path(struct kp_resolve *r, const struct kp_map_info *m)
 		r->nr_paths = 0;
 	}
 	e = path_slot(r, m);
-	if (e->used)
+	/* Asked again for a map (the unwinder could not open its path, or
+	 * dropped its module): a /proc path of a process that has exited
+	 * since is found again, as the host's file if it is the mapped one. */
+	if (e->used && (!e->path[0] || access(e->path, F_OK) == 0))
 		return e->path;
 	kp_resolve__sym_map(m, &sm);
 	if (sm.path[0] != '/' || kp_symbols__safe_path(r->syms, &sm, buf, sizeof(buf)) != 0)
 		buf[0] = '\0';
-	e->path = intern(r, buf);
-	if (!e->path)
-		return "";
+	if (!(p = intern(r, buf)))
+		return e->used ? e->path : "";
+	e->path = p;
+	if (e->used)
+		return p;
 	e->used = 1;
 	e->pid = m->pid;
 	e->proc_start = m->proc_start_ns;

@@ -557,7 +557,7 @@ static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
 	check_build_id(m);
 	c->loads++;
 	retry_later(c, m, gap);
-	return m->ok ? m : NULL;
+	return m->ok ? m : module_retry(c, m, map);
 }
 
 /* Free the least recently looked-up module. Only uw_cache__module
@@ -616,7 +616,10 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 	m->next = c->buckets[h];
 	c->buckets[h] = m;
 	c->nr++;
-	return m->ok ? m : NULL;
+	/* A path from the path function may have died between its check
+	 * and the open (/proc/PID/map_files/... of a process that just
+	 * exited): asked again at once, it may give the host's file. */
+	return m->ok ? m : module_retry(c, m, map);
 }
 
 /* The ELF address of process address pc in map; 0 when outside the

@@ -171,7 +171,8 @@ void kp_unwinder__set_max_modules(struct kp_unwinder *u, size_t max);
 int kp_unwinder__set_debug_dir(struct kp_unwinder *u, const char *dir);
 
 /* For maps given without a path: fn(ctx, map) returns the safe path of
- * map's file (or NULL), called only when the file is not cached. Making
+ * map's file (or NULL), called only when the file is not cached, and
+ * once more at once when the path it gave cannot be opened. Making
  * a path safe opens /proc files: a new process's every map would cost
  * that on each of its first samples otherwise. */
 typedef const char *kp_unwind_path_fn(void *ctx, const struct kp_unwind_map *map);
