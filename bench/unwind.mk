@@ -1,9 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 ## bench/ — unwind benchmarks (not run by make check): `make bench'.
 EXTRA_PROGRAMS += bench/unwind-bench
-bench_unwind_bench_SOURCES = bench/unwind-bench.c src/unwind/unwind.c \
-	src/unwind/unwind-cfi.c src/unwind/unwind-expr.c src/unwind/cfi-scan.c \
-	src/unwind/cfi-scan-elf.c
+bench_unwind_bench_SOURCES = bench/unwind-bench.c $(KP_UNWIND_SRC)
 bench_unwind_bench_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
 bench_unwind_bench_LDADD = libkputil.a $(LIBDW_LIBS) $(LIBELF_LIBS)
 CLEANFILES += bench/unwind-bench

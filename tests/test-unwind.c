@@ -1176,6 +1176,149 @@ static void test_jit_frame(void **state)
 #endif
 }
 
+/* What the instructions of JIT code without CFI say of its frame at a
+ * pc (unwind-jit.c): CPython's frameless trampoline, a frame-pointer
+ * prologue, a pc inside an instruction, a branch, and random bytes
+ * (never read outside the code, any answer a sane frame). */
+static void test_jit_rule(void **state)
+{
+	static const uint8_t cpython[] = {
+		0x48, 0x83, 0xec, 0x08,	/* sub $8,%rsp */
+		0xff, 0xd1,		/* call *%rcx */
+		0x48, 0x83, 0xc4, 0x08,	/* add $8,%rsp */
+		0xc3,			/* ret */
+	};
+	static const uint8_t fp[] = {
+		0xf3, 0x0f, 0x1e, 0xfa,	/* endbr64 */
+		0x55,			/* push %rbp */
+		0x48, 0x89, 0xe5,	/* mov %rsp,%rbp */
+		0x41, 0x54,		/* push %r12 */
+		0x48, 0x81, 0xec, 0x10, 0x01, 0x00, 0x00,	/* sub $0x110,%rsp */
+		0x4c, 0x89, 0xe0,	/* mov %r12,%rax */
+		0xe8, 0, 0, 0, 0,	/* call */
+		0xc3,
+	};
+	static const uint8_t branch[] = { 0x48, 0x83, 0xec, 0x08, 0xeb, 0x00, 0xff, 0xd1, 0xc3 };
+	static const uint8_t to_rbp[] = { 0x48, 0x89, 0xc5, 0xff, 0xd1, 0xc3 };	/* mov %rax,%rbp */
+	struct uw_jit_rule r;
+	uint8_t junk[40];
+
+	(void)state;
+	assert_int_equal(uw_jit_rule(cpython, sizeof(cpython), 6, &r), 0);
+	assert_int_equal(r.cfa_off, 16);
+	assert_int_equal(r.rbp_below_cfa, 0);
+	assert_true(r.rbp_same);
+	assert_int_equal(uw_jit_rule(cpython, sizeof(cpython), 0, &r), 0);	/* the entry */
+	assert_int_equal(r.cfa_off, 8);
+	assert_int_equal(uw_jit_rule(cpython, sizeof(cpython), 5, &r), KP_ENOCFI);
+	assert_int_equal(uw_jit_rule(cpython, sizeof(cpython), sizeof(cpython), &r), KP_ENOCFI);
+	assert_int_equal(uw_jit_rule(fp, sizeof(fp), 25, &r), 0);
+	assert_int_equal(r.cfa_off, 8 + 8 + 0x110 + 8);	/* pushes, sub, the return address */
+	assert_int_equal(r.rbp_below_cfa, 16);
+	assert_false(r.rbp_same);
+	assert_int_equal(uw_jit_rule(branch, sizeof(branch), 8, &r), KP_ENOCFI);
+	assert_int_equal(uw_jit_rule(to_rbp, sizeof(to_rbp), 5, &r), KP_ENOCFI);
+	srand(42);
+	for (int i = 0; i < 200000; i++) {
+		size_t len = 1 + (size_t)rand() % sizeof(junk);
+		uint8_t *code = malloc(len);	/* exact size: ASan sees overreads */
+
+		assert_non_null(code);
+		for (size_t k = 0; k < len; k++)
+			code[k] = (uint8_t)(rand() & 1 ? rand() : cpython[k % sizeof(cpython)]);
+		if (uw_jit_rule(code, len, (uint64_t)rand() % (len + 2), &r) == 0) {
+			assert_true(r.cfa_off >= 8 && r.cfa_off <= UW_JIT_MAX_FRAME + 8);
+			assert_int_equal(r.cfa_off & 7, 0);
+			assert_true(r.rbp_below_cfa == 0 ||
+				    (r.rbp_below_cfa >= 16 && r.rbp_below_cfa <= r.cfa_off));
+		}
+		free(code);
+	}
+}
+
+/* JIT code with no frame pointer and no CFI, whose bytes the code
+ * function gives: "sub $8,%rsp; call" as CPython's trampolines are. The
+ * unwinder steps over it by what its instructions did to the stack
+ * pointer (rbp is not its frame's: its caller's, here jit_caller's, which
+ * has no frame pointer), on to the outermost frame. */
+struct jit_code_src {
+	const uint8_t *code;
+	size_t len;
+	uint64_t at;
+	int asked;
+};
+
+static const uint8_t *jit_code_fn(void *ctx, uint32_t pid, const struct kp_unwind_map *map,
+				  uint64_t pc, uint64_t *start, size_t *len)
+{
+	struct jit_code_src *src = ctx;
+
+	(void)pid;
+	(void)map;
+	src->asked++;
+	if (pc < src->at || pc >= src->at + src->len)
+		return NULL;
+	*start = src->at;
+	*len = src->len;
+	return src->code;
+}
+
+static void test_jit_frameless(void **state)
+{
+#if defined(__x86_64__)
+	static const uint8_t tramp[] = {
+		0x48, 0x83, 0xec, 0x08,	/* sub $8,%rsp */
+		0x48, 0x89, 0xf8,	/* mov %rdi,%rax */
+		0x48, 0x89, 0xf7,	/* mov %rsi,%rdi */
+		0xff, 0xd0,		/* call *%rax */
+		0x48, 0x83, 0xc4, 0x08,	/* add $8,%rsp */
+		0xc3,			/* ret */
+	};
+	struct kp_unwind_map maps[64];
+	static char paths[64][512];
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	struct jit_cap c;
+	struct jit_code_src src = { .code = tramp, .len = sizeof(tramp) };
+	uint64_t pcs[128];
+	size_t nr;
+	int n, trunc;
+	void *code = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+
+	(void)state;
+	assert_true(code != MAP_FAILED);
+	memcpy(code, tramp, sizeof(tramp));
+	assert_int_equal(mprotect(code, 4096, PROT_READ | PROT_EXEC), 0);
+	src.at = (uint64_t)(uintptr_t)code;
+	jit_caller(code, &c);
+	nr = self_maps(maps, paths, 64);
+	assert_non_null(u);
+	kp_unwinder__set_code_fn(u, jit_code_fn, &src);
+	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
+	kp_unwinder__stats(u, &st);
+	assert_true(n >= 4);
+	assert_true(pcs[1] > src.at && pcs[1] <= src.at + sizeof(tramp));
+	assert_true(pcs[2] > (uint64_t)(uintptr_t)jit_caller &&
+		    pcs[2] < (uint64_t)(uintptr_t)jit_caller + 256);
+	assert_int_equal(trunc, 0);
+	assert_int_equal(st.jit_frames, 1);
+	assert_int_equal(st.fp_frames, 0);
+	assert_true(src.asked >= 1);
+	/* without the code function: rbp is not this frame's, no whole chain */
+	kp_unwinder__set_code_fn(u, NULL, NULL);
+	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
+	assert_true(trunc || n < 4 || pcs[2] < (uint64_t)(uintptr_t)jit_caller ||
+		    pcs[2] >= (uint64_t)(uintptr_t)jit_caller + 256);
+	free(c.stack);
+	munmap(code, 4096);
+	kp_unwinder__free(u);
+#else
+	(void)state;
+	skip();
+#endif
+}
+
 /* The unwinder's images are libelf's maps of other programs' files: the
  * pages its load touched (the CFI check reads all of .eh_frame, 57 kB of
  * kptop's) are given back, not left in kptop's RSS. */
@@ -1236,6 +1379,8 @@ int main(void)
 		cmocka_unit_test(test_hostile_cfi),
 		cmocka_unit_test(test_cfi_scan),
 		cmocka_unit_test(test_jit_frame),
+		cmocka_unit_test(test_jit_rule),
+		cmocka_unit_test(test_jit_frameless),
 		cmocka_unit_test(test_keeps_fp),
 	};
 

@@ -48,6 +48,24 @@ int uw_expr_eval(const Dwarf_Op *ops, size_t nops, const struct uw_regs *regs,
 		 const struct uw_mem *mem, bool have_cfa, uint64_t cfa,
 		 uint64_t *out, bool *is_value);
 
+/* ---- JIT code without CFI (unwind-jit.c) ---- */
+
+#define UW_JIT_MAX_BYTES 4096	/* code followed from the entry, at most */
+#define UW_JIT_MAX_FRAME 4096	/* bytes a followed frame may take */
+
+/* The frame at offset off of code[0..len) (a function's bytes from its
+ * entry): the caller's stack pointer (CFA) is sp + cfa_off, the return
+ * address the word below it; the caller's rbp is the word at CFA -
+ * rbp_below_cfa when that is not 0, else rbp itself when rbp_same, else
+ * unknown. 0, or KP_ENOCFI when the code up to off is not straight-line
+ * code of the forms followed (unwind-jit.c says which). */
+struct uw_jit_rule {
+	int64_t cfa_off;
+	int64_t rbp_below_cfa;
+	bool rbp_same;
+};
+int uw_jit_rule(const uint8_t *code, size_t len, uint64_t off, struct uw_jit_rule *out);
+
 /* ---- the CFI module cache (unwind-cfi.c) ---- */
 
 struct uw_cache;

@@ -37,6 +37,9 @@ struct uw_leaf_ent {
 
 struct kp_unwinder {
 	struct uw_cache *cache;
+	kp_unwind_code_fn *code_fn;	/* JIT code's bytes (may be NULL) */
+	void *code_ctx;
+	uint32_t pid;			/* of the stack being unwound */
 	bool dwarf_only;		/* no frame-pointer steps (benchmarks) */
 	struct kp_unwind_stats stats;
 	struct uw_leaf_ent *leaf;	/* UW_LEAF_SLOTS entries */
@@ -75,6 +78,12 @@ void kp_unwinder__free(struct kp_unwinder *u)
 	uw_cache__free(u->cache);
 	free(u->leaf);
 	free(u);
+}
+
+void kp_unwinder__set_code_fn(struct kp_unwinder *u, kp_unwind_code_fn *fn, void *ctx)
+{
+	u->code_fn = fn;
+	u->code_ctx = ctx;
 }
 
 void kp_unwinder__set_path_fn(struct kp_unwinder *u, kp_unwind_path_fn *fn, void *ctx)
@@ -246,6 +255,45 @@ static int step_fp(const struct kp_unwind_map *maps, size_t nr_maps,
 	return UW_STEP_OK;
 }
 
+/* One step over JIT code at pc (the sampled pc when exact, else a return
+ * address) by what its instructions did to the stack pointer
+ * (unwind-jit.c); KP_ENOCFI when its bytes are not known or not followed,
+ * -ERANGE / -EFAULT as step_fp. */
+static int step_jit(struct kp_unwinder *u, const struct kp_unwind_map *maps,
+		    size_t nr_maps, const struct kp_unwind_map *map, uint64_t pc,
+		    struct uw_regs *regs, const struct uw_mem *mem)
+{
+	struct uw_jit_rule rule;
+	const uint8_t *code;
+	uint64_t start, cfa, ra, rbp = regs->r[UW_FP];
+	size_t len = 0;
+	int err;
+
+	if (!u->code_fn || !(regs->valid & (1u << UW_SP)))
+		return KP_ENOCFI;
+	code = u->code_fn(u->code_ctx, u->pid, map, pc, &start, &len);
+	if (!code || pc < start || uw_jit_rule(code, len, pc - start, &rule))
+		return KP_ENOCFI;
+	cfa = regs->r[UW_SP] + (uint64_t)rule.cfa_off;
+	if ((err = uw_mem_read(mem, cfa - 8, &ra)))
+		return err;
+	if (rule.rbp_below_cfa && (err = uw_mem_read(mem, cfa - (uint64_t)rule.rbp_below_cfa, &rbp)))
+		return err;
+	if (!ra)
+		return UW_STEP_END;
+	if (!find_map(maps, nr_maps, ra - 1))
+		return -EFAULT;
+	regs->valid &= UW_CALLEE_SAVED;
+	if (!rule.rbp_below_cfa && !rule.rbp_same)
+		regs->valid &= ~(1u << UW_FP);
+	else
+		regs->r[UW_FP] = rbp;
+	regs->r[UW_SP] = cfa;
+	regs->r[UW_RA] = ra;
+	regs->valid |= 1u << UW_SP | 1u << UW_RA;
+	return UW_STEP_OK;
+}
+
 /* One frame of the loop: by its CFI, else by its frame pointer where
  * frame_at allows. *exact: the next pc is looked up as is (a signal
  * frame's caller), not at pc - 1. */
@@ -260,7 +308,17 @@ static int step_frame(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 
 	err = frame_at(u, maps, nr_maps, at, true, &frame, &by_fp);
 	if (err == KP_ENOCFI && by_fp && !u->dwarf_only) {
+		const struct kp_unwind_map *map = find_map(maps, nr_maps, at);
+		uint64_t pc = r->r[UW_RA];
+
 		*exact = false;
+		if (map && map_is_anon(map)) {
+			err = step_jit(u, maps, nr_maps, map, pc, r, mem);
+			if (err == UW_STEP_OK)
+				u->stats.jit_frames++;
+			if (err != KP_ENOCFI)
+				return err;
+		}
 		err = step_fp(maps, nr_maps, r, mem);
 		if (err == UW_STEP_OK)
 			u->stats.fp_frames++;
@@ -314,6 +372,7 @@ int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
 	if (!stack || len <= KP_UNWIND_LEAF_BYTES)
 		return -ENODATA;	/* only the leaf words: keep the fp stack */
 	regs_init(&r, regs, nr_regs);
+	u->pid = pid;
 	mem.sp0 = r.r[UW_SP];
 	pcs[n++] = r.r[UW_RA];
 	while (n < max) {

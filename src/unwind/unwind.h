@@ -14,7 +14,11 @@
  * its frame pointer (rbp + 16 the caller's stack pointer, the return
  * address at rbp + 8, the caller's rbp at rbp), with the same checks
  * (each frame above the last, inside the copy, the return address in a
- * mapping); the next frame uses its CFI again. A module whose file cannot
+ * mapping); the next frame uses its CFI again. JIT code whose bytes the
+ * code function gives (kp_unwinder__set_code_fn) is stepped by what its
+ * instructions from the entry to the pc do to the stack pointer where
+ * they are simple enough to follow (a frameless trampoline such as
+ * CPython's), by its frame pointer otherwise. A module whose file cannot
  * be read, or whose CFI is refused, is not guessed at.
  * Modules are keyed by build-id, else device + inode, else the path; at
  * most 256 stay cached (kp_unwinder__set_max_modules), the least recently
@@ -64,6 +68,7 @@ struct kp_unwind_stats {
 	uint64_t bad_address;	/* stopped: pc outside every mapping */
 	uint64_t leaf_fixed;	/* frame-pointer stacks given back a leaf's caller */
 	uint64_t fp_frames;	/* frames without CFI stepped over by rbp */
+	uint64_t jit_frames;	/* JIT frames stepped by their code's stack use */
 	uint64_t too_deep;	/* stopped: max frames filled before the outermost */
 	uint64_t modules;	/* files opened for their CFI (cached by build-id,
 				 * else device + inode, else path) */
@@ -177,5 +182,14 @@ int kp_unwinder__set_debug_dir(struct kp_unwinder *u, const char *dir);
  * that on each of its first samples otherwise. */
 typedef const char *kp_unwind_path_fn(void *ctx, const struct kp_unwind_map *map);
 void kp_unwinder__set_path_fn(struct kp_unwinder *u, kp_unwind_path_fn *fn, void *ctx);
+
+/* For anonymous memory (JIT code): fn(ctx, pid, map, pc, &start, &len)
+ * returns the bytes of the function holding pc, from its entry at
+ * *start, *len of them (valid until the next call), or NULL when it does
+ * not know that code. Asked for every JIT frame, so it caches. */
+typedef const uint8_t *kp_unwind_code_fn(void *ctx, uint32_t pid,
+					 const struct kp_unwind_map *map, uint64_t pc,
+					 uint64_t *start, size_t *len);
+void kp_unwinder__set_code_fn(struct kp_unwinder *u, kp_unwind_code_fn *fn, void *ctx);
 
 #endif /* KP_UNWIND_H */
