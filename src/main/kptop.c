@@ -270,6 +270,7 @@ static int build_model(struct run *r)
 	r->res = kp_resolve__new(r->syms, r->unw, &r->err);
 	if (!r->res)
 		return built_error(r);
+	kp_resolve__set_replay(r->res, r->o.input != NULL);
 	mo.resolver = kp_resolve__resolver(r->res);
 	if (r->unw) {
 		r->ad = kp_autodwarf__new(mo.resolver);

@@ -220,6 +220,46 @@ static int covered(const struct span *sp, size_t n, uint32_t mod, uint64_t off)
 	return 0;
 }
 
+/* The resolver's JIT functions (unwind_codes) after the model's own:
+ * those whose address a code of anonymous memory already written has are
+ * left out, and max_bytes holds for all. */
+struct unwind_codes {
+	uint64_t *anon;			/* addresses of "//anon" codes written */
+	size_t nr_anon;
+	size_t *bytes, max_bytes;
+	int (*cb)(void *ctx, const struct kp_rec_code *c);
+	void *ctx;
+};
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int unwind_code_cb(void *ctx, const struct kp_rec_code *c)
+{
+	struct unwind_codes *u = ctx;
+
+	if (bsearch(&c->vaddr, u->anon, u->nr_anon, sizeof(*u->anon), by_u64))
+		return 0;
+	if (c->len > u->max_bytes - *u->bytes)
+		return 0;
+	*u->bytes += c->len;
+	return u->cb(u->ctx, c);
+}
+
+static int unwind_codes(struct kp_model *m, struct unwind_codes *u)
+{
+	const struct kp_resolver_ops *ops = m->res.ops;
+
+	if (!ops || !ops->unwind_codes)
+		return 0;
+	qsort(u->anon, u->nr_anon, sizeof(*u->anon), by_u64);
+	return ops->unwind_codes(m->res.ctx, unwind_code_cb, u);
+}
+
 int kp_model__foreach_code(struct kp_model *m, size_t max_bytes,
 			   int (*cb)(void *ctx, const struct kp_rec_code *c),
 			   void *ctx)
@@ -227,7 +267,8 @@ int kp_model__foreach_code(struct kp_model *m, size_t max_bytes,
 	const struct kp_resolver_ops *ops = m->res.ops;
 	struct kp_pck_count *v = NULL;
 	struct span *sp = NULL;
-	size_t n = 0, nsp = 0, cap = 0, bytes = 0, asks = 0;
+	uint64_t *anon = NULL;
+	size_t n = 0, nsp = 0, cap = 0, bytes = 0, asks = 0, nr_anon = 0, cap_anon = 0;
 	int rc = kp_feed__settle(m);
 
 	if (!rc)
@@ -254,8 +295,15 @@ int kp_model__foreach_code(struct kp_model *m, size_t max_bytes,
 		if (c->len > max_bytes - bytes)
 			continue;	/* a smaller one may still fit */
 		bytes += c->len;
+		if (!strcmp(c->path, "//anon") &&
+		    !kp_grow(&anon, &cap_anon, nr_anon + 1, sizeof(*anon)))
+			anon[nr_anon++] = c->vaddr;
 		rc = cb(ctx, c);
 	}
+	if (!rc)
+		rc = unwind_codes(m, &(struct unwind_codes){ anon, nr_anon, &bytes, max_bytes,
+							     cb, ctx });
+	free(anon);
 	free(sp);
 	free(v);
 	return rc;

@@ -541,6 +541,8 @@ int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 			m->sum.lost[0] += r->lost.count;
 		return 0;
 	case KP_REC_CODE:
+		if (m->res.ops && m->res.ops->code_fed)
+			m->res.ops->code_fed(m->res.ctx, &r->code);
 		return kp_codes__keep(m, &r->code);
 	case KP_REC_SYMTAB:
 		kp_vcache__invalidate(m, KP_VC_NODES);	/* names may change */

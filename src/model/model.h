@@ -174,6 +174,15 @@ struct kp_resolver_ops {
 	int (*disasm)(void *ctx, const uint8_t *code, size_t len, uint64_t vaddr,
 		      int (*cb)(void *cbctx, const struct kp_insn_info *in),
 		      void *cbctx);
+	/* JIT code that unwind steps over by its instructions (both may be
+	 * NULL): code_fed gets each CODE record the model is fed (a
+	 * replay's anonymous code is what the saved run stepped by);
+	 * unwind_codes calls cb with each function so used, as a CODE
+	 * record, for a save (kp_model__foreach_code), and returns cb's
+	 * first non-zero return, else 0. */
+	void (*code_fed)(void *ctx, const struct kp_rec_code *c);
+	int (*unwind_codes)(void *ctx, int (*cb)(void *cbctx, const struct kp_rec_code *c),
+			    void *cbctx);
 	/* A sample with Python frames (py_status set): its user stack
 	 * u[0..nu) (innermost first, as unwound) with the Python frames put
 	 * in the place of the interpreter's loop, as pcs of a mapping of the
@@ -542,9 +551,11 @@ int kp_model__annotate_recount(struct kp_model *m, struct kp_annot *a);
 void kp_annot__free(struct kp_annot *a);
 
 /* Every function with samples whose code the resolver can give (or a
- * CODE record held), hottest first, for CODE records at the end of a
- * save: cb gets each function's code (borrowed for the call). At most
- * max_bytes of code in all. cb returns 0 to go on. */
+ * CODE record held), hottest first, then the JIT code the unwinder
+ * stepped over by its instructions (the resolver's unwind_codes), for
+ * CODE records at the end of a save: cb gets each function's code
+ * (borrowed for the call). At most max_bytes of code in all. cb returns
+ * 0 to go on. */
 int kp_model__foreach_code(struct kp_model *m, size_t max_bytes,
 			   int (*cb)(void *ctx, const struct kp_rec_code *c),
 			   void *ctx);

@@ -429,6 +429,22 @@ static int op_disasm(void *ctx, const uint8_t *code, size_t len, uint64_t vaddr,
 	return a->inner.ops->disasm(a->inner.ctx, code, len, vaddr, cb, cbctx);
 }
 
+/* The unwinder's JIT code: the inner resolver's. */
+static void op_code_fed(void *ctx, const struct kp_rec_code *c)
+{
+	struct kp_autodwarf *a = ctx;
+
+	a->inner.ops->code_fed(a->inner.ctx, c);
+}
+
+static int op_unwind_codes(void *ctx, int (*cb)(void *cbctx, const struct kp_rec_code *c),
+			   void *cbctx)
+{
+	struct kp_autodwarf *a = ctx;
+
+	return a->inner.ops->unwind_codes(a->inner.ctx, cb, cbctx);
+}
+
 static const struct kp_resolver_ops autodwarf_ops = {
 	.symbolize = op_symbolize,
 	.module_name = op_module_name,
@@ -442,6 +458,8 @@ static const struct kp_resolver_ops autodwarf_ops = {
 	.names_epoch = op_names_epoch,
 	.code = op_code,
 	.disasm = op_disasm,
+	.code_fed = op_code_fed,
+	.unwind_codes = op_unwind_codes,
 };
 
 struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)
@@ -467,6 +485,10 @@ struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)
 		a->ops.code = NULL;
 	if (!inner.ops->disasm)
 		a->ops.disasm = NULL;
+	if (!inner.ops->code_fed)
+		a->ops.code_fed = NULL;
+	if (!inner.ops->unwind_codes)
+		a->ops.unwind_codes = NULL;
 	if (!inner.ops->function)
 		a->ops.function = NULL;
 	a->self = (uint32_t)getpid();

@@ -7,7 +7,7 @@ libkppump_a_SOURCES = src/pump/pump.h src/pump/pump-int.h src/pump/pump.c \
 	src/pump/pump-state.h src/pump/pump-state.c src/pump/pump-save.c \
 	src/pump/pump-load.c src/pump/resolve.h src/pump/resolve.c \
 	src/pump/autodwarf.h src/pump/autodwarf.c \
-	src/pump/resolve-code.h src/pump/resolve-code.c
+	src/pump/resolve-code.h src/pump/resolve-code.c src/pump/resolve-jit.h src/pump/resolve-jit.c
 libkppump_a_SOURCES += src/pump/python.h src/pump/python-int.h \
 	src/pump/python.c src/pump/python-ops.c
 libkppump_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)

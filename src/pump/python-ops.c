@@ -474,6 +474,22 @@ static int op_disasm(void *ctx, const uint8_t *code, size_t len, uint64_t vaddr,
 	return py->inner.ops->disasm(py->inner.ctx, code, len, vaddr, cb, cbctx);
 }
 
+/* The unwinder's JIT code: the inner resolver's. */
+static void op_code_fed(void *ctx, const struct kp_rec_code *c)
+{
+	struct kp_python *py = ctx;
+
+	py->inner.ops->code_fed(py->inner.ctx, c);
+}
+
+static int op_unwind_codes(void *ctx, int (*cb)(void *cbctx, const struct kp_rec_code *c),
+			   void *cbctx)
+{
+	struct kp_python *py = ctx;
+
+	return py->inner.ops->unwind_codes(py->inner.ctx, cb, cbctx);
+}
+
 static const struct kp_resolver_ops python_ops = {
 	.symbolize = op_symbolize,
 	.module_name = op_module_name,
@@ -488,6 +504,8 @@ static const struct kp_resolver_ops python_ops = {
 	.python = op_python,
 	.code = op_code,
 	.disasm = op_disasm,
+	.code_fed = op_code_fed,
+	.unwind_codes = op_unwind_codes,
 };
 
 void kp_py_ops_init(struct kp_python *py)
@@ -512,6 +530,10 @@ void kp_py_ops_init(struct kp_python *py)
 		py->ops.code = NULL;
 	if (!in->disasm)
 		py->ops.disasm = NULL;
+	if (!in->code_fed)
+		py->ops.code_fed = NULL;
+	if (!in->unwind_codes)
+		py->ops.unwind_codes = NULL;
 }
 
 struct kp_resolver kp_python__resolver(struct kp_python *py)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "pump/resolve.h"
 #include "pump/resolve-code.h"
+#include "pump/resolve-jit.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ struct kp_resolve {
 	size_t cap_umaps;
 	struct kp_resolver_ops ops;	/* resolve_ops; prefetch only if fetching */
 	struct kp_rcode *code;		/* annotate's ops, made on first use */
+	struct kp_rjit *jit;		/* JIT code's bytes for the unwinder */
 };
 
 static uint64_t hash_str(const char *s)
@@ -388,6 +390,30 @@ static int op_disasm(void *ctx, const uint8_t *code, size_t len, uint64_t vaddr,
 	return kp_rcode__disasm(&r->code, code, len, vaddr, cb, cbctx);
 }
 
+/* The unwinder's code function: JIT code's bytes (resolve-jit.h). */
+static const uint8_t *unwind_code(void *ctx, uint32_t pid, const struct kp_unwind_map *map,
+				  uint64_t pc, uint64_t *start, size_t *len)
+{
+	struct kp_resolve *r = ctx;
+
+	return map->src ? kp_rjit__code(r->jit, pid, map->src, pc, start, len) : NULL;
+}
+
+static void op_code_fed(void *ctx, const struct kp_rec_code *c)
+{
+	struct kp_resolve *r = ctx;
+
+	kp_rjit__hold(r->jit, c);
+}
+
+static int op_unwind_codes(void *ctx, int (*cb)(void *cbctx, const struct kp_rec_code *c),
+			   void *cbctx)
+{
+	struct kp_resolve *r = ctx;
+
+	return kp_rjit__foreach(r->jit, cb, cbctx);
+}
+
 static const struct kp_resolver_ops resolve_ops = {
 	.symbolize = op_symbolize,
 	.module_name = op_module_name,
@@ -401,6 +427,8 @@ static const struct kp_resolver_ops resolve_ops = {
 	.names_epoch = op_names_epoch,
 	.code = op_code,
 	.disasm = op_disasm,
+	.code_fed = op_code_fed,
+	.unwind_codes = op_unwind_codes,
 };
 
 struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,
@@ -414,7 +442,10 @@ struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,
 		return NULL;
 	}
 	r = calloc(1, sizeof(*r));
-	if (!r || !(r->paths = calloc(KP_PATHCACHE_SLOTS, sizeof(*r->paths)))) {
+	if (!r || !(r->paths = calloc(KP_PATHCACHE_SLOTS, sizeof(*r->paths))) ||
+	    !(r->jit = kp_rjit__new(syms))) {
+		if (r)
+			free(r->paths);
 		free(r);
 		kp_err_set(err, -ENOMEM, "resolve: out of memory");
 		errno = ENOMEM;
@@ -425,8 +456,10 @@ struct kp_resolve *kp_resolve__new(struct kp_symbols *syms,
 	r->ops = resolve_ops;
 	if (!kp_symbols__fetching(syms))
 		r->ops.prefetch = NULL;	/* the model then skips its work */
-	if (unw)
+	if (unw) {
 		kp_unwinder__set_path_fn(unw, unwind_path, r);
+		kp_unwinder__set_code_fn(unw, unwind_code, r);
+	}
 	return r;
 }
 
@@ -441,6 +474,7 @@ void kp_resolve__free(struct kp_resolve *r)
 		free(c);
 	}
 	kp_rcode__free(r->code);
+	kp_rjit__free(r->jit);
 	free(r->set);
 	free(r->paths);
 	free(r->umaps);
@@ -452,6 +486,11 @@ struct kp_resolver kp_resolve__resolver(struct kp_resolve *r)
 	struct kp_resolver res = { .ops = &r->ops, .ctx = r };
 
 	return res;
+}
+
+void kp_resolve__set_replay(struct kp_resolve *r, int on)
+{
+	kp_rjit__set_replay(r->jit, on);
 }
 
 void kp_resolve__usage(const struct kp_resolve *r, size_t *strings, size_t *bytes)

@@ -13,8 +13,9 @@
  * (kp_symbols__user_start), which the model shows as "module @0xSTART".
  *
  * Owns: the strings it hands the model (interned: each distinct string is
- * kept once, valid until kp_resolve__free), and a cache of safe paths
- * (/proc/PID/map_files/...) for the unwinder. Borrows the kp_symbols and
+ * kept once, valid until kp_resolve__free), a cache of safe paths
+ * (/proc/PID/map_files/...) and the bytes of JIT code (resolve-jit.h)
+ * for the unwinder. Borrows the kp_symbols and
  * the kp_unwinder (which may be NULL: then no DWARF unwinding); the caller
  * frees them after kp_resolve__free.
  *
@@ -38,6 +39,11 @@ void kp_resolve__free(struct kp_resolve *r);
 
 /* The resolver to put in kp_model_opts; valid while r lives. */
 struct kp_resolver kp_resolve__resolver(struct kp_resolve *r);
+
+/* A replay (kptop -i): JIT code's bytes for the unwinder come from the
+ * file's CODE records only, never from a process that has the pid now
+ * (resolve-jit.h). */
+void kp_resolve__set_replay(struct kp_resolve *r, int on);
 
 /* Strings interned so far and their bytes (stats, tests). */
 void kp_resolve__usage(const struct kp_resolve *r, size_t *strings, size_t *bytes);
