@@ -169,6 +169,7 @@ static const char *const call_fns[] = {
 	"cfunction_call", "cfunction_vectorcall_O", "cfunction_vectorcall_NOARGS",
 	"cfunction_vectorcall_FASTCALL", "cfunction_vectorcall_FASTCALL_KEYWORDS",
 	"vectorcall_method", "_PyObject_Vectorcall", "PyObject_CallOneArg",
+	"py_trampoline_evaluator",	/* -X perf: calls the loop through a trampoline */
 };
 
 static int name_class(const char *name)
@@ -292,6 +293,25 @@ static int has_module(const struct kp_map_info *maps, size_t n)
 					sizeof(KP_PYTHON_MODULE_PREFIX) - 1);
 }
 
+/* -X perf's trampolines: code in anonymous memory called by
+ * py_trampoline_evaluator that calls the loop are call machinery too
+ * (told by place, not by name: a replay has no perf map to name them). */
+static void class_trampolines(uint8_t *cls, const uint64_t *u, int nu,
+			      const struct kp_map_info *maps, size_t nr_maps)
+{
+	for (int i = 1; i + 1 < nu; i++) {
+		const struct kp_map_info *m;
+
+		if (cls[i] != KP_PYC_OTHER || cls[i - 1] != KP_PYC_EVAL ||
+		    cls[i + 1] != KP_PYC_CALL)
+			continue;
+		m = map_of(maps, nr_maps, u[i]);
+		if (m && !m->ino && !m->maj && !m->min && !m->build_id_len &&
+		    !(m->path && m->path[0] == '/' && m->path[1] != '/'))
+			cls[i] = KP_PYC_CALL;
+	}
+}
+
 static int op_python(void *ctx, const struct kp_rec_sample *s, const uint64_t *u,
 		     int nu, const struct kp_map_info *maps, size_t nr_maps,
 		     uint64_t *out, int max)
@@ -309,6 +329,7 @@ static int op_python(void *ctx, const struct kp_rec_sample *s, const uint64_t *u
 		cls[i] = (uint8_t)classify(py, s->pid, u[i], i > 0, maps, nr_maps);
 		loops += cls[i] == KP_PYC_EVAL;
 	}
+	class_trampolines(cls, u, nu, maps, nr_maps);
 	for (int i = 0; i < nu; i++) {
 		if (cls[i] == KP_PYC_EVAL)
 			put_python(py, p, s, &g, ++k == loops);

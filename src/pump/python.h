@@ -22,7 +22,8 @@
  * Merging (the resolver's python op): each native frame of
  * _PyEval_EvalFrameDefault is replaced by the Python frames it ran (the
  * innermost up to the next one entered from C), native call machinery
- * between them (_PyEval_Vector, *Vectorcall*, ...) dropped; other native
+ * between them (_PyEval_Vector, *Vectorcall*, ..., and -X perf's
+ * trampolines, told by their place) dropped; other native
  * frames keep their place. Raw mode (kp_python__set_raw) keeps the native
  * stacks as they are.
  *
