@@ -242,7 +242,7 @@ static int unwind_code_cb(void *ctx, const struct kp_rec_code *c)
 {
 	struct unwind_codes *u = ctx;
 
-	if (bsearch(&c->vaddr, u->anon, u->nr_anon, sizeof(*u->anon), by_u64))
+	if (u->nr_anon && bsearch(&c->vaddr, u->anon, u->nr_anon, sizeof(*u->anon), by_u64))
 		return 0;
 	if (c->len > u->max_bytes - *u->bytes)
 		return 0;
@@ -256,7 +256,8 @@ static int unwind_codes(struct kp_model *m, struct unwind_codes *u)
 
 	if (!ops || !ops->unwind_codes)
 		return 0;
-	qsort(u->anon, u->nr_anon, sizeof(*u->anon), by_u64);
+	if (u->nr_anon)
+		qsort(u->anon, u->nr_anon, sizeof(*u->anon), by_u64);
 	return ops->unwind_codes(m->res.ctx, unwind_code_cb, u);
 }
 

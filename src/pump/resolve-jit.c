@@ -213,6 +213,8 @@ static int32_t find_held(struct kp_rjit *j, uint64_t pc)
 {
 	size_t lo = 0, hi = j->nr;
 
+	if (!j->nr)
+		return -1;
 	if (!j->sorted) {
 		qsort(j->fns, j->nr, sizeof(*j->fns), by_start);
 		if (j->index_cap && index_rebuild(j, j->index_cap))
