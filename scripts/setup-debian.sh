@@ -23,7 +23,7 @@ as_root() {
 # pprof`, debuginfod: a server for tests/debuginfod.sh, libxml2-utils
 # for xmllint and chromium for the SVG flame graph, bash-completion for
 # the completion's directory and tests/completion.sh, python3.11 and its
-# headers for the Python tests, bpftrace-free) are
+# headers for the Python tests, jq for the JSON Lines test, bpftrace-free) are
 # needed by `make check`.
 PKGS="build-essential autoconf automake autoconf-archive libtool pkg-config
 clang llvm bpftool libbpf-dev libelf-dev libdw-dev zlib1g-dev
@@ -31,7 +31,7 @@ libncurses-dev libcmocka-dev tmux golang-go elfutils binutils xz-utils
 procps util-linux linux-perf man-db liblzma-dev libiberty-dev
 libasan8 libubsan1 libclang-rt-14-dev libdebuginfod-dev debuginfod
 libxml2-utils chromium bash-completion libcapstone-dev python3.11 python3.11-dev
-libcurl4-openssl-dev openssl"
+libcurl4-openssl-dev openssl jq"
 
 # node and npm for the speedscope test (it installs speedscope's npm
 # package into the build directory): Debian's, unless a node with its

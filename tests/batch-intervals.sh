@@ -60,27 +60,28 @@ check_counts() {	# WHAT FILE
 check_counts text "$T/text"
 check_counts tree "$T/tree"
 
-# JSON Lines: the same, from the objects.
-python3 -c '
-import json, sys
-run = {"taken": 0, "delivered": 0}
-drops = {}
-for n, line in enumerate(open(sys.argv[1]), 1):
-    o = json.loads(line)
-    assert o["report"] == n and o["reports"] == 3, o["report"]
-    c, d, s = o["collector"], o["drops"], o["since_start"]
-    lost = d["bpf-full"] + d["cpu-buf"] + d["queue-full"]
-    assert c["taken"] >= 100, ("too few samples", n, c)
-    assert c["taken"] == c["delivered"] + lost, ("taken", n, c, d)
-    assert c["delivered"] == o["samples"], ("delivered", n, c, o["samples"])
-    for k in run:
-        run[k] += c[k]
-        assert s["collector"][k] == run[k], ("since_start", n, k, s, run)
-    for k, v in d.items():
-        drops[k] = drops.get(k, 0) + v
-        assert s["drops"][k] == drops[k], ("since_start drops", n, k, s, drops)
-assert n == 3, n
-' "$T/json" 2>"$T/py" || fail "json: $(tail -1 "$T/py")"
+# JSON Lines, read by jq (Debian package jq): one object per line; the
+# same checks, from the objects; the time as a decimal string that jq
+# keeps whole, and as seconds that agree with it.
+command -v jq >/dev/null 2>&1 || fail "jq is not installed (Debian package jq; scripts/setup-debian.sh installs it)"
+lines=$(wc -l <"$T/json")
+jq -n -e --argjson lines "$lines" '
+	[inputs] as $r
+	| ($r | length) == 3 and $lines == 3
+	and ([range(0; 3)] | all(. as $i | $r[$i] as $o | $r[0:$i + 1] as $upto
+		| $o.report == $i + 1 and $o.reports == 3
+		and $o.collector.taken >= 100
+		and $o.collector.taken == $o.collector.delivered + $o.drops["bpf-full"]
+			+ $o.drops["cpu-buf"] + $o.drops["queue-full"]
+		and $o.collector.delivered == $o.samples
+		and $o.since_start.collector.taken == ([$upto[].collector.taken] | add)
+		and $o.since_start.collector.delivered == ([$upto[].collector.delivered] | add)
+		and ($o.drops | keys | all(. as $k
+			| $o.since_start.drops[$k] == ([$upto[].drops[$k]] | add)))
+		and ($o.time_real_ns | type) == "string"
+		and (($o.time_real_ns[0:10] | tonumber) - ($o.time_real_s | floor) | fabs) <= 1))
+' "$T/json" >"$T/jq" 2>&1 ||
+	fail "json: jq finds the JSON Lines wrong ($(cat "$T/jq")): $(head -c 400 "$T/json")"
 
 # -n 0: reports without end, until SIGTERM; each header says its number
 # (no "of N"), the counters since start beside its own, and the report
