@@ -12,7 +12,7 @@
 #    and the ratios (goal: kptop <= 0.5 x perf), and the drops.
 # Usage: unwind-bench.sh [SECONDS]
 set -u
-top_srcdir=${top_srcdir:-$(dirname "$0")/..}
+top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)	# absolute: the snapshots name files under it
 secs=${1:-5}
 echo "== unwinder alone, recorded snapshots =="
 ./bench/unwind-bench "$top_srcdir" 20000 || exit 1
