@@ -8,7 +8,10 @@
  * breakdown by structure (kp_model__mem) and the bytes per process seen,
  * so a growth per exited process shows where it lives.
  *
- * Usage: churn-mem FILE [EVERY (default 10000)] [max_nodes]
+ * Usage: churn-mem FILE [EVERY (default 10000)] [max_nodes] [live]
+ * live (1): the live view's model (new stacks named late, the views'
+ * structure kept as stacks are hung: kptop without --batch), else the
+ * model of the tests (named at once, views built when asked).
  */
 #include <fcntl.h>
 #include <malloc.h>
@@ -53,6 +56,7 @@ int main(int argc, char **argv)
 {
 	uint64_t every = argc > 2 ? strtoull(argv[2], NULL, 0) : 10000;
 	size_t max_nodes = argc > 3 ? strtoull(argv[3], NULL, 0) : 0;
+	int live = argc > 4 && atoi(argv[4]) == 1;
 	struct fake *f = calloc(1, sizeof(*f));
 	struct kp_decoder *d = kp_decoder__new();
 	struct kp_stream_header h;
@@ -76,7 +80,12 @@ int main(int argc, char **argv)
 	kp_decoder__set_minor(d, h.minor);
 	f->instant = 1;
 	h0 = heap_used();
-	m = fake_model(f, max_nodes);
+	if (live)
+		m = kp_model__new(&(struct kp_model_opts){ .max_nodes = max_nodes,
+			.resolver = { .ops = &fake_ops, .ctx = f },
+			.defer_stacks = 1, .eager_views = 1 });
+	else
+		m = fake_model(f, max_nodes);
 	if (!m)
 		return 1;
 	for (off = h.header_len; off < (uint64_t)st.st_size; off += used) {
