@@ -445,6 +445,46 @@ static void test_view_reuse(void **state)
 	free(f);
 }
 
+/* The view cache's pairs (function, process) are far fewer than its
+ * nodes when a process's many paths share a few functions (a command's
+ * merged tree): what a first view reserved, a pair per node, goes back.
+ * 20,000-odd nodes of one process over 16 functions: the cache stays
+ * near its per-node entry (40 bytes) instead of adding a pair and two
+ * table slots per node. */
+static void test_pairs_fit(void **state)
+{
+	struct fake *f = calloc(1, sizeof(*f));
+	struct kp_model *m;
+	struct kp_view_opts o = { .kind = KP_VIEW_FLAT };
+	struct kp_view *v = NULL;
+	struct kp_model_mem it[48];
+	struct kp_model_summary su;
+	uint64_t s = 99, u[8];
+	size_t vc = 0, n;
+
+	(void)state;
+	assert_non_null(f);
+	m = new_model(f, 0, 0);	/* the first view takes every node at once */
+	for (int i = 0; i < 6000; i++) {
+		for (int j = 0; j < 8; j++)
+			u[j] = U(1 + rnd(&s) % 16);
+		assert_int_equal(feed_sample(m, 100, 100, NS + (uint64_t)i, 0, 0, NULL, 0, u, 8), 0);
+	}
+	assert_int_equal(kp_model__view(m, &o, &v), 0);
+	kp_model__summary(m, &su);
+	n = kp_model__mem(m, it, 48);
+	for (size_t i = 0; i < n && i < 48; i++)
+		if (!strcmp(it[i].name, "view cache"))
+			vc = it[i].bytes;
+	print_message("nodes %llu, view cache %zu bytes (%.1f a node)\n",
+		      (unsigned long long)su.nodes, vc, (double)vc / (double)su.nodes);
+	assert_true(su.nodes > 20000);
+	assert_true(vc < su.nodes * 56);
+	kp_view__free(v);
+	kp_model__free(m);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -452,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_cache_with_folds),
 		cmocka_unit_test(test_comm_filter_rename),
 		cmocka_unit_test(test_view_reuse),
+		cmocka_unit_test(test_pairs_fit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -211,6 +211,11 @@ int kp_vcache__extend(struct kp_model *m)
 		c->f[fn].head = (uint32_t)i;
 	}
 	c->nr_nodes = m->tr.nr_nodes;
+	/* The reserve was a pair per node; a process's nodes share their
+	 * functions' pairs (after a merge of exited processes, some 12 nodes
+	 * a pair): what the pairs did not take goes back. */
+	kp_shrink(&c->pairs, &c->cap_pairs, c->nr_pairs, sizeof(*c->pairs));
+	kp_htab__fit(&c->pair_tab);
 	return 0;
 }
 
