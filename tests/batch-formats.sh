@@ -60,14 +60,16 @@ awk '/^kptop .* report 2\/2 / { exit prev != "" } { prev = $0 }' "$T/two" ||
 "$KPTOP" --batch -d 0.5 -n 2 -p "$SPID" --format json >"$T/two.json" 2>"$T/err" ||
 	fail "-n 2 json: exit $?: $(cat "$T/err")"
 [ "$(wc -l <"$T/two.json")" = 2 ] || fail "-n 2 json: not two lines"
-python3 -c '
-import json, sys
-for n, line in enumerate(open(sys.argv[1]), 1):
-    o = json.loads(line)
-    assert o["schema_version"] == 3 and o["report"] == n and o["reports"] == 2, o
-    assert int(o["time_real_ns"]) > 0 and abs(int(o["time_real_ns"]) / 1e9 - o["time_real_s"]) < 1e-3
-    assert o["samples"] > 0 and o["functions"], "no samples"
-' "$T/two.json" 2>"$T/py" || fail "-n 2 json: not JSON Lines: $(tail -1 "$T/py")"
-python3 -m json.tool "$T/json" >/dev/null || fail "json: not one object"
+command -v jq >/dev/null 2>&1 || fail "jq is not installed (Debian package jq; scripts/setup-debian.sh installs it)"
+jq -n -e '[inputs] as $r | ($r | length) == 2
+	and ([range(0; 2)] | all(. as $i | $r[$i] as $o
+		| $o.schema_version == 3 and $o.report == $i + 1 and $o.reports == 2
+		and ($o.time_real_ns | type) == "string"
+		and ($o.time_real_ns | tonumber) > 0
+		and (($o.time_real_ns | tonumber) / 1e9 - $o.time_real_s | fabs) < 1e-3
+		and $o.samples > 0 and ($o.functions | length) > 0))' \
+	"$T/two.json" >"$T/jq" 2>&1 || fail "-n 2 json: jq does not read it as JSON Lines: $(cat "$T/jq")"
+jq -e -s 'length == 1 and (.[0] | type) == "object"' "$T/json" >/dev/null ||
+	fail "json: jq does not read one object"
 grep -q '"schema_version": 3,' "$T/json" || fail "json: no schema_version"
 echo ok
