@@ -1117,6 +1117,19 @@ static size_t self_maps(struct kp_unwind_map *maps, char (*paths)[512], size_t m
 	return n;
 }
 
+#if defined(__x86_64__)
+/* A page of executable anonymous memory holding code[0..len). */
+static void *jit_code_page(const uint8_t *code, size_t len)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(p != MAP_FAILED);
+	memcpy(p, code, len);
+	assert_int_equal(mprotect(p, 4096, PROT_READ | PROT_EXEC), 0);
+	return p;
+}
+#endif
+
 /* Code with no CFI (JIT code: push %rbp; mov %rsp,%rbp; call *%rdi with
  * the second argument) between two frames with CFI: the unwinder steps
  * over it by its frame pointer and goes on with the CFI of its caller,
@@ -1141,13 +1154,9 @@ static void test_jit_frame(void **state)
 	uint64_t pcs[128], code_at;
 	size_t nr;
 	int n, trunc;
-	void *code = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			  -1, 0);
+	void *code = jit_code_page(tramp, sizeof(tramp));
 
 	(void)state;
-	assert_true(code != MAP_FAILED);
-	memcpy(code, tramp, sizeof(tramp));
-	assert_int_equal(mprotect(code, 4096, PROT_READ | PROT_EXEC), 0);
 	code_at = (uint64_t)(uintptr_t)code;
 	jit_caller(code, &c);
 	nr = self_maps(maps, paths, 64);
@@ -1283,13 +1292,9 @@ static void test_jit_frameless(void **state)
 	uint64_t pcs[128];
 	size_t nr;
 	int n, trunc;
-	void *code = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			  -1, 0);
+	void *code = jit_code_page(tramp, sizeof(tramp));
 
 	(void)state;
-	assert_true(code != MAP_FAILED);
-	memcpy(code, tramp, sizeof(tramp));
-	assert_int_equal(mprotect(code, 4096, PROT_READ | PROT_EXEC), 0);
 	src.at = (uint64_t)(uintptr_t)code;
 	jit_caller(code, &c);
 	nr = self_maps(maps, paths, 64);

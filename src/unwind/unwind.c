@@ -225,6 +225,28 @@ static int step(Dwarf_Frame *frame, struct uw_regs *regs, const struct uw_mem *m
  * and return address) are known. */
 #define UW_CALLEE_SAVED ((1u << 3) | (1u << UW_FP) | (0xfu << 12))
 
+/* The caller's state after a step without CFI: its return address ra,
+ * stack pointer sp and, when fp_known, rbp fp; of the rest only the
+ * callee-saved registers stay known. UW_STEP_END at a return address of
+ * 0, -EFAULT when it is in no mapping. */
+static int to_caller(const struct kp_unwind_map *maps, size_t nr_maps, struct uw_regs *regs,
+		     uint64_t ra, uint64_t sp, uint64_t fp, bool fp_known)
+{
+	if (!ra)
+		return UW_STEP_END;
+	if (!find_map(maps, nr_maps, ra - 1))
+		return -EFAULT;
+	regs->valid &= UW_CALLEE_SAVED & ~(1u << UW_FP);
+	if (fp_known) {
+		regs->r[UW_FP] = fp;
+		regs->valid |= 1u << UW_FP;
+	}
+	regs->r[UW_SP] = sp;
+	regs->r[UW_RA] = ra;
+	regs->valid |= 1u << UW_SP | 1u << UW_RA;
+	return UW_STEP_OK;
+}
+
 /* One step by the frame pointer, for a pc without CFI (JIT code,
  * trampolines and assembly keep "push %rbp; mov %rsp,%rbp"): the caller's
  * stack pointer is rbp + 16, its return address the word at rbp + 8, its
@@ -243,16 +265,7 @@ static int step_fp(const struct kp_unwind_map *maps, size_t nr_maps,
 		return KP_ENOCFI;
 	if ((err = uw_mem_read(mem, fp + 8, &ra)) || (err = uw_mem_read(mem, fp, &caller_fp)))
 		return err;
-	if (!ra)
-		return UW_STEP_END;
-	if (!find_map(maps, nr_maps, ra - 1))
-		return -EFAULT;
-	regs->valid &= UW_CALLEE_SAVED;
-	regs->r[UW_FP] = caller_fp;
-	regs->r[UW_SP] = fp + 16;
-	regs->r[UW_RA] = ra;
-	regs->valid |= 1u << UW_SP | 1u << UW_RA | 1u << UW_FP;
-	return UW_STEP_OK;
+	return to_caller(maps, nr_maps, regs, ra, fp + 16, caller_fp, true);
 }
 
 /* One step over JIT code at pc (the sampled pc when exact, else a return
@@ -279,19 +292,8 @@ static int step_jit(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		return err;
 	if (rule.rbp_below_cfa && (err = uw_mem_read(mem, cfa - (uint64_t)rule.rbp_below_cfa, &rbp)))
 		return err;
-	if (!ra)
-		return UW_STEP_END;
-	if (!find_map(maps, nr_maps, ra - 1))
-		return -EFAULT;
-	regs->valid &= UW_CALLEE_SAVED;
-	if (!rule.rbp_below_cfa && !rule.rbp_same)
-		regs->valid &= ~(1u << UW_FP);
-	else
-		regs->r[UW_FP] = rbp;
-	regs->r[UW_SP] = cfa;
-	regs->r[UW_RA] = ra;
-	regs->valid |= 1u << UW_SP | 1u << UW_RA;
-	return UW_STEP_OK;
+	return to_caller(maps, nr_maps, regs, ra, cfa, rbp, rule.rbp_below_cfa ||
+			 (rule.rbp_same && (regs->valid & (1u << UW_FP))));
 }
 
 /* One frame of the loop: by its CFI, else by its frame pointer where
