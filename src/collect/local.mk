@@ -32,7 +32,7 @@ src/collect/kptop.skel.h: src/collect/kptop.bpf.o
 		&& mv $@.tmp $@
 BUILT_SOURCES += src/collect/kptop.skel.h
 CLEANFILES += src/collect/kptop.bpf.o src/collect/kptop.skel.h src/collect/kptop.skel.h.tmp
-EXTRA_DIST += src/collect/kptop.bpf.c
+EXTRA_DIST += src/collect/kptop.bpf.c src/collect/python.bpf.h
 
 ## The off-CPU program (--off-cpu), the same way: offcpu.skel.h.
 src/collect/offcpu.bpf.o: $(top_srcdir)/src/collect/offcpu.bpf.c \
