@@ -557,7 +557,7 @@ static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
 	check_build_id(m);
 	c->loads++;
 	retry_later(c, m, gap);
-	return m->ok ? m : module_retry(c, m, map);
+	return m->ok ? m : NULL;
 }
 
 /* Free the least recently looked-up module. Only uw_cache__module
