@@ -111,13 +111,14 @@ static bool map_is_anon(const struct kp_unwind_map *map)
 }
 
 /* The frame state for pc; KP_ENOCFI, -EFAULT (no mapping) or 0.
- * debug_frame: see uw_module__frame. *by_fp (may be NULL) is set when
- * there is no frame state but the code may be stepped over by its frame
- * pointer: anonymous memory, or a module that was read (not hostile) and
- * has no CFI for pc. A file that cannot be read is not guessed at. */
+ * debug_frame: see uw_module__frame. *by_fp (may be NULL) is set to pc's
+ * mapping when there is no frame state but the code may be stepped over
+ * without it (by its frame pointer, or JIT code by its instructions):
+ * anonymous memory, or a module that was read (not hostile) and has no
+ * CFI for pc; else to NULL. A file that cannot be read is not guessed at. */
 static int frame_at(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		    size_t nr_maps, uint64_t pc, bool debug_frame,
-		    Dwarf_Frame **frame, bool *by_fp)
+		    Dwarf_Frame **frame, const struct kp_unwind_map **by_fp)
 {
 	const struct kp_unwind_map *map = find_map(maps, nr_maps, pc);
 	struct uw_module *m;
@@ -125,20 +126,20 @@ static int frame_at(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 
 	*frame = NULL;
 	if (by_fp)
-		*by_fp = false;
+		*by_fp = NULL;
 	if (!map)
 		return -EFAULT;
 	if (map_is_anon(map)) {
 		if (by_fp)
-			*by_fp = true;
+			*by_fp = map;
 		return KP_ENOCFI;
 	}
 	m = uw_cache__module(u->cache, map);
 	if (!m)
 		return KP_ENOCFI;
 	err = uw_module__frame(m, map, pc, debug_frame, frame);
-	if (by_fp)
-		*by_fp = err == KP_ENOCFI;
+	if (by_fp && err == KP_ENOCFI)
+		*by_fp = map;
 	return err;
 }
 
@@ -304,18 +305,16 @@ static int step_frame(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		      bool *exact)
 {
 	uint64_t at = *exact ? r->r[UW_RA] : r->r[UW_RA] - 1;
+	const struct kp_unwind_map *by_fp;
 	Dwarf_Frame *frame;
-	bool signalp = false, by_fp;
+	bool signalp = false;
 	int err;
 
 	err = frame_at(u, maps, nr_maps, at, true, &frame, &by_fp);
 	if (err == KP_ENOCFI && by_fp && !u->dwarf_only) {
-		const struct kp_unwind_map *map = find_map(maps, nr_maps, at);
-		uint64_t pc = r->r[UW_RA];
-
 		*exact = false;
-		if (map && map_is_anon(map)) {
-			err = step_jit(u, maps, nr_maps, map, pc, r, mem);
+		if (map_is_anon(by_fp)) {
+			err = step_jit(u, maps, nr_maps, by_fp, r->r[UW_RA], r, mem);
 			if (err == UW_STEP_OK)
 				u->stats.jit_frames++;
 			if (err != KP_ENOCFI)
