@@ -164,16 +164,35 @@ static const char *basename_of(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
+/* A path that names no file ("", "//anon", "[anon:...]", "[heap]"). */
+static int anon_path(const char *path)
+{
+	return path[0] != '/' || !strncmp(path, "//anon", 6);
+}
+
 int kp_module_anon(const struct kp_model_module *mod)
 {
-	return mod->proc != KP_NONE &&
-	       (mod->path[0] != '/' || !strncmp(mod->path, "//anon", 6));
+	return mod->proc != KP_NONE && anon_path(mod->path);
 }
 
 /* Code the kernel maps into every process, the same in all of them. */
 static int kernel_image(const char *path)
 {
 	return !strcmp(path, "[vdso]") || !strcmp(path, "[vsyscall]");
+}
+
+/* A mapping with no build ID and no inode, but the kernel's images: its
+ * module is private to its process (kp_intern__module). */
+static int private_map(uint8_t build_id_len, uint64_t ino, const char *path)
+{
+	return !build_id_len && !ino && !kernel_image(path);
+}
+
+int kp_map_info_anon(const struct kp_map_info *mi)
+{
+	const char *path = mi->path ? mi->path : "";
+
+	return private_map(mi->build_id_len, mi->ino, path) && anon_path(path);
 }
 
 /* The module of a user mapping: build-id, else dev + inode + path; a
@@ -195,7 +214,7 @@ uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 	if (!key.path)
 		return KP_NONE;
 	memcpy(key.build_id, mi->build_id, sizeof(key.build_id));
-	if (!key.build_id_len && !key.ino && !kernel_image(key.path))
+	if (private_map(key.build_id_len, key.ino, key.path))
 		key.proc = m->pr.procs[proc].serial;	/* not its index: procs are renumbered */
 	if (key.build_id_len)
 		h = (uint32_t)kp_hash_bytes(key.build_id, key.build_id_len, 7);

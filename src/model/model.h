@@ -83,6 +83,12 @@ struct kp_map_info {
 	const char *path;
 };
 
+/* Is mi anonymous code (JIT code: neither a build ID nor an inode, not
+ * the kernel's [vdso] or [vsyscall], and no file name: "", "//anon",
+ * "[anon:...]", "[heap]")? The rule by which the model keeps such a
+ * mapping's module private to its process. */
+int kp_map_info_anon(const struct kp_map_info *mi);
+
 /* One name for one frame. Strings must live as long as the resolver. */
 struct kp_frame_info {
 	const char *name;	/* demangled function name; NULL: unknown */

@@ -306,8 +306,7 @@ static void class_trampolines(uint8_t *cls, const uint64_t *u, int nu,
 		    cls[i + 1] != KP_PYC_CALL)
 			continue;
 		m = map_of(maps, nr_maps, u[i]);
-		if (m && !m->ino && !m->maj && !m->min && !m->build_id_len &&
-		    !(m->path && m->path[0] == '/' && m->path[1] != '/'))
+		if (m && kp_map_info_anon(m))
 			cls[i] = KP_PYC_CALL;
 	}
 }
