@@ -96,18 +96,14 @@ static uint32_t path_child(struct kp_model *m, struct path *p, uint32_t leaf,
 }
 
 /* A frame of an exited process under leaf of its command's merged tree,
- * by the frame it has there (kp_merge__frame): a run of pcs in no
- * mapping is one [unknown] node, as merge.c makes it. */
+ * by the frame it has there: its function and line's, as merge.c makes
+ * it. */
 static uint32_t merged_child(struct kp_model *m, struct path *p, uint32_t leaf,
 			     uint32_t frame)
 {
-	uint32_t fr = kp_merge__frame(m, frame);
+	uint32_t fr = kp_intern__line_frame(m, frame);
 
-	if (fr == KP_NONE)
-		return KP_NONE;
-	if (m->in.frames[fr].fn != m->in.frames[frame].fn && m->tr.nodes[leaf].frame == fr)
-		return leaf;
-	return path_child(m, p, leaf, fr);
+	return fr == KP_NONE ? KP_NONE : path_child(m, p, leaf, fr);
 }
 
 static uint32_t pc_children(struct kp_model *m, struct path *p, uint32_t leaf,
@@ -127,17 +123,20 @@ static uint32_t pc_children(struct kp_model *m, struct path *p, uint32_t leaf,
 
 /* Walk the frames of a new stack into the trie: user frames from the
  * outermost, then kernel frames; each pc's inlined frames below it.
- * A caller in no mapping is junk (a frame-pointer walk through code built
- * without frame pointers reads whatever that register held): it and every
- * frame outside it become one "[unknown]" frame, so junk does not make new
- * frames, names and nodes sample after sample. */
+ * A pc in no mapping becomes, with every frame outside it, the one
+ * "[unknown]" frame: a caller there is junk (a frame-pointer walk through
+ * code built without frame pointers reads whatever that register held),
+ * and a leaf there is most often the pc of an image an exec has just
+ * dropped (a sample in execve after the new mappings: a new address for
+ * every process, ASLR). Its address names nothing, and keeping it would
+ * make new frames, names and nodes sample after sample. */
 size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
 			 size_t nu, uint64_t *out, int late)
 {
 	size_t i, n = 0;
 	uint32_t mod;
 
-	for (i = 1; i < nu; i++) {
+	for (i = 0; i < nu; i++) {
 		if (!kp_proc__find_map(&m->pr.procs[proc], u[i], &mod)) {
 			out[n++] = kp_intern__junk(m);
 			nu = i;

@@ -12,10 +12,8 @@
  * and idleness merge into one stack), and its nodes, threads, mappings
  * and process record are dropped; procs, threads and nodes are then
  * renumbered, keeping their order (parents before children). Counts are
- * kept exactly: every total, function and module row is what it was, but
- * for pcs in no mapping: "[unknown]+0xADDR" is an address of one process
- * only (ASLR places each one anew), so in a merged tree all of them are
- * the one "[unknown]" frame, and a run of them one node. A merged tree
+ * kept exactly: every total, function and module row is what it was (pcs
+ * in no mapping are the one "[unknown]" frame already: feed.c). A merged tree
  * tells frames apart by function and source line (and inlinedness), not
  * by pc: the pcs of one line (every instruction a sample can land on,
  * most of a tree's leaves) are one node, whose pc is the first of them
@@ -25,7 +23,7 @@
  *
  * In deferred mode most stacks of a short process are hung after its
  * EXIT: kp_feed__hang hangs them straight into the merged tree (through
- * kp_merge__frame), so the merge has no nodes of theirs to move; their
+ * kp_intern__line_frame), so the merge has no nodes of theirs to move; their
  * stack records keep their thread until the merge re-keys them.
  *
  * The memory budget (kp_model_opts.max_bytes): past it the exited
@@ -120,32 +118,15 @@ static int pick(struct kp_model *m, struct merge *g)
 	return 0;
 }
 
-uint32_t kp_merge__frame(struct kp_model *m, uint32_t frame)
-{
-	uint32_t k = m->in.frames[frame].pck;
-
-	if (k == KP_NONE || m->in.pcks[k].module != KP_MOD_UNKNOWN ||
-	    m->in.pcks[k].off == KP_JUNK_OFF)
-		return kp_intern__line_frame(m, frame);
-	k = kp_intern__junk(m);
-	return k == KP_NONE ? KP_NONE : m->in.pcks[k].first;
-}
-
 /* Node i (not a root) of an exited process under node np of its merged
  * tree: the node it becomes there, found or made; KP_NONE on -ENOMEM. */
 static uint32_t rehang_one(struct kp_model *m, uint32_t i, uint32_t np)
 {
-	uint32_t fr = kp_merge__frame(m, m->tr.nodes[i].frame);
-	int dup = !!(m->tr.nflags[i] & KP_NODE_DUP);
+	uint32_t fr = kp_intern__line_frame(m, m->tr.nodes[i].frame);
 
 	if (fr == KP_NONE)
 		return KP_NONE;
-	if (m->in.frames[fr].fn != m->in.frames[m->tr.nodes[i].frame].fn) {	/* [unknown] now */
-		if (m->tr.nodes[np].frame == fr)
-			return np;		/* one node for a run of them */
-		dup = kp_tree__has_ancestor_fn(m, np, m->in.frames[fr].fn);
-	}
-	return kp_tree__child_dup(m, np, fr, dup);
+	return kp_tree__child_dup(m, np, fr, !!(m->tr.nflags[i] & KP_NODE_DUP));
 }
 
 /* Each node of an exited process, parents first, to the same path under

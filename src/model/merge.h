@@ -21,12 +21,6 @@ struct kp_tidy {
  * their mappings freed; procs, threads and nodes are renumbered. Only
  * when every stack is hung and no sample waits. */
 int kp_merge__gone(struct kp_model *m);
-/* The frame a frame of an exited process hangs by in its merged tree:
- * its function and line's (kp_intern__line_frame), or for a pc in no
- * mapping the one [unknown] frame; KP_NONE on -ENOMEM. merge.c uses it
- * for the nodes it moves, feed.c for the stacks it hangs straight into
- * a merged tree (kp_feed__hang). */
-uint32_t kp_merge__frame(struct kp_model *m, uint32_t frame);
 /* Merge if many have exited, fold if the trie is big or the model over
  * its memory budget (feed.c calls it once every stack is hung). */
 int kp_merge__tidy(struct kp_model *m, int err);
