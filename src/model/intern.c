@@ -175,17 +175,19 @@ int kp_module_anon(const struct kp_model_module *mod)
 	return mod->proc != KP_NONE && anon_path(mod->path);
 }
 
-/* Code the kernel maps into every process, the same in all of them. */
-static int kernel_image(const char *path)
+/* Code the same in every process that maps it: the kernel's images, and
+ * Python's pseudo module (its addresses name code by content). */
+static int shared_image(const char *path)
 {
-	return !strcmp(path, "[vdso]") || !strcmp(path, "[vsyscall]");
+	return !strcmp(path, "[vdso]") || !strcmp(path, "[vsyscall]") ||
+	       !strncmp(path, KP_PYTHON_MODULE_PREFIX, sizeof(KP_PYTHON_MODULE_PREFIX) - 1);
 }
 
-/* A mapping with no build ID and no inode, but the kernel's images: its
+/* A mapping with no build ID and no inode, but the shared images: its
  * module is private to its process (kp_intern__module). */
 static int private_map(uint8_t build_id_len, uint64_t ino, const char *path)
 {
-	return !build_id_len && !ino && !kernel_image(path);
+	return !build_id_len && !ino && !shared_image(path);
 }
 
 int kp_map_info_anon(const struct kp_map_info *mi)
@@ -197,7 +199,7 @@ int kp_map_info_anon(const struct kp_map_info *mi)
 
 /* The module of a user mapping: build-id, else dev + inode + path; a
  * mapping with neither (anonymous, JIT) is private to proc, but for the
- * kernel's [vdso] and [vsyscall], one module for all processes. */
+ * shared images, one module for all processes. */
 uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 			   uint32_t proc)
 {

@@ -83,10 +83,16 @@ struct kp_map_info {
 	const char *path;
 };
 
+/* The path of Python's pseudo module ("[python3.11]": a mapping that
+ * src/pump/python.h makes, whose addresses stand for Python code) starts
+ * so. Its addresses mean the same in every process, so it is one module
+ * for all of them, as the kernel's [vdso] is. */
+#define KP_PYTHON_MODULE_PREFIX "[python"
+
 /* Is mi anonymous code (JIT code: neither a build ID nor an inode, not
- * the kernel's [vdso] or [vsyscall], and no file name: "", "//anon",
- * "[anon:...]", "[heap]")? The rule by which the model keeps such a
- * mapping's module private to its process. */
+ * the kernel's [vdso] or [vsyscall] nor Python's pseudo module, and no
+ * file name: "", "//anon", "[anon:...]", "[heap]")? The rule by which
+ * the model keeps such a mapping's module private to its process. */
 int kp_map_info_anon(const struct kp_map_info *mi);
 
 /* One name for one frame. Strings must live as long as the resolver. */

@@ -28,8 +28,7 @@ static void make_ref(const struct kp_model *m, uint32_t f, struct kp_frame_ref *
 	r->line = fr->line;
 	r->inlined = fr->inlined;
 	r->kernel = mod->kernel;
-	/* Python's pseudo module (src/pump/python.h) is no JIT code */
-	r->jit = kp_module_anon(mod) && strncmp(mod->path, "[python", 7);
+	r->jit = kp_module_anon(mod);
 	if (fn->module != KP_MOD_UNKNOWN && fn->module != KP_MOD_OTHER && !mod->kernel) {
 		r->path = mod->path;
 		r->build_id = mod->build_id_len ? mod->build_id : NULL;

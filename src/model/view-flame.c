@@ -121,7 +121,8 @@ static enum kp_frame_kind fn_kind(const struct kp_model *m, uint32_t fn)
 	 * Python frames read by the BPF program (src/pump/python.h) */
 	if (!strncmp(f->name, "py::", 4) ||
 	    !strcmp(m->in.mods[f->module].name, "[jit:python]") ||
-	    !strncmp(m->in.mods[f->module].name, "[python", 7))
+	    !strncmp(m->in.mods[f->module].name, KP_PYTHON_MODULE_PREFIX,
+		     sizeof(KP_PYTHON_MODULE_PREFIX) - 1))
 		return KP_KIND_PYTHON;
 	if (!strncmp(m->in.mods[f->module].name, "[jit", 4))
 		return KP_KIND_JIT;

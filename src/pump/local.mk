@@ -9,7 +9,7 @@ libkppump_a_SOURCES = src/pump/pump.h src/pump/pump-int.h src/pump/pump.c \
 	src/pump/autodwarf.h src/pump/autodwarf.c \
 	src/pump/resolve-code.h src/pump/resolve-code.c src/pump/resolve-jit.h src/pump/resolve-jit.c
 libkppump_a_SOURCES += src/pump/python.h src/pump/python-int.h \
-	src/pump/python.c src/pump/python-ops.c
+	src/pump/python.c src/pump/python-code.c src/pump/python-ops.c
 libkppump_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 
 if HAVE_CMOCKA
@@ -30,6 +30,15 @@ tests_test_autodwarf_SOURCES = tests/test-autodwarf.c src/pump/autodwarf.h \
 	src/pump/autodwarf.c
 tests_test_autodwarf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_autodwarf_LDADD = $(CMOCKA_LIBS)
+
+## Python's code objects (python.c, python-code.c) over the model and
+## its fake resolver, fed as a saved stream is; the collector faked.
+check_PROGRAMS += tests/test-python
+TESTS += tests/test-python
+tests_test_python_SOURCES = tests/test-python.c tests/model-fake.h src/pump/python.h \
+	src/pump/python-int.h src/pump/python.c src/pump/python-code.c src/pump/python-ops.c
+tests_test_python_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_python_LDADD = libkpmodel.a libkpstream.a $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS)
 endif
 
 ## Python frames (issue 24) end to end with Debian's python3.11 (root +

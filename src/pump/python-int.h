@@ -26,19 +26,31 @@ struct py_proc {
 	uint8_t mapped;			/* the pseudo module is in the model */
 	uint8_t marked;			/* marked for DWARF stack copies */
 	uint8_t sampled;		/* a sample of it had Python frames */
+	uint32_t nkeys;			/* its entries in keys */
 	uint32_t version;		/* major << 8 | minor */
 	const struct kp_py_layout *layout;
 	int memfd;			/* /proc/PID/mem, -1: none */
 };
 
+/* A code object's names, one for each distinct content (version,
+ * names, first line, line table): the same function in a thousand short
+ * processes is one entry, so its pc keys, frames and names in the model
+ * are one too. Its serial (index + 1) is the pseudo module's offset;
+ * never freed before kp_python__free (the model holds its strings). */
 struct py_code {
-	uint32_t pid, gen;
-	uint64_t code;
-	uint32_t token, version, firstlineno;
-	int dead;			/* replaced by a newer record */
+	uint64_t hash;			/* of the content */
+	uint32_t version, firstlineno;
 	char *qualname, *filename;
 	uint8_t *linetable;
 	uint32_t linetable_len;
+};
+
+/* A code object of one process: (pid, gen, address, token) -> serial.
+ * Dropped once its process is gone (python-code.c). */
+struct py_key {
+	uint64_t code;
+	uint32_t pid, gen, token;
+	uint32_t serial;
 };
 
 /* A native pc's class, cached: KP_PYC_* */
@@ -68,8 +80,12 @@ struct kp_python {
 	struct py_proc procs[KP_PY_PROCS];
 	struct py_code *codes;		/* by serial - 1 */
 	size_t nr_codes, cap_codes;
-	uint32_t *slots;		/* hash of (pid, gen, code, token) -> serial */
-	size_t cap_slots;
+	uint32_t *cslots;		/* content hash -> serial */
+	size_t cap_cslots;
+	struct py_key *keys;		/* the code objects of processes */
+	size_t nr_keys, cap_keys, dead_keys;
+	uint32_t *kslots;		/* hash of (pid, gen, code, token) -> index + 1 */
+	size_t cap_kslots;
 	struct py_cls *cls;		/* KP_PY_CLASSES slots */
 	size_t nr_cls;
 	struct py_file files[KP_PY_FILES];
@@ -80,8 +96,17 @@ struct kp_python {
 };
 
 struct py_proc *kp_py_proc(struct kp_python *py, uint32_t pid, int add);
+/* python-code.c: the serial of process p's code object (address, token),
+ * 0 if not known; add (or replace) its names from its PYCODE record;
+ * the keys of processes gone (nkeys of p's) given back now and then;
+ * every live key's record to emit; all freed. 0 or -ENOMEM. */
 uint32_t kp_py_code_find(const struct kp_python *py, const struct py_proc *p,
 			 uint64_t code, uint32_t token);
+int kp_py_code_add(struct kp_python *py, struct py_proc *p,
+		   const struct kp_rec_pycode *rec);
+void kp_py_code_gone(struct kp_python *py, uint32_t nkeys);
+int kp_py_code_foreach(struct kp_python *py, kp_python_emit emit, void *ctx);
+void kp_py_code_free(struct kp_python *py);
 const char *kp_py_module(struct kp_python *py, uint32_t version);
 /* An executable mapping of a live process: is it an interpreter? */
 void kp_py_on_mmap(struct kp_python *py, const struct kp_rec_mmap *m);

@@ -15,23 +15,6 @@
 
 #include "symbols/procfs.h"
 
-static int kp_grow_array(void **arr, size_t *cap, size_t need, size_t elsz)
-{
-	size_t n = *cap ? *cap : 64;
-	void *a;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	a = realloc(*arr, n * elsz);
-	if (!a)
-		return -ENOMEM;
-	*arr = a;
-	*cap = n;
-	return 0;
-}
-
 /* ---- processes ---- */
 
 static uint32_t pid_slot(uint32_t pid)
@@ -91,6 +74,7 @@ static void proc_drop(struct kp_python *py, struct py_proc *p)
 static void proc_gone(struct kp_python *py, uint32_t pid)
 {
 	struct py_proc *p = kp_py_proc(py, pid, 0);
+	uint32_t nkeys;
 
 	if (!p)
 		return;
@@ -100,113 +84,9 @@ static void proc_gone(struct kp_python *py, uint32_t pid)
 		(void)kp_collector__python(py->c, pid, NULL);
 	if (p->marked && py->c)
 		(void)kp_collector__mark_dwarf(py->c, pid, 0);
+	nkeys = p->nkeys;
 	proc_drop(py, p);
-}
-
-/* ---- code objects ---- */
-
-static uint64_t code_hash(uint32_t pid, uint32_t gen, uint64_t code, uint32_t token)
-{
-	uint64_t h = code ^ ((uint64_t)token << 40) ^ ((uint64_t)pid << 20) ^
-		     ((uint64_t)gen << 52);
-
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h | 1;
-}
-
-static int code_grow(struct kp_python *py)
-{
-	size_t cap = py->cap_slots ? 2 * py->cap_slots : 1024;
-	uint32_t *s = calloc(cap, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 0; i < py->nr_codes; i++) {
-		const struct py_code *c = &py->codes[i];
-		size_t h = code_hash(c->pid, c->gen, c->code, c->token) & (cap - 1);
-
-		if (c->dead)
-			continue;
-		while (s[h])
-			h = (h + 1) & (cap - 1);
-		s[h] = (uint32_t)i + 1;
-	}
-	free(py->slots);
-	py->slots = s;
-	py->cap_slots = cap;
-	return 0;
-}
-
-/* The serial of a code object (index + 1), 0 if not known. */
-uint32_t kp_py_code_find(const struct kp_python *py, const struct py_proc *p,
-			 uint64_t code, uint32_t token)
-{
-	size_t h;
-
-	if (!py->cap_slots)
-		return 0;
-	h = code_hash(p->pid, p->gen, code, token) & (py->cap_slots - 1);
-	for (; py->slots[h]; h = (h + 1) & (py->cap_slots - 1)) {
-		const struct py_code *c = &py->codes[py->slots[h] - 1];
-
-		if (c->pid == p->pid && c->gen == p->gen && c->code == code &&
-		    c->token == token && !c->dead)
-			return py->slots[h];
-	}
-	return 0;
-}
-
-static char *dup_str(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
-/* Keep a code object's names (rec: its PYCODE record); an older entry
- * with the same key is retired (its strings stay for the model). */
-static int code_add(struct kp_python *py, const struct py_proc *p,
-		    const struct kp_rec_pycode *rec)
-{
-	uint32_t old = kp_py_code_find(py, p, rec->code, rec->token);
-	struct py_code *c;
-	size_t h;
-
-	if (old)
-		py->codes[old - 1].dead = 1;
-	if ((py->nr_codes + 1) * 2 > py->cap_slots && code_grow(py))
-		return -ENOMEM;
-	if (kp_grow_array((void **)&py->codes, &py->cap_codes, py->nr_codes + 1,
-			  sizeof(*py->codes)))
-		return -ENOMEM;
-	c = &py->codes[py->nr_codes];
-	memset(c, 0, sizeof(*c));
-	c->pid = p->pid;
-	c->gen = p->gen;
-	c->code = rec->code;
-	c->token = rec->token;
-	c->version = rec->version;
-	c->firstlineno = rec->firstlineno;
-	c->qualname = dup_str(rec->qualname);
-	c->filename = dup_str(rec->filename);
-	if (rec->linetable_len) {
-		c->linetable = malloc(rec->linetable_len);
-		if (c->linetable) {
-			memcpy(c->linetable, rec->linetable, rec->linetable_len);
-			c->linetable_len = rec->linetable_len;
-		}
-	}
-	if (!c->qualname || !c->filename || (rec->linetable_len && !c->linetable)) {
-		free(c->qualname);
-		free(c->filename);
-		free(c->linetable);
-		return -ENOMEM;
-	}
-	h = code_hash(c->pid, c->gen, c->code, c->token) & (py->cap_slots - 1);
-	while (py->slots[h])
-		h = (h + 1) & (py->cap_slots - 1);
-	py->slots[h] = (uint32_t)++py->nr_codes;
-	return 0;
+	kp_py_code_gone(py, nkeys);
 }
 
 /* ---- records ---- */
@@ -252,7 +132,7 @@ static int read_code(struct kp_python *py, struct py_proc *p, uint64_t t,
 		.qualname = pc.qualname, .filename = pc.filename,
 		.linetable_len = pc.linetable_len, .linetable = pc.linetable,
 	};
-	rc = code_add(py, p, &r.pycode);
+	rc = kp_py_code_add(py, p, &r.pycode);
 	if (!rc)
 		py->st.codes++;
 	if (!rc && emit)
@@ -302,7 +182,7 @@ static int on_pycode(struct kp_python *py, const struct kp_rec_pycode *c)
 	}
 	if (p->state != KP_PYS_PYTHON)
 		return 0;
-	return code_add(py, p, c);
+	return kp_py_code_add(py, p, c);
 }
 
 int kp_python__record(struct kp_python *py, const struct kp_record *r,
@@ -332,24 +212,7 @@ int kp_python__record(struct kp_python *py, const struct kp_record *r,
 
 int kp_python__foreach_code(struct kp_python *py, kp_python_emit emit, void *ctx)
 {
-	struct kp_record r = { .type = KP_REC_PYCODE };
-	int rc = 0;
-
-	for (size_t i = 0; py && i < py->nr_codes && !rc; i++) {
-		const struct py_code *c = &py->codes[i];
-		const struct py_proc *p = kp_py_proc(py, c->pid, 0);
-
-		if (c->dead || !p || p->gen != c->gen)
-			continue;
-		r.pycode = (struct kp_rec_pycode){
-			.pid = c->pid, .code = c->code, .token = c->token,
-			.version = c->version, .firstlineno = c->firstlineno,
-			.qualname = c->qualname, .filename = c->filename,
-			.linetable_len = c->linetable_len, .linetable = c->linetable,
-		};
-		rc = emit(ctx, &r);
-	}
-	return rc;
+	return py ? kp_py_code_foreach(py, emit, ctx) : 0;
 }
 
 /* ---- the object ---- */
@@ -379,13 +242,7 @@ void kp_python__free(struct kp_python *py)
 	for (int i = 0; i < KP_PY_PROCS; i++)
 		if (py->procs[i].pid && py->procs[i].memfd >= 0)
 			close(py->procs[i].memfd);
-	for (size_t i = 0; i < py->nr_codes; i++) {
-		free(py->codes[i].qualname);
-		free(py->codes[i].filename);
-		free(py->codes[i].linetable);
-	}
-	free(py->codes);
-	free(py->slots);
+	kp_py_code_free(py);
 	free(py->cls);
 	free(py);
 }
@@ -421,7 +278,7 @@ const char *kp_py_module(struct kp_python *py, uint32_t version)
 {
 	char *m = py->modules[version & (KP_PY_VERSIONS - 1)];
 
-	snprintf(m, sizeof(py->modules[0]), "[python%u.%u]", version >> 8 & 0xff,
+	snprintf(m, sizeof(py->modules[0]), KP_PYTHON_MODULE_PREFIX "%u.%u]", version >> 8 & 0xff,
 		 version & 0xff);
 	return m;
 }

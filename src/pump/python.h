@@ -5,11 +5,13 @@
  *
  * Owns: a resolver that wraps the real one (as autodwarf.h does), the
  * Python processes (pid -> interpreter version, layout, /proc/PID/mem),
- * the code objects seen (pid, code, token -> qualified name, file, first
- * line, line table; never freed before kp_python__free, so names handed
- * to the model stay valid) and the pseudo module "[pythonX.Y]" whose
- * addresses stand for (code object, instruction): bit 63 set, the code
- * object's serial from bit 21, the instruction index times 2 plus 1 below.
+ * the code objects seen (pid, code, token -> a serial, dropped when the
+ * process is gone; the serial -> qualified name, file, first line, line
+ * table, one for each distinct content, never freed before
+ * kp_python__free, so names handed to the model stay valid) and the
+ * pseudo module "[pythonX.Y]", one for all processes of that version,
+ * whose addresses stand for (code, instruction): bit 63 set, the code's
+ * serial from bit 21, the instruction index times 2 plus 1 below.
  *
  * Records (kp_python__record, from the pump, before the model sees them):
  * an executable MMAP of a file with _PyRuntime makes its process a Python
@@ -61,8 +63,8 @@ int kp_python__record(struct kp_python *py, const struct kp_record *r,
 		      kp_python_emit emit, void *ctx);
 /* Every PYCODE record of a live process, for a save that starts. */
 int kp_python__foreach_code(struct kp_python *py, kp_python_emit emit, void *ctx);
-/* The path of the pseudo module starts so: a save leaves it out. */
-#define KP_PYTHON_MODULE_PREFIX "[python"
+/* The pseudo module's path starts with KP_PYTHON_MODULE_PREFIX
+ * (model.h): a save leaves it out. */
 
 struct kp_python_stats {
 	uint64_t processes;		/* processes sampled with Python frames */
