@@ -1310,6 +1310,14 @@ static void test_jit_frameless(void **state)
 	assert_int_equal(st.jit_frames, 1);
 	assert_int_equal(st.fp_frames, 0);
 	assert_true(src.asked >= 1);
+	/* the same with the JIT map named as perf names it: not a file */
+	for (size_t i = 0; i < nr; i++)
+		if (src.at >= maps[i].start && src.at < maps[i].end)
+			maps[i].path = "//anon";
+	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
+	assert_true(n >= 4);
+	assert_true(pcs[2] > (uint64_t)(uintptr_t)jit_caller &&
+		    pcs[2] < (uint64_t)(uintptr_t)jit_caller + 256);
 	/* without the code function: rbp is not this frame's, no whole chain */
 	kp_unwinder__set_code_fn(u, NULL, NULL);
 	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);

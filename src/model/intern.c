@@ -16,6 +16,7 @@
 #include "model/mem.h"
 #include "model/annot.h"
 #include "model/model-int.h"	/* struct kp_model */
+#include "util/mappath.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -164,15 +165,9 @@ static const char *basename_of(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
-/* A path that names no file ("", "//anon", "[anon:...]", "[heap]"). */
-static int anon_path(const char *path)
-{
-	return path[0] != '/' || !strncmp(path, "//anon", 6);
-}
-
 int kp_module_anon(const struct kp_model_module *mod)
 {
-	return mod->proc != KP_NONE && anon_path(mod->path);
+	return mod->proc != KP_NONE && !kp_mappath_is_file(mod->path);
 }
 
 /* Code the same in every process that maps it: the kernel's images, and
@@ -194,7 +189,7 @@ int kp_map_info_anon(const struct kp_map_info *mi)
 {
 	const char *path = mi->path ? mi->path : "";
 
-	return private_map(mi->build_id_len, mi->ino, path) && anon_path(path);
+	return private_map(mi->build_id_len, mi->ino, path) && !kp_mappath_is_file(path);
 }
 
 /* The module of a user mapping: build-id, else dev + inode + path; a

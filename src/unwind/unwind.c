@@ -21,6 +21,7 @@
 #include <dwarf.h>
 
 #include "unwind/unwind-int.h"
+#include "util/mappath.h"
 
 /* The leaf fix runs for every sample, so what the CFI says at a sampled
  * pc is kept per (file, offset): either "the return address is not found
@@ -101,13 +102,13 @@ static const struct kp_unwind_map *find_map(const struct kp_unwind_map *maps,
 }
 
 /* A mapping with no file behind it (no device, inode or build-id, and
- * no file path given): anonymous memory, where JIT compilers put their
- * code; not the vdso when it is given by its name (its CFI is read from
- * kptop's own). */
+ * no path that names a file: kp_mappath_is_file, the model's rule too):
+ * anonymous memory, where JIT compilers put their code; not the vdso
+ * when it is given by its name (its CFI is read from kptop's own). */
 static bool map_is_anon(const struct kp_unwind_map *map)
 {
 	return !map->ino && !map->maj && !map->min && !map->build_id_len &&
-	       !(map->path && (map->path[0] == '/' || !strcmp(map->path, "[vdso]")));
+	       !kp_mappath_is_file(map->path) && !(map->path && !strcmp(map->path, "[vdso]"));
 }
 
 /* The frame state for pc; KP_ENOCFI, -EFAULT (no mapping) or 0.

@@ -8,7 +8,7 @@ libkputil_a_SOURCES = src/util/kp_err.h src/util/kp_err.c \
 	src/util/safedir.h src/util/safedir.c \
 	src/util/cfi-rec.h src/util/cfi-rec.c \
 	src/util/srcline.h src/util/srcline.c \
-	src/util/filemap.h src/util/filemap.c
+	src/util/filemap.h src/util/filemap.c src/util/mappath.h
 
 if HAVE_CMOCKA
 ## The checks and the rename of util/safefile (as any user).
