@@ -44,7 +44,7 @@ endif
 ## Python frames (issue 24) end to end with Debian's python3.11 (root +
 ## BPF).
 KP_PYTHON_SH_TESTS = tests/python-split.sh tests/python-ctypes.sh tests/python-versions.sh \
-	tests/python-native.sh
+	tests/python-native.sh tests/python-deep.sh
 TESTS += $(KP_PYTHON_SH_TESTS)
 EXTRA_DIST += $(KP_PYTHON_SH_TESTS) tests/python-check.py tests/workload/py-split.py \
-	tests/workload/py-ctypes.py
+	tests/workload/py-ctypes.py tests/workload/py-deep.py
