@@ -112,9 +112,20 @@ for mode in dwarf auto; do
 		fi
 	done
 done
-# The clock loop's unnamed vdso code was sampled, and named by its start.
-grep -q '\[vdso\] @0x' "$T/dwarf.text.live" ||
-	fail "no sample in the vdso's code without a name: $(grep vdso "$T/dwarf.text.live")"
+# The clock loop's unnamed vdso code was sampled, and named by its start:
+# the code that reads a paravirtual clock (kvm-clock and the like) has no
+# symbol of its own; the TSC's reader is inside __vdso_clock_gettime, so
+# on a machine whose clocksource is tsc there is no such code to sample
+# and the replay comparison above is what is checked of the vdso.
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)
+if [ "$cs" = tsc ]; then
+	grep -q '\[vdso\]' "$T/dwarf.text.live" ||
+		fail "no sample in the vdso: $(head -20 "$T/dwarf.text.live")"
+	echo "clocksource tsc: the vdso has no unnamed code that runs; not checked"
+else
+	grep -q '\[vdso\] @0x' "$T/dwarf.text.live" ||
+		fail "no sample in the vdso's code without a name (clocksource $cs): $(grep vdso "$T/dwarf.text.live")"
+fi
 # The unwinder did its work: the whole chain of the split, live.
 grep -q 'main;run_rounds;do_round;level1;level2;level3;hot_a' "$T/dwarf.folded.live" ||
 	fail "dwarf mode did not unwind the split: $(head -5 "$T/dwarf.folded.live")"
