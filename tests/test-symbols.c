@@ -27,6 +27,7 @@
 #include <gelf.h>
 
 #include "symbols/dwarfidx.h"
+#include "symbols/dwlines.h"
 #include "symbols/dwarfsrc.h"
 #include "symbols/elfread.h"
 #include "symbols/fdetab.h"
@@ -653,11 +654,13 @@ static int same_str(const char *a, const char *b)
 }
 
 /* Name every step-th address of file's .text through the CU index and
- * through libdw's scope walks, which must agree; returns how many
+ * the line copies, and through libdw's scope walks and line tables,
+ * which must agree; returns how many
  * inlined frames were compared (0: the file cannot be opened). */
 static uint64_t index_matches(const char *file, uint64_t step)
 {
 	struct kp_dw_index *x = kp_dw_index__new();
+	struct kp_dw_lines *ln = kp_dw_lines__new();
 	struct kp_dw_frame a[16], b[16];
 	uint64_t lo = 0, hi = 0, nr = 0, inl = 0;
 	size_t shstr;
@@ -667,8 +670,10 @@ static uint64_t index_matches(const char *file, uint64_t step)
 	int fd = open(file, O_RDONLY);
 
 	assert_non_null(x);
+	assert_non_null(ln);
 	if (fd < 0) {
 		kp_dw_index__free(x);
+		kp_dw_lines__free(ln);
 		return 0;
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -687,8 +692,8 @@ static uint64_t index_matches(const char *file, uint64_t step)
 	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	assert_non_null(dw);
 	for (uint64_t v = lo; v < hi; v += step, nr++) {
-		int na = kp_dwarf__frames(dw, x, v, a, 16);
-		int nb = kp_dwarf__frames(dw, NULL, v, b, 16);
+		int na = kp_dwarf__frames(dw, x, ln, v, a, 16);
+		int nb = kp_dwarf__frames(dw, NULL, NULL, v, b, 16);
 
 		assert_int_equal(na, nb);
 		for (int i = 0; i < na; i++) {
@@ -700,10 +705,11 @@ static uint64_t index_matches(const char *file, uint64_t step)
 			inl += a[i].inlined;
 		}
 	}
-	print_message("dwarf index: %s: %llu addresses, %llu inlined frames, index %zu bytes\n",
-		      file, (unsigned long long)nr, (unsigned long long)inl,
-		      kp_dw_index__bytes(x));
+	print_message("dwarf index: %s: %llu addresses, %llu inlined frames, index %zu bytes, "
+		      "lines %zu bytes\n", file, (unsigned long long)nr,
+		      (unsigned long long)inl, kp_dw_index__bytes(x), kp_dw_lines__bytes(ln));
 	kp_dw_index__free(x);
+	kp_dw_lines__free(ln);
 	dwarf_end(dw);
 	elf_end(elf);
 	close(fd);

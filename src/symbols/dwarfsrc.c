@@ -2,6 +2,7 @@
 #include "symbols/dwarfsrc.h"
 
 #include "symbols/dwarfidx.h"
+#include "symbols/dwlines.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -25,19 +26,58 @@ static void fill_names(Dwarf_Die *die, struct kp_dw_frame *f)
 		f->linkage = die_str(die, DW_AT_MIPS_linkage_name);
 }
 
+/* The CU's line table, from the copies (ln) or from libdw. */
+struct cu_lines {
+	struct kp_dw_lines *ln;
+	Dwarf_Die *cudie;
+	Dwarf_Files *files;	/* libdw's, read on first need */
+	size_t nfiles;
+	int files_read;
+};
+
+static const char *file_name(struct cu_lines *cl, Dwarf_Word v)
+{
+	if (cl->ln)
+		return kp_dw_lines__file(cl->ln, cl->cudie, v);
+	if (!cl->files_read) {
+		cl->files_read = 1;
+		if (dwarf_getsrcfiles(cl->cudie, &cl->files, &cl->nfiles) != 0)
+			cl->files = NULL;
+	}
+	return cl->files && v < cl->nfiles ? dwarf_filesrc(cl->files, v, NULL, NULL) : NULL;
+}
+
+/* The line at vaddr: *file and *line, left NULL and 0 when none. The
+ * copies' file names outlive libdw's state (module.c ends it). */
+static void line_at(struct cu_lines *cl, uint64_t vaddr, const char **file,
+		    uint32_t *line)
+{
+	Dwarf_Line *l;
+	int lineno;
+
+	if (cl->ln) {	/* out of memory: no line (libdw's would not last) */
+		(void)kp_dw_lines__at(cl->ln, cl->cudie, vaddr, file, line);
+		return;
+	}
+	if ((l = dwarf_getsrc_die(cl->cudie, vaddr)) != NULL) {
+		*file = dwarf_linesrc(l, NULL, NULL);
+		if (dwarf_lineno(l, &lineno) == 0 && lineno > 0)
+			*line = (uint32_t)lineno;
+	}
+}
+
 /* The call site of an inlined scope: its file (via the CU's file table)
  * and line, which locate the next frame out. */
-static void call_site(Dwarf_Die *die, Dwarf_Files *files, size_t nfiles,
-		      const char **file, uint32_t *line)
+static void call_site(Dwarf_Die *die, struct cu_lines *cl, const char **file,
+		      uint32_t *line)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word v;
 
 	*file = NULL;
 	*line = 0;
-	if (files && dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &v) == 0 &&
-	    v < nfiles)
-		*file = dwarf_filesrc(files, v, NULL, NULL);
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &v) == 0)
+		*file = file_name(cl, v);
 	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &v) == 0 &&
 	    v <= UINT32_MAX)
 		*line = (uint32_t)v;
@@ -97,26 +137,18 @@ static int scope_chain(Dwarf *dbg, struct kp_dw_index *x, Dwarf_Die *cudie,
 	return k;
 }
 
-int kp_dwarf__frames(Dwarf *dbg, struct kp_dw_index *x, uint64_t vaddr,
-		     struct kp_dw_frame *out, int max)
+int kp_dwarf__frames(Dwarf *dbg, struct kp_dw_index *x, struct kp_dw_lines *ln,
+		     uint64_t vaddr, struct kp_dw_frame *out, int max)
 {
 	Dwarf_Die cudie, *scopes = NULL;
-	Dwarf_Files *files = NULL;
-	Dwarf_Line *l;
-	size_t nfiles = 0;
+	struct cu_lines cl = { .ln = ln, .cudie = &cudie };
 	const char *file = NULL;
 	uint32_t line = 0;
-	int n, cnt = 0, lineno;
+	int n, cnt = 0;
 
 	if (!dbg || max <= 0 || !dwarf_addrdie(dbg, vaddr, &cudie))
 		return 0;
-	if ((l = dwarf_getsrc_die(&cudie, vaddr)) != NULL) {
-		file = dwarf_linesrc(l, NULL, NULL);
-		if (dwarf_lineno(l, &lineno) == 0 && lineno > 0)
-			line = (uint32_t)lineno;
-	}
-	if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0)
-		files = NULL;
+	line_at(&cl, vaddr, &file, &line);
 	n = scope_chain(dbg, x, &cudie, vaddr, &scopes);
 	for (int i = 0; i < n && cnt < max; i++) {
 		int tag = dwarf_tag(&scopes[i]);
@@ -131,7 +163,7 @@ int kp_dwarf__frames(Dwarf *dbg, struct kp_dw_index *x, uint64_t vaddr,
 		cnt++;
 		if (tag == DW_TAG_subprogram)
 			break;
-		call_site(&scopes[i], files, nfiles, &file, &line);
+		call_site(&scopes[i], &cl, &file, &line);
 	}
 	free(scopes);
 	return cnt;

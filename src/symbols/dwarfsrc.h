@@ -5,7 +5,8 @@
  * subroutines that contain it, innermost first, then the subprogram. The
  * first frame's file:line comes from the line table; each outer frame's
  * from the call site (DW_AT_call_file/line) of the frame inside it.
- * Strings point into the Dwarf (valid while it is open). The scopes come
+ * Names point into the Dwarf (valid while it is open), file names into
+ * the line copies when given (valid while they are). The scopes come
  * from a dwarfidx.h index of the CU when one is given (a CU is walked
  * once), else from libdw's walks (each lookup bounded by the size of one
  * compilation unit); libdw checks the DWARF it reads.
@@ -27,11 +28,13 @@ struct kp_dw_frame {
 };
 
 struct kp_dw_index;
+struct kp_dw_lines;
 
 /* Number of frames filled (0: no DWARF for vaddr). x: the Dwarf's index,
- * or NULL. */
-int kp_dwarf__frames(Dwarf *dbg, struct kp_dw_index *x, uint64_t vaddr,
-		     struct kp_dw_frame *out, int max);
+ * or NULL; ln: the copies of its line tables (dwlines.h), or NULL: then
+ * libdw's tables, and file names that live as long as the Dwarf. */
+int kp_dwarf__frames(Dwarf *dbg, struct kp_dw_index *x, struct kp_dw_lines *ln,
+		     uint64_t vaddr, struct kp_dw_frame *out, int max);
 
 /* 1 if kp_dwarf__frames(dbg, x, vaddr) would read a compilation unit
  * that x has not indexed yet (or x is NULL): the lookups that make libdw

@@ -12,6 +12,7 @@ libkpsymbols_a_SOURCES = \
 	src/symbols/debuginfo.h src/symbols/debuginfo.c \
 	src/symbols/dwarfsrc.h src/symbols/dwarfsrc.c \
 	src/symbols/dwarfidx.h src/symbols/dwarfidx.c \
+	src/symbols/dwlines.h src/symbols/dwlines.c \
 	src/symbols/demangle.h src/symbols/demangle.c \
 	src/symbols/kallsyms.h src/symbols/kallsyms.c \
 	src/symbols/jitmap.h src/symbols/jitmap.c src/symbols/jitcache.c \
@@ -99,6 +100,13 @@ TESTS += tests/test-buildid
 tests_test_buildid_SOURCES = tests/test-buildid.c
 tests_test_buildid_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS)
 tests_test_buildid_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS)
+## The compact line tables against libdw's, and a module that ends
+## libdw's state as it grows.
+check_PROGRAMS += tests/test-dwlines
+TESTS += tests/test-dwlines
+tests_test_dwlines_SOURCES = tests/test-dwlines.c
+tests_test_dwlines_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
+tests_test_dwlines_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS)
 ## The persistent DWARF cache, on a fixture whose DWARF is compressed.
 check_PROGRAMS += tests/test-dwcache
 TESTS += tests/test-dwcache

@@ -16,6 +16,7 @@
 #include "symbols/dwarfidx.h"
 #include "symbols/dwarfsrc.h"
 #include "symbols/dwcache.h"
+#include "symbols/dwlines.h"
 #include "symbols/fdetab.h"
 #include "util/kp_err.h"
 #include "util/filemap.h"
@@ -23,6 +24,10 @@
 #define KP_MODULE_MAX_FRAMES 16		/* inline depth kept per address */
 #define KP_NAMECACHE_MIN 256		/* slots; powers of two */
 #define KP_NAMECACHE_MAX 65536
+/* libdw's state grown by lookups past this is ended (dw_trim): the line
+ * copies and the scope index keep what a lookup needs, so only the
+ * abbreviations and DIEs of the CUs still asked about are read again. */
+#define KP_DW_TRIM_BYTES (4u << 20)
 
 struct kp_cached {
 	uint64_t vaddr;
@@ -38,7 +43,12 @@ struct kp_module {
 	Dwarf *dw;		/* begun on first use: dw_of() */
 	Elf *dw_elf;		/* the ELF holding DWARF not begun yet, or NULL */
 	Elf *dw_src;		/* the ELF holding DWARF (begun or not), or NULL */
-	size_t dw_bytes;	/* heap taken by libdw and libelf for DWARF */
+	/* heap taken by libdw and libelf for DWARF: as it was first begun
+	 * (sections inflated; ended with it), and by lookups since libdw's
+	 * state was last begun (given back by dw_trim) */
+	size_t dw_base, dw_pool;
+	unsigned dw_trims;	/* libdw's state ended for its size (dw_trim) */
+	int dw_trimmed;		/* ... since DWARF was begun: begin it again */
 	int dw_looked;		/* a lookup in dw was measured (aranges read) */
 	/* The persistent cache (dwcache.h): celf, the cached inflated DWARF
 	 * in use (cfd its file), or dwc_store: none was cached, write it
@@ -47,6 +57,7 @@ struct kp_module {
 	Elf *celf;
 	int cfd, dwc_store;
 	struct kp_dw_index *dwi;	/* its scopes by CU, made on first use */
+	struct kp_dw_lines *dwl;	/* its line tables by CU, likewise */
 	struct kp_elf_info info;
 	struct kp_symtab *syms;
 	struct kp_fdetab *fdes;	/* read on first need (kp_module__start) */
@@ -86,6 +97,7 @@ void kp_module__free(struct kp_module *m)
 	kp_symtab__free(m->syms);
 	kp_fdetab__free(m->fdes);
 	kp_dw_index__free(m->dwi);
+	kp_dw_lines__free(m->dwl);
 	if (m->dw)
 		dwarf_end(m->dw);
 	elf_end(m->melf);
@@ -181,12 +193,18 @@ static size_t heap_in_use(void)
 	return mi.uordblks + mi.hblkhd;
 }
 
-static void dw_charge(struct kp_module *m, size_t heap0, size_t idx0)
+/* The bytes of the index and the line copies (they count themselves). */
+static size_t own_bytes(const struct kp_module *m)
 {
-	size_t heap = heap_in_use(), idx = kp_dw_index__bytes(m->dwi) - idx0;
+	return kp_dw_index__bytes(m->dwi) + kp_dw_lines__bytes(m->dwl);
+}
 
-	if (heap > heap0 + idx)	/* the index counts itself */
-		m->dw_bytes += heap - heap0 - idx;
+static void dw_charge(struct kp_module *m, size_t *to, size_t heap0, size_t own0)
+{
+	size_t heap = heap_in_use(), own = own_bytes(m) - own0;
+
+	if (heap > heap0 + own)
+		*to += heap - heap0 - own;
 }
 
 static Dwarf *dw_of(struct kp_module *m)
@@ -195,7 +213,8 @@ static Dwarf *dw_of(struct kp_module *m)
 		size_t heap0 = heap_in_use();
 
 		m->dw = dwarf_begin_elf(m->dw_elf, DWARF_C_READ, NULL);
-		dw_charge(m, heap0, kp_dw_index__bytes(m->dwi));
+		dw_charge(m, m->dw_trimmed ? &m->dw_pool : &m->dw_base, heap0,
+			  own_bytes(m));
 		if (m->dw && m->dwc_store)	/* inflated now: keep them */
 			(void)kp_dwcache__store(m->dwc, m->dw_elf, m->info.build_id,
 						m->info.build_id_len);
@@ -252,14 +271,18 @@ size_t kp_module__end_dwarf(struct kp_module *m)
 {
 	size_t was = kp_module__bytes(m);
 
-	if (!m->dw)
+	if (!kp_module__dwarf_begun(m))
 		return 0;
 	flush_cache(m);		/* its names point into the DWARF */
 	kp_dw_index__free(m->dwi);
 	m->dwi = NULL;
-	dwarf_end(m->dw);
+	kp_dw_lines__free(m->dwl);
+	m->dwl = NULL;
+	if (m->dw)
+		dwarf_end(m->dw);
 	m->dw = NULL;
-	m->dw_bytes = 0;
+	m->dw_base = m->dw_pool = 0;
+	m->dw_trimmed = 0;
 	m->dw_looked = 0;
 	if (m->dw_src && m->dw_src == m->celf && m->cfd >= 0) {
 		reopen(m, &m->celf, m->cfd);
@@ -423,7 +446,7 @@ size_t kp_module__bytes(const struct kp_module *m)
 {
 	return sizeof(*m) + kp_symtab__bytes(m->syms) + m->mini_len +
 	       kp_fdetab__bytes(m->fdes) +
-	       kp_dw_index__bytes(m->dwi) + m->dw_bytes +
+	       own_bytes(m) + m->dw_base + m->dw_pool +
 	       m->nr_slots * sizeof(*m->slots) +
 	       m->cap_frames * sizeof(*m->frames);
 }
@@ -433,9 +456,14 @@ int kp_module__has_dwarf(struct kp_module *m)
 	return dw_of(m) != NULL;
 }
 
+unsigned kp_module__dwarf_trims(const struct kp_module *m)
+{
+	return m->dw_trims;
+}
+
 int kp_module__dwarf_begun(const struct kp_module *m)
 {
-	return m->dw != NULL;
+	return m->dw != NULL || m->dw_trimmed;
 }
 
 /* ---- naming one address ---- */
@@ -487,6 +515,23 @@ static void sym_names(struct kp_module *m, const struct kp_sym *sym,
 	f->mangled = kp_is_mangled(raw) ? raw : NULL;
 }
 
+/* End libdw's state, keeping the index and the line copies; begun again
+ * at the next lookup. Names may point into an alternate debug file that
+ * libdw opened (dwz's), which ends with it: the names cached from such a
+ * module go too. The sections libelf inflated stay with its Elf. */
+static void dw_trim(struct kp_module *m)
+{
+	if (dwarf_getalt(m->dw))
+		flush_cache(m);
+	dwarf_end(m->dw);
+	m->dw = NULL;
+	m->dw_elf = m->dw_src;
+	m->dw_pool = 0;
+	m->dw_trimmed = 1;
+	m->dw_trims++;
+	m->dw_looked = 0;
+}
+
 /* Compute the frames of vaddr into out[0..max): DWARF's named inlined
  * frames, innermost first, then the containing function, named by the
  * symbol table when it has a symbol there (what nm says), else by DWARF.
@@ -500,8 +545,10 @@ static int compute(struct kp_module *m, uint64_t vaddr,
 	struct kp_sym_frame fn = { 0 };
 	int nd = 0, n = 0, i;
 
-	if (dw_of(m) && !m->dwi)
+	if (dw_of(m) && !m->dwi) {
 		m->dwi = kp_dw_index__new();	/* NULL: libdw's walks */
+		m->dwl = kp_dw_lines__new();	/* NULL: libdw's tables */
+	}
 	if (m->dw) {
 		/* measured only where libdw reads something new (the first
 		 * lookup, a CU not indexed yet): mallinfo2 walks every free
@@ -509,13 +556,15 @@ static int compute(struct kp_module *m, uint64_t vaddr,
 		 * done at every lookup */
 		int fresh = !m->dw_looked || kp_dwarf__new_cu(m->dw, m->dwi, vaddr);
 		size_t heap0 = fresh ? heap_in_use() : 0;
-		size_t idx0 = kp_dw_index__bytes(m->dwi);
+		size_t own0 = own_bytes(m);
 
-		nd = kp_dwarf__frames(m->dw, m->dwi, vaddr, dw,
+		nd = kp_dwarf__frames(m->dw, m->dwi, m->dwl, vaddr, dw,
 				      max < KP_MODULE_MAX_FRAMES ? max : KP_MODULE_MAX_FRAMES);
-		if (fresh)	/* the index counts itself */
-			dw_charge(m, heap0, idx0);
+		if (fresh)
+			dw_charge(m, &m->dw_pool, heap0, own0);
 		m->dw_looked = 1;
+		if (m->dw_pool > KP_DW_TRIM_BYTES && m->dwl && m->dwi)
+			dw_trim(m);
 	}
 	for (i = 0; i < nd && dw[i].inlined && n < max - 1; i++) {
 		memset(&out[n], 0, sizeof(out[n]));

@@ -119,5 +119,10 @@ void kp_module__release_pages(struct kp_module *m);
 int kp_module__has_dwarf(struct kp_module *m);
 /* 1 once its DWARF was begun (a lookup needed it), else 0. */
 int kp_module__dwarf_begun(const struct kp_module *m);
+/* How often libdw's state was ended as lookups grew it past a bound
+ * (4 MiB): the CUs' line tables and scopes are kept in kptop's compact
+ * copies (dwlines.h, dwarfidx.h), names and lines stay the same, and
+ * libdw is begun again at the next lookup. */
+unsigned kp_module__dwarf_trims(const struct kp_module *m);
 
 #endif /* KP_SYMBOLS_MODULE_H */

@@ -244,5 +244,6 @@ void kp_symbols__stats(const struct kp_symbols *s, struct kp_symbols_stats *out)
 	for (e = s->modules; e; e = e->next) {
 		out->bytes += kp_module__bytes(e->mod);
 		out->dwarf_begun += (uint64_t)kp_module__dwarf_begun(e->mod);
+		out->dwarf_trimmed += kp_module__dwarf_trims(e->mod);
 	}
 }

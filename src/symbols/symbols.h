@@ -132,6 +132,7 @@ struct kp_symbols_stats {
 	uint64_t kernel_symbols;
 	uint64_t dwarf_begun;			/* modules whose DWARF was read */
 	uint64_t dwarf_ended;			/* ended for the byte budget */
+	uint64_t dwarf_trimmed;			/* libdw's state ended, copies kept */
 	uint64_t held;				/* holds not yet released */
 	/* debuginfod (opts.debuginfod): fetches asked for and not ended
 	 * yet; ended with a debug file (added to its modules); ended
