@@ -734,6 +734,42 @@ static void test_wide_node(void **state)
 	(void)state;
 }
 
+/* The bytes in use of the model's structure name (kp_model__mem). */
+static size_t mem_used(const struct kp_model *m, const char *name)
+{
+	struct kp_model_mem mem[64];
+	size_t n = kp_model__mem(m, mem, 64);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(mem[i].name, name) == 0)
+			return mem[i].used;
+	fail_msg("no \"%s\" in kp_model__mem", name);
+	return 0;
+}
+
+/* A fold renumbers the nodes: the parents with many children are wide
+ * again at once, not only after a lookup that misses (a lookup that
+ * finds a child walks the list: a merged command's root has thousands
+ * of children, and its lookups nearly always find). */
+static void test_wide_after_fold(void **state)
+{
+	struct fake f = { 0 };
+	struct kp_model *m = app_model(&f, 400);
+	struct kp_model_summary sum;
+
+	for (int j = 0; j < 300; j++) {
+		const int fns[] = { 10 + j, 5000 + j };
+
+		ustack(m, 100, 100, S(1), 2, fns);
+	}
+	kp_model__summary(m, &sum);	/* hangs the stacks; folds to the limit */
+	assert_true(sum.nodes <= 400);
+	assert_true(sum.other_nodes > 0);	/* a fold ran */
+	assert_true(mem_used(m, "wide node table") > 0);
+	kp_model__free(m);
+	(void)state;
+}
+
 /* Folding keeps the baseline and the window's buckets with their stacks. */
 static void test_fold_base_window(void **state)
 {
@@ -1606,6 +1642,7 @@ int main(void)
 		T(test_window), T(test_window_many), T(test_weights), T(test_zero), T(test_baseline), T(test_delta_sort),
 		T(test_filters), T(test_focus), cmocka_unit_test(test_node_limit),
 		cmocka_unit_test(test_wide_node),
+		cmocka_unit_test(test_wide_after_fold),
 		T(test_hiding), T(test_unknown_pid), T(test_junk_callers), T(test_symtab_and_unknown),
 		T(test_late_symtab), T(test_fde_start), T(test_symtab_unnamed_first),
 		T(test_symtab_unnamed_late), T(test_renamed), T(test_return_address),

@@ -191,6 +191,38 @@ uint32_t *kp_tree__stack_hashes(const struct kp_model *m)
 	return lo;
 }
 
+/* The child lists made again from the parents (parents come first), and
+ * the wide table for the parents with KP_WIDE_AT children or more: a
+ * list that long would be walked at every lookup that finds a child in
+ * it (a merged command's root has thousands), since only a lookup that
+ * misses makes a parent wide. Without memory for the counts, the lists
+ * stay (slower, still right). */
+static void relink(struct kp_model *m)
+{
+	size_t n = m->tr.nr_nodes, i;
+	uint32_t *cnt = calloc(n ? n : 1, sizeof(*cnt));
+
+	m->tr.nr_other = 0;
+	kp_htab__clear(&m->tr.wide_tab);	/* indices changed */
+	for (i = 0; i < n; i++)
+		m->tr.nodes[i].child = m->tr.nodes[i].next = KP_NONE;
+	for (i = 0; i < n; i++) {
+		struct kp_node *nd = &m->tr.nodes[i];
+
+		if (nd->parent == KP_NONE)
+			continue;
+		m->tr.nr_other += !!(m->tr.nflags[i] & KP_NODE_OTHER);
+		nd->next = m->tr.nodes[nd->parent].child;
+		m->tr.nodes[nd->parent].child = (uint32_t)i;
+		if (cnt)
+			cnt[nd->parent]++;
+	}
+	for (i = 0; cnt && i < n; i++)
+		if (cnt[i] >= KP_WIDE_AT)
+			make_wide(m, (uint32_t)i);
+	free(cnt);
+}
+
 void kp_tree__compact(struct kp_model *m, const uint8_t *cut, size_t old_nr,
 		      uint32_t *nidx)
 {
@@ -209,19 +241,7 @@ void kp_tree__compact(struct kp_model *m, const uint8_t *cut, size_t old_nr,
 		j++;
 	}
 	m->tr.nr_nodes = j;
-	m->tr.nr_other = 0;
-	kp_htab__clear(&m->tr.wide_tab);	/* indices changed: wide again later */
-	for (i = 0; i < m->tr.nr_nodes; i++)
-		m->tr.nodes[i].child = m->tr.nodes[i].next = KP_NONE;
-	for (i = 0; i < m->tr.nr_nodes; i++) {	/* relink: parents come first */
-		struct kp_node *n = &m->tr.nodes[i];
-
-		if (n->parent == KP_NONE)
-			continue;
-		m->tr.nr_other += !!(m->tr.nflags[i] & KP_NODE_OTHER);
-		n->next = m->tr.nodes[n->parent].child;
-		m->tr.nodes[n->parent].child = (uint32_t)i;
-	}
+	relink(m);
 	for (i = 0; i < m->st.nr_stk; i++)
 		kp_stk(m, (uint32_t)i)->leaf = nidx[kp_stk(m, (uint32_t)i)->leaf];
 	for (i = 0; i < m->pr.nr_procs; i++)
