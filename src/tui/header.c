@@ -9,6 +9,7 @@
 
 #include "collect/collect.h"
 #include "pump/pump.h"
+#include "pump/python.h"
 #include "stream/lost.h"
 #include "symbols/symbols.h"
 
@@ -107,11 +108,32 @@ static void drop(struct kp_line *l, const char *label, uint64_t n)
 	kp_line__put(l, KP_ROLE_DEFAULT, "  ", -1);
 }
 
+/* Python stacks not read whole and code not named (kptop(1), PYTHON),
+ * from the records as the reports count them, live and in a replay. */
+static void python_drops(struct kp_tui *t)
+{
+	struct kp_python_stats ps;
+	struct kp_line *l = t->line;
+
+	if (!t->cfg.python)
+		return;
+	kp_python__stats(t->cfg.python, &ps);
+	if (ps.no_thread)
+		drop(l, "py-no-thread", ps.no_thread);
+	if (ps.truncated)
+		drop(l, "py-cut", ps.truncated);
+	if (ps.fault)
+		drop(l, "py-read-failed", ps.fault);
+	if (ps.code_unreadable)
+		drop(l, "py-code-unreadable", ps.code_unreadable);
+	if (ps.unplaced)
+		drop(l, "py-unplaced", ps.unplaced);
+}
+
 static void line_drops(struct kp_tui *t, const struct kp_model_summary *s, int y)
 {
 	struct kp_line *l = t->line;
 	uint64_t lost[KP_LOST_STAGE_MAX + 1];
-	uint64_t py_no_thread = 0, py_trunc = 0, py_fault = 0;
 
 	memcpy(lost, s->lost, sizeof(lost));
 	if (t->cfg.collector) {
@@ -124,9 +146,6 @@ static void line_drops(struct kp_tui *t, const struct kp_model_summary *s, int y
 		lost[KP_LOST_QUEUE_FULL] = st.lost_queue_full;
 		lost[KP_LOST_SIDEBAND] = st.lost_sideband;
 		t->sampling = st.sampling;
-		py_no_thread = st.py_no_thread;
-		py_trunc = st.py_trunc;
-		py_fault = st.py_fault;
 	}
 	kp_line__put(l, KP_ROLE_VALUE, "Drops ", -1);
 	for (unsigned st = 1; st <= KP_LOST_STAGE_MAX; st++)
@@ -141,13 +160,7 @@ static void line_drops(struct kp_tui *t, const struct kp_model_summary *s, int y
 		if (ss.jit_bad_lines)
 			drop(l, "jit-bad-lines", ss.jit_bad_lines);
 	}
-	/* Python stacks not read whole (kptop(1), PYTHON) */
-	if (py_no_thread)
-		drop(l, "py-no-thread", py_no_thread);
-	if (py_trunc)
-		drop(l, "py-cut", py_trunc);
-	if (py_fault)
-		drop(l, "py-read-failed", py_fault);
+	python_drops(t);
 	kp_line__flush(l, y);
 }
 
