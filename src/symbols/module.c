@@ -26,8 +26,12 @@
 #define KP_NAMECACHE_MAX 65536
 /* libdw's state grown by lookups past this is ended (dw_trim): the line
  * copies and the scope index keep what a lookup needs, so only the
- * abbreviations and DIEs of the CUs still asked about are read again. */
+ * abbreviations and DIEs of the CUs still asked about are read again.
+ * The growth is measured (mallinfo2), and estimated from the copies made
+ * since libdw was begun: its rows take about 4 times their 12 bytes (the
+ * estimate alone where the heap cannot be measured, under ASan). */
 #define KP_DW_TRIM_BYTES (4u << 20)
+#define KP_DW_ROW_RATIO 4
 
 struct kp_cached {
 	uint64_t vaddr;
@@ -48,6 +52,8 @@ struct kp_module {
 	 * state was last begun (given back by dw_trim) */
 	size_t dw_base, dw_pool;
 	unsigned dw_trims;	/* libdw's state ended for its size (dw_trim) */
+	size_t dw_trim_at;	/* ... past this (KP_DW_TRIM_BYTES, or the opts') */
+	size_t dwl_mark;	/* the copies' bytes when libdw was last begun */
 	int dw_trimmed;		/* ... since DWARF was begun: begin it again */
 	int dw_looked;		/* a lookup in dw was measured (aranges read) */
 	/* The persistent cache (dwcache.h): celf, the cached inflated DWARF
@@ -282,6 +288,7 @@ size_t kp_module__end_dwarf(struct kp_module *m)
 		dwarf_end(m->dw);
 	m->dw = NULL;
 	m->dw_base = m->dw_pool = 0;
+	m->dwl_mark = 0;
 	m->dw_trimmed = 0;
 	m->dw_looked = 0;
 	if (m->dw_src && m->dw_src == m->celf && m->cfd >= 0) {
@@ -328,6 +335,7 @@ static struct kp_module *module_init(struct kp_module *m,
 		goto out_err;
 	m->demangle = o->demangle;
 	m->dwc = o->dwcache;
+	m->dw_trim_at = o->dw_trim_bytes ? o->dw_trim_bytes : KP_DW_TRIM_BYTES;
 	load_debug(m, o, st);
 	err = load_symbols(m);
 	if (err)
@@ -529,7 +537,17 @@ static void dw_trim(struct kp_module *m)
 	m->dw_pool = 0;
 	m->dw_trimmed = 1;
 	m->dw_trims++;
+	m->dwl_mark = kp_dw_lines__bytes(m->dwl);
 	m->dw_looked = 0;
+}
+
+/* What lookups added to libdw's state since it was begun: measured, or
+ * estimated from the line copies made meanwhile, whichever is more. */
+static size_t dw_grown(const struct kp_module *m)
+{
+	size_t est = (kp_dw_lines__bytes(m->dwl) - m->dwl_mark) * KP_DW_ROW_RATIO;
+
+	return est > m->dw_pool ? est : m->dw_pool;
 }
 
 /* Compute the frames of vaddr into out[0..max): DWARF's named inlined
@@ -563,7 +581,7 @@ static int compute(struct kp_module *m, uint64_t vaddr,
 		if (fresh)
 			dw_charge(m, &m->dw_pool, heap0, own0);
 		m->dw_looked = 1;
-		if (m->dw_pool > KP_DW_TRIM_BYTES && m->dwl && m->dwi)
+		if (m->dwl && m->dwi && dw_grown(m) > m->dw_trim_at)
 			dw_trim(m);
 	}
 	for (i = 0; i < nd && dw[i].inlined && n < max - 1; i++) {

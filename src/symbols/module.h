@@ -41,6 +41,9 @@ struct kp_module_opts {
 	/* The persistent cache of inflated DWARF (dwcache.h), borrowed: it
 	 * outlives the module. NULL: none. */
 	struct kp_dwcache *dwcache;
+	/* libdw's state is ended once lookups grew it past this many bytes
+	 * (kp_module__dwarf_trims); 0: 4 MiB. Tests set it low. */
+	size_t dw_trim_bytes;
 };
 
 struct kp_module_stats {
@@ -120,7 +123,7 @@ int kp_module__has_dwarf(struct kp_module *m);
 /* 1 once its DWARF was begun (a lookup needed it), else 0. */
 int kp_module__dwarf_begun(const struct kp_module *m);
 /* How often libdw's state was ended as lookups grew it past a bound
- * (4 MiB): the CUs' line tables and scopes are kept in kptop's compact
+ * (dw_trim_bytes): the CUs' line tables and scopes are kept in kptop's compact
  * copies (dwlines.h, dwarfidx.h), names and lines stay the same, and
  * libdw is begun again at the next lookup. */
 unsigned kp_module__dwarf_trims(const struct kp_module *m);
