@@ -32,7 +32,7 @@ struct dwi_range {
 };
 
 struct dwi_cu {
-	Dwarf_Off off;
+	Dwarf_Off off;		/* first: kp_dw_cu_slot */
 	struct dwi_scope *sc;
 	struct dwi_range *r;
 	size_t nsc, nr, cap_sc, cap_r;
@@ -148,20 +148,27 @@ static int range_cmp(const void *a, const void *b)
 	return x->scope > y->scope ? -1 : x->scope < y->scope;
 }
 
-/* Where off's CU is, or would go, in x->cus. */
-static size_t cu_slot(const struct kp_dw_index *x, Dwarf_Off off)
+size_t kp_dw_cu_slot(const void *cus, size_t nr, size_t size, Dwarf_Off off)
 {
-	size_t lo = 0, hi = x->nr;
+	size_t lo = 0, hi = nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Off at;
 
-		if (x->cus[mid].off < off)
+		memcpy(&at, (const char *)cus + mid * size, sizeof(at));
+		if (at < off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+/* Where off's CU is, or would go, in x->cus. */
+static size_t cu_slot(const struct kp_dw_index *x, Dwarf_Off off)
+{
+	return kp_dw_cu_slot(x->cus, x->nr, sizeof(*x->cus), off);
 }
 
 int kp_dw_index__has(const struct kp_dw_index *x, Dwarf_Die *cudie)

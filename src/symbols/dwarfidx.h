@@ -36,4 +36,9 @@ int kp_dw_index__has(const struct kp_dw_index *x, Dwarf_Die *cudie);
 int kp_dw_index__scopes(struct kp_dw_index *x, Dwarf_Die *cudie, uint64_t vaddr,
 			Dwarf_Off *out, int max);
 
+/* Where CU offset off is, or would be inserted, in cus[0..nr): structs
+ * of size bytes sorted by a Dwarf_Off that is their first member (the
+ * index's CUs here, the line copies' in dwlines.c). */
+size_t kp_dw_cu_slot(const void *cus, size_t nr, size_t size, Dwarf_Off off);
+
 #endif /* KP_SYMBOLS_DWARFIDX_H */

@@ -11,6 +11,8 @@
  */
 #include "symbols/dwlines.h"
 
+#include "symbols/dwarfidx.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -26,7 +28,7 @@ struct dwl_row {
 };
 
 struct dwl_cu {
-	Dwarf_Off off;
+	Dwarf_Off off;		/* first: kp_dw_cu_slot */
 	uint64_t base;
 	struct dwl_row *rows;
 	uint32_t *names;	/* offsets into text, DWL_NONE: none */
@@ -75,17 +77,7 @@ size_t kp_dw_lines__bytes(const struct kp_dw_lines *x)
 /* The slot of CU offset off: where it is or would be inserted. */
 static size_t cu_slot(const struct kp_dw_lines *x, Dwarf_Off off)
 {
-	size_t lo = 0, hi = x->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (x->cus[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return kp_dw_cu_slot(x->cus, x->nr, sizeof(*x->cus), off);
 }
 
 int kp_dw_lines__has(const struct kp_dw_lines *x, Dwarf_Die *cudie)
