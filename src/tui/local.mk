@@ -31,8 +31,8 @@ EXTRA_DIST += tests/tui-save-safe.sh
 TESTS += tests/tui-offcpu.sh
 EXTRA_DIST += tests/tui-offcpu.sh
 ## P: Python functions / native stacks (root + BPF, python3.11).
-TESTS += tests/tui-python.sh tests/tui-python-drops.sh
-EXTRA_DIST += tests/tui-python.sh tests/tui-python-drops.sh
+TESTS += tests/tui-python.sh tests/tui-python-drops.sh tests/tui-python-unknown.sh
+EXTRA_DIST += tests/tui-python.sh tests/tui-python-drops.sh tests/tui-python-unknown.sh
 
 ## Unit tests of the view without a terminal: fakes of the model,
 ## collector and pump are linked in from the test itself.
