@@ -5,7 +5,8 @@
 # over hot_a/hot_b/hot_c through distinct chains, two threads): a process
 # started before kptop, one started after it, and the first one's saved
 # stream read back with -i once the process is gone (the same names).
-# tests/python-check.py checks the shares (3 points), the whole chains and
+# tests/python-check.py checks the shares (3 points of the split each
+# workload measured of its own CPU time, SPLIT_TRUTH), the whole chains and
 # the hot loop's line. Then one in a pid and mount namespace of its own
 # (unshare: its threads' ids there are not the global ones).
 . "$top_srcdir/tests/lib.sh"
@@ -19,19 +20,20 @@ P1= P2= U=
 trap 'kill $P1 $P2 $U 2>/dev/null; rm -rf "$T"' EXIT
 
 # Started before kptop; saved.
-"$PY" "$WL" 9 2 & P1=$!
+SPLIT_TRUTH="$T/before.truth" "$PY" "$WL" 9 2 & P1=$!
 sleep 1
 "$KPTOP" --batch --format speedscope -o "$T/before.json" -F 999 -d 6 -p "$P1" \
 	-w "$T/before.kps" 2>"$T/err" || fail "kptop (before): $(tail -3 "$T/err")"
-$CHECK before "$T/before.json" "$P1" "$T/before.names" || fail "started before kptop"
+SPLIT_TRUTH="$T/before.truth" $CHECK before "$T/before.json" "$P1" "$T/before.names" ||
+	fail "started before kptop"
 
 # Started after kptop (every process sampled).
 "$KPTOP" --batch --format speedscope -o "$T/after.json" -F 999 -d 6 2>"$T/err2" &
 K=$!
 sleep 1
-"$PY" "$WL" 4 2 & P2=$!
+SPLIT_TRUTH="$T/after.truth" "$PY" "$WL" 4 2 & P2=$!
 wait $K || fail "kptop (after): $(tail -3 "$T/err2")"
-$CHECK after "$T/after.json" "$P2" || fail "started after kptop"
+SPLIT_TRUTH="$T/after.truth" $CHECK after "$T/after.json" "$P2" || fail "started after kptop"
 
 # The saved stream, once the process is gone: the same names.
 pid1=$P1
@@ -41,7 +43,8 @@ kill -0 "$pid1" 2>/dev/null && fail "pid $pid1 still runs"
 "$KPTOP" -i "$T/before.kps" --batch --format speedscope -o "$T/replay.json" \
 	2>"$T/err3" || fail "kptop -i: $(tail -3 "$T/err3")"
 [ -s "$T/err3" ] && fail "kptop -i warned: $(cat "$T/err3")"
-$CHECK replay "$T/replay.json" "$pid1" "$T/replay.names" || fail "replay"
+SPLIT_TRUTH="$T/before.truth" $CHECK replay "$T/replay.json" "$pid1" "$T/replay.names" ||
+	fail "replay"
 diff "$T/before.names" "$T/replay.names" >"$T/diff" ||
 	fail "replayed Python frames differ from the live ones: $(head "$T/diff")"
 
@@ -57,12 +60,12 @@ sys.exit(not (p and p["merged"] > 0 and p["code_unreadable"] == 0))' "$T/replay.
 
 # In a pid and mount namespace of its own.
 command -v unshare >/dev/null 2>&1 || skip "unshare (Debian package util-linux) is not installed"
-unshare -pmf --mount-proc "$PY" "$WL" 9 2 & U=$!
+SPLIT_TRUTH="$T/ns.truth" unshare -pmf --mount-proc "$PY" "$WL" 9 2 & U=$!
 sleep 1
 P3=$(pgrep -P "$U" -x python3.11 | head -1)
 [ -n "$P3" ] && grep -q '^NSpid:.*	1$' "/proc/$P3/status" ||
 	fail "no python3.11 in a pid namespace of its own under unshare $U"
 "$KPTOP" --batch --format speedscope -o "$T/ns.json" -F 999 -d 6 -p "$P3" \
 	2>"$T/err4" || fail "kptop (namespace): $(tail -3 "$T/err4")"
-$CHECK namespace "$T/ns.json" "$P3" || fail "in a pid and mount namespace"
+SPLIT_TRUTH="$T/ns.truth" $CHECK namespace "$T/ns.json" "$P3" || fail "in a pid and mount namespace"
 exit 0
