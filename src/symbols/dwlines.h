@@ -13,9 +13,10 @@
  * Owns: the copies of the CUs asked about (freed with it). Who calls it:
  * dwarfsrc.c, one per module (module.c keeps it, across ends of libdw's
  * state). Never does I/O beyond libdw's reads of the Dwarf it is given.
- * Errors: -ENOMEM (the caller falls back to libdw); a CU whose table
- * cannot be copied (it has none, or spans 4 GiB) has no lines here, as
- * it would have none in libdw. Not thread-safe.
+ * Errors: -ENOMEM (dwarfsrc.c then gives no line: libdw's names would
+ * not outlive its state); a CU whose table cannot be copied (it has
+ * none, or spans 4 GiB) has no lines here, as it would have none in
+ * libdw. Not thread-safe.
  */
 #ifndef KP_SYMBOLS_DWLINES_H
 #define KP_SYMBOLS_DWLINES_H
