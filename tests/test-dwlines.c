@@ -22,6 +22,8 @@
 #include "symbols/dwlines.h"
 #include "symbols/module.h"
 
+#include "elf-section.h"
+
 static char builddir[2048];
 
 static int same_str(const char *a, const char *b)
@@ -155,20 +157,12 @@ static void test_rows_match(void **state)
 static void text_of(int fd, uint64_t *lo, uint64_t *hi)
 {
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	Elf_Scn *scn = NULL;
-	size_t shstr;
+	GElf_Shdr sh;
 
 	assert_non_null(elf);
-	assert_int_equal(elf_getshdrstrndx(elf, &shstr), 0);
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) &&
-		    strcmp(elf_strptr(elf, shstr, sh.sh_name), ".text") == 0) {
-			*lo = sh.sh_addr;
-			*hi = sh.sh_addr + sh.sh_size;
-		}
-	}
+	sh = elf_section(elf, ".text");
+	*lo = sh.sh_addr;
+	*hi = sh.sh_addr + sh.sh_size;
 	elf_end(elf);
 	assert_true(*hi > *lo);
 }

@@ -26,6 +26,8 @@
 #include "smaps-rss.h"
 #include <gelf.h>
 
+#include "elf-section.h"
+
 #include "symbols/dwarfidx.h"
 #include "symbols/dwlines.h"
 #include "symbols/dwarfsrc.h"
@@ -662,9 +664,8 @@ static uint64_t index_matches(const char *file, uint64_t step)
 	struct kp_dw_index *x = kp_dw_index__new();
 	struct kp_dw_lines *ln = kp_dw_lines__new();
 	struct kp_dw_frame a[16], b[16];
-	uint64_t lo = 0, hi = 0, nr = 0, inl = 0;
-	size_t shstr;
-	Elf_Scn *scn = NULL;
+	uint64_t lo, hi, nr = 0, inl = 0;
+	GElf_Shdr text;
 	Dwarf *dw;
 	Elf *elf;
 	int fd = open(file, O_RDONLY);
@@ -678,16 +679,9 @@ static uint64_t index_matches(const char *file, uint64_t step)
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	assert_non_null(elf);
-	assert_int_equal(elf_getshdrstrndx(elf, &shstr), 0);
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) &&
-		    strcmp(elf_strptr(elf, shstr, sh.sh_name), ".text") == 0) {
-			lo = sh.sh_addr;
-			hi = sh.sh_addr + sh.sh_size;
-		}
-	}
+	text = elf_section(elf, ".text");
+	lo = text.sh_addr;
+	hi = text.sh_addr + text.sh_size;
 	assert_true(hi > lo);
 	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	assert_non_null(dw);
@@ -1541,22 +1535,12 @@ static void section_of(const char *bin, const char *name, uint64_t *off,
 {
 	int fd = open(bin, O_RDONLY);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
+	GElf_Shdr sh;
 
-	*off = *size = 0;
 	assert_non_null(elf);
-	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		const char *n;
-
-		if (gelf_getshdr(scn, &sh) && (n = elf_strptr(elf, shstrndx, sh.sh_name)) &&
-		    strcmp(n, name) == 0) {
-			*off = sh.sh_offset;
-			*size = sh.sh_size;
-		}
-	}
+	sh = elf_section(elf, name);
+	*off = sh.sh_offset;
+	*size = sh.sh_size;
 	elf_end(elf);
 	close(fd);
 	assert_true(*size > 0);

@@ -82,7 +82,7 @@ CLEANFILES += tests/fixtures/fx-variants.stamp tests/fixtures/fx-debuglink \
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-symbols
 TESTS += tests/test-symbols
-tests_test_symbols_SOURCES = tests/test-symbols.c tests/smaps-rss.h
+tests_test_symbols_SOURCES = tests/test-symbols.c tests/smaps-rss.h tests/elf-section.h
 tests_test_symbols_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 tests_test_symbols_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS) -ldl
 check_PROGRAMS += tests/test-disasm
@@ -104,7 +104,7 @@ tests_test_buildid_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS)
 ## libdw's state as it grows.
 check_PROGRAMS += tests/test-dwlines
 TESTS += tests/test-dwlines
-tests_test_dwlines_SOURCES = tests/test-dwlines.c
+tests_test_dwlines_SOURCES = tests/test-dwlines.c tests/elf-section.h
 tests_test_dwlines_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 tests_test_dwlines_LDADD = $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS)
 ## The persistent DWARF cache, on a fixture whose DWARF is compressed.
