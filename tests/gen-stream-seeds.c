@@ -10,7 +10,8 @@
  * a file in blocks with its END record (minor 2),
  * one with a changed byte, one whose END counts are off; CODE records
  * (minor 3), whole and with a line out of order; a symbol table with
- * functions without a name (minor 6). Deterministic: the same bytes on every run. Not run
+ * functions without a name (minor 6); an off-CPU interval an interrupt
+ * ended (minor 7). Deterministic: the same bytes on every run. Not run
  * by make check; the files it wrote are checked in.
  */
 #include <errno.h>
@@ -417,6 +418,19 @@ static int gen(struct out *o, const char *dir)
 	/* the tail: count 1000 (e8 07), state, waker_pid, waker_tid, "" */
 	o->buf[o->len - 6] = 0;		/* count 0; 07 becomes the state */
 	if ((rc = save(o, dir, "offcpu-count-0", o->len)))
+		return rc;
+
+	/* An interval a timer's interrupt ended (minor 7): the waker is
+	 * the idle task it found running. */
+	header(o);
+	r = meta();
+	if ((rc = add(o, &r)))
+		return rc;
+	r = offcpu(22, 2, 2, 0, 0);
+	r.offcpu.s.flags |= KP_SAMPLE_WAKER_IRQ;
+	r.offcpu.waker_pid = r.offcpu.waker_tid = 0;
+	strcpy(r.offcpu.waker_comm, "swapper/1");
+	if ((rc = add(o, &r)) || (rc = save(o, dir, "offcpu-irq", o->len)))
 		return rc;
 
 	/* A later minor: longer header, extra fields at record ends. */

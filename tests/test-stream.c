@@ -280,15 +280,15 @@ static void test_header(void **state)
 	struct kp_err e = { 0 };
 
 	kp_stream_header_encode(h);
-	assert_memory_equal(h, "KPTOPSTR\x01\x00\x06\x00\x01\x00\x10\x00", 16);
+	assert_memory_equal(h, "KPTOPSTR\x01\x00\x07\x00\x01\x00\x10\x00", 16);
 	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), 0);
 	assert_int_equal(hd.major, 1);
 	assert_int_equal(hd.minor, KP_STREAM_MINOR);
 	assert_int_equal(hd.header_len, 16);
 	assert_int_equal(kp_stream_header_decode(h, 15, &hd, &e), KP_ETRUNC);
-	h[10] = 7; h[14] = 20;		/* a later minor with a longer header */
+	h[10] = KP_STREAM_MINOR + 1; h[14] = 20;		/* a later minor with a longer header */
 	assert_int_equal(kp_stream_header_decode(h, 20, &hd, &e), 0);
-	assert_int_equal(hd.minor, 7);
+	assert_int_equal(hd.minor, KP_STREAM_MINOR + 1);
 	assert_int_equal(hd.header_len, 20);
 	h[8] = 2;
 	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), KP_EVERSION);
@@ -1055,6 +1055,33 @@ static void test_offcpu_count(void **state)
 	kp_decoder__free(d);
 }
 
+/* Bit 7 of the flags (minor 7): an OFFCPU record's interrupt waker,
+ * kept; not a bit before minor 7, nor ever in a SAMPLE record. */
+static void test_waker_irq_flag(void **state)
+{
+	struct kp_record in = rec_offcpu(1, 1, 1), out;
+	struct kp_decoder *d = kp_decoder__new();
+	struct kp_err e = { 0 };
+	uint8_t rec[1024];
+	size_t n, used;
+
+	(void)state;
+	in.offcpu.s.flags |= KP_SAMPLE_WAKER_IRQ;
+	n = enc(&in, rec, sizeof(rec));
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), 1);
+	assert_true(out.offcpu.s.flags & KP_SAMPLE_WAKER_IRQ);
+	kp_decoder__set_minor(d, 6);
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), 1);
+	assert_false(out.offcpu.s.flags & KP_SAMPLE_WAKER_IRQ);
+	kp_decoder__set_minor(d, KP_STREAM_MINOR);
+	in = rec_sample(1, 2, 0, 0);
+	in.sample.flags |= KP_SAMPLE_WAKER_IRQ;
+	n = enc(&in, rec, sizeof(rec));
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), 1);
+	assert_false(out.sample.flags & KP_SAMPLE_WAKER_IRQ);
+	kp_decoder__free(d);
+}
+
 static void test_unsorted_symbols(void **state)
 {
 	struct kp_record r = rec_symtab(3, syms3);
@@ -1488,6 +1515,7 @@ int main(void)
 		cmocka_unit_test(test_bad_varints),
 		cmocka_unit_test(test_bad_weight),
 		cmocka_unit_test(test_offcpu_count),
+		cmocka_unit_test(test_waker_irq_flag),
 		cmocka_unit_test(test_unsorted_symbols),
 		cmocka_unit_test(test_decoder_free_null),
 		cmocka_unit_test(test_roundtrip_code),

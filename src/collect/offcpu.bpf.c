@@ -13,7 +13,9 @@
  * (bpf_get_task_stack of a task not running: its stack is still the one
  * it left with), so a short block costs two map look-ups and a user-stack
  * walk, and only a recorded one a kernel walk and a ring-buffer write.
- * sched_waking notes the waker (current) in the slot of the thread woken.
+ * sched_waking notes the waker (current) in the slot of the thread woken,
+ * and whether it ran in interrupt context (then current was only the task
+ * the interrupt found running: KP_SAMPLE_WAKER_IRQ).
  * Every interval is counted, recorded or not, in off_counters.
  */
 #include <linux/bpf.h>
@@ -30,6 +32,7 @@
 
 /* The fields read, relocated by CO-RE against the kernel's BTF. */
 struct task_struct {
+	void *stack;
 	unsigned int flags;
 	int pid;
 	int tgid;
@@ -394,6 +397,38 @@ int kp_switch(__u64 *ctx)
 	return 0;
 }
 
+/* Is current interrupted (a hard or soft interrupt, an NMI)? The kernel's
+ * in_task() reads the CPU's preempt count, a per-CPU variable that a
+ * kernel without CONFIG_KALLSYMS_ALL gives BPF no address for. Instead,
+ * on x86-64: an interrupt of kernel code runs on a stack of its own (the
+ * CPU's IRQ stack, an NMI's IST stack), and this program's frame is on
+ * the stack it runs on, then outside current's; an interrupt of user code
+ * runs on current's stack, whose saved user registers then say so: their
+ * orig_ax is a vector's (negative), where a system call's is its number.
+ * (A softirq run by ksoftirqd is in its task: current, the waker, is then
+ * ksoftirqd.) */
+#define KP_THREAD_SIZE (16u << 10)	/* x86-64's, without KASAN */
+static __always_inline int in_irq_context(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 fp, here = 0, base = (__u64)t->stack;
+	long orig_ax = 0;
+
+	/* the frame's address as a number (a copy: the verifier does no
+	 * arithmetic on the frame pointer itself) */
+	asm volatile("%0 = r10" : "=r"(fp));
+	if (bpf_probe_read_kernel(&here, sizeof(here), &fp) || !base)
+		return 0;
+	if (here - base > KP_THREAD_SIZE)
+		return 1;
+	if (t->flags & PF_KTHREAD)
+		return 0;
+	if (bpf_probe_read_kernel(&orig_ax, sizeof(orig_ax),
+				  (char *)bpf_task_pt_regs(t) + offsetof(struct pt_regs, orig_rax)))
+		return 0;
+	return orig_ax < 0;
+}
+
 /* current wakes p: note the waker in p's slot. */
 SEC("tp_btf/sched_waking")
 int kp_waking(__u64 *ctx)
@@ -408,6 +443,9 @@ int kp_waking(__u64 *ctx)
 		return 0;
 	ns_ids(&v->waker_pid, &v->waker_tid);
 	bpf_get_current_comm(v->waker_comm, sizeof(v->waker_comm));
+	v->flags &= ~KP_SAMPLE_WAKER_IRQ;
+	if (in_irq_context())
+		v->flags |= KP_SAMPLE_WAKER_IRQ;
 	cnt = bpf_map_lookup_elem(&off_counters, &zero);
 	count(cnt, KP_OFF_CNT_WAKEUPS, 1);
 	return 0;

@@ -17,6 +17,9 @@
 #define KP_SAMPLE_UERR (1u << 4)	/* user stack could not be read */
 #define KP_SAMPLE_USER_MODE (1u << 5)	/* the sample hit user mode */
 #define KP_SAMPLE_REGS (1u << 6)	/* regs[] and stack[] are valid */
+/* OFFCPU records (minor 7): the wakeup that ended the interval came from
+ * interrupt context; the waker fields are the interrupted task's. */
+#define KP_SAMPLE_WAKER_IRQ (1u << 7)
 
 /* How a sample's Python frames were read (its py_status, minor 5). */
 #define KP_PY_NONE 0		/* no Python state looked for: no frames */

@@ -297,6 +297,7 @@ static void dec_sample_body(struct rd *r, struct kp_rec_sample *s)
 static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
 {
 	dec_sample_body(r, s);
+	s->flags &= ~KP_SAMPLE_WAKER_IRQ;	/* OFFCPU's: never a sample's */
 	if (minor >= 1 && !r->rc && r->p < r->end) {	/* minor 1: weight */
 		const uint8_t *at = r->p;
 
@@ -308,11 +309,13 @@ static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
 		dec_python(r, s);
 }
 
-static void dec_offcpu(struct rd *r, struct kp_rec_offcpu *o)
+static void dec_offcpu(struct rd *r, struct kp_rec_offcpu *o, uint16_t minor)
 {
 	const uint8_t *at;
 
 	dec_sample_body(r, &o->s);
+	if (minor < 7)
+		o->s.flags &= ~KP_SAMPLE_WAKER_IRQ;	/* not a bit then */
 	o->off_ns = get_u64(r, "off_ns");
 	at = r->p;
 	o->count = get_u32(r, "count");
@@ -474,7 +477,7 @@ static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 	case KP_REC_CHECK: dec_check(r, &out->check); break;
 	case KP_REC_END: dec_end(r, &out->end); break;
 	case KP_REC_CODE: dec_code(r, &out->code); break;
-	case KP_REC_OFFCPU: dec_offcpu(r, &out->offcpu); break;
+	case KP_REC_OFFCPU: dec_offcpu(r, &out->offcpu, minor); break;
 	case KP_REC_PYCODE: dec_pycode(r, &out->pycode); break;
 	}
 }
