@@ -5,7 +5,10 @@
 # pipe fed every 10 ms, one in nanosleep, one on a contended mutex):
 #  - --weight off: each waiting thread's blocking chain is there, from its
 #    thread function through the syscall to where the kernel blocked it,
-#    counted in microseconds;
+#    counted in microseconds, then the state it blocked in and the thread
+#    that woke it (the pipe reader: sleeping, woken by the feeder; the
+#    mutex waiter: woken by the holder; the sleeper: by the timer's
+#    interrupt; the spinner: preempted);
 #  - --weight wall: per thread, CPU + off-CPU is within 3% of the window;
 #  - the pipe reader's share of the window off its CPU is within 3 points
 #    of what /proc/TID/schedstat says over the same run;
@@ -36,9 +39,15 @@ head -1 "$T/off" | grep -q '^# kptop: weight off; counts are microseconds$' ||
 	fail "folded: no weight line first: $(head -1 "$T/off")"
 # (the kernel stack of a blocked thread ends where it called the
 # scheduler: the kernel's walk of a task not running skips its functions)
-for chain in ';piper;.*read.*pipe_read_\[k\] ' ';sleeper;.*nanosleep.*hrtimer_nanosleep_\[k\] ' \
+for chain in ';piper;.*read.*pipe_read_\[k\];' ';sleeper;.*nanosleep.*hrtimer_nanosleep_\[k\];' \
 	     ';locker;.*pthread_mutex_lock.*futex_wait_\[k\]'; do
 	grep -q "$chain" "$T/off" || fail "--weight off: no stack like '$chain': $(sort -t' ' -k2 -nr "$T/off" | head -5)"
+done
+# the state and waker frames after the kernel's (src/model/offcpu.c)
+for chain in ";piper;.*pipe_read_\\[k\\];\\[S sleeping\\];\\[woken by feeder $WPID\\] " \
+	     ";locker;.*futex_wait_\\[k\\];.*\\[S sleeping\\];\\[woken by holder $WPID\\] " \
+	     ';sleeper;.*hrtimer_nanosleep_\[k\];\[S sleeping\];\[woken by interrupt\] ' ';spinner;.*;\[R preempted\] '; do
+	grep -q "$chain" "$T/off" || fail "--weight off: no stack like '$chain': $(grep -e piper -e locker -e spinner "$T/off" | sort -t" " -k2 -nr | head -5)"
 done
 awk '/^#/ { next } { t += $NF } END { printf "off-CPU total %.2f s in 2 s\n", t / 1e6; exit !(t > 4e6) }' "$T/off" ||
 	fail "--weight off: too little off-CPU time: $(tail -3 "$T/off")"

@@ -334,7 +334,7 @@ static const struct kp_rec_code *code_of(struct kp_model *m, uint32_t mod,
 
 	if (c)
 		return c;
-	if (mod == KP_MOD_UNKNOWN || mod == KP_MOD_OTHER)
+	if (kp_mod_pseudo(mod))
 		*why = "the addresses are in no known mapping";
 	else if (md->kernel)
 		*why = "kernel code is not read";

@@ -186,7 +186,7 @@ static int leaf_counts(struct kp_model *m, struct kp_pck_count **out, size_t *n)
 			continue;
 		fr = m->tr.nodes[s->leaf].frame;
 		pck = m->in.frames[fr].pck;
-		if (pck == KP_NONE || m->in.pcks[pck].module <= KP_MOD_OTHER)
+		if (pck == KP_NONE || kp_mod_pseudo(m->in.pcks[pck].module))
 			continue;
 		md = &m->in.mods[m->in.pcks[pck].module];
 		if (md->kernel)

@@ -19,6 +19,7 @@
 #include "model/summary.h"
 #include "model/view-cache.h"
 #include "model/merge.h"
+#include "model/offcpu.h"
 #include "model/mem.h"
 #include "model/annot.h"
 #include "model/model-int.h"	/* struct kp_model */
@@ -171,7 +172,7 @@ static uint32_t hang_root(struct kp_model *m, uint32_t proc, int *merged)
 }
 
 uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint64_t *upck,
-		       size_t n, const uint64_t *k, size_t nk)
+		       size_t n, const uint64_t *k, size_t nk, const uint64_t *x, size_t nx)
 {
 	uint32_t leaf;
 	struct path p;
@@ -186,19 +187,21 @@ uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint64_t *upck,
 		leaf = pc_children(m, &p, leaf, (uint32_t)upck[i], merged);
 	for (i = nk; i-- > 0 && leaf != KP_NONE;)
 		leaf = pc_children(m, &p, leaf, kp_intern__kernel_pc(m, k[i]), merged);
+	for (i = 0; i < nx && leaf != KP_NONE; i++)
+		leaf = pc_children(m, &p, leaf, (uint32_t)x[i], merged);
 	return leaf;
 }
 
 uint32_t kp_feed__stack_leaf(struct kp_model *m, uint32_t proc,
 			     const uint64_t *k, size_t nk, const uint64_t *u,
-			     size_t nu)
+			     size_t nu, const uint64_t *x, size_t nx)
 {
 	uint64_t upck[KP_MAX_FRAMES + 1];
 
 	if (nu > KP_MAX_FRAMES)
 		nu = KP_MAX_FRAMES;
 	return kp_feed__hang(m, proc, upck, kp_feed__user_pcks(m, proc, u, nu, upck, 0),
-			     k, nk);
+			     k, nk, x, nx);
 }
 
 /* A sample as it waits in the batch: what its stack is keyed by. */
@@ -207,12 +210,17 @@ struct kp_bhdr {
 	uint64_t cgroup;
 	uint32_t proc, tid;
 	uint32_t flags;		/* KP_STK_IDLE */
+	uint16_t nk, nu;	/* kernel pcs, user pcs */
+	uint8_t nx;		/* offcpu.c's frames after them */
 };
 
+/* pcs: the hdr->nk kernel pcs, then the user pcs, then the pc keys of
+ * offcpu.c's frames. */
 static uint32_t new_stack(struct kp_model *m, const struct kp_bhdr *hdr,
-			  const uint64_t *k, size_t nk, const uint64_t *u, size_t nu,
-			  const char *comm)
+			  const uint64_t *pcs, const char *comm)
 {
+	const uint64_t *k = pcs, *u = pcs + hdr->nk, *x = u + hdr->nu;
+	size_t nk = hdr->nk, nu = hdr->nu;
 	struct kp_stk s = { .key = (uint32_t)(hdr->key >> 32), .flags = hdr->flags,
 			    .lfr = KP_NONE };
 	uint32_t cg;
@@ -230,15 +238,15 @@ static uint32_t new_stack(struct kp_model *m, const struct kp_bhdr *hdr,
 		s.leaf = KP_NONE;
 		id = kp_stk__new(m, &s, (uint32_t)hdr->key);
 		if (id != KP_NONE && kp_pend__push(m, id, hdr->proc, k, (uint16_t)nk,
-						   u, (uint16_t)nu)) {
+						   u, (uint16_t)nu, x, hdr->nx)) {
 			/* no room to wait: hung now, or counted at the root */
-			s.leaf = kp_feed__stack_leaf(m, hdr->proc, k, nk, u, nu);
+			s.leaf = kp_feed__stack_leaf(m, hdr->proc, k, nk, u, nu, x, hdr->nx);
 			m->st.stks[id].leaf = s.leaf != KP_NONE ? s.leaf
 							     : m->pr.procs[hdr->proc].root;
 		}
 		return id;
 	}
-	s.leaf = kp_feed__stack_leaf(m, hdr->proc, k, nk, u, nu);
+	s.leaf = kp_feed__stack_leaf(m, hdr->proc, k, nk, u, nu, x, hdr->nx);
 	if (s.leaf == KP_NONE)
 		return KP_NONE;
 	return kp_stk__new(m, &s, (uint32_t)hdr->key);
@@ -298,10 +306,9 @@ struct kp_batch {
 	uint64_t time[KP_BATCH];
 	uint32_t w[KP_BATCH];		/* the samples each record stands for */
 	uint32_t off[KP_BATCH];
-	uint16_t nk[KP_BATCH], nu[KP_BATCH];
 	uint32_t id[KP_BATCH];
 	char comm[KP_BATCH][KP_COMM_LEN];
-	uint64_t pcs[KP_BATCH * 2 * KP_MAX_FRAMES];
+	uint64_t pcs[KP_BATCH * (2 * KP_MAX_FRAMES + KP_OFF_XFRAMES)];
 	size_t n, npcs;
 };
 
@@ -324,8 +331,7 @@ static uint32_t lookup(struct kp_model *m, struct kp_batch *b, size_t i)
 		     !(m->st.stks[v].flags & KP_STK_MERGED), found);
 	if (found)
 		return v;
-	return new_stack(m, &b->hdr[i], b->pcs + b->off[i], b->nk[i],
-			 b->pcs + b->off[i] + b->nk[i], b->nu[i], b->comm[i]);
+	return new_stack(m, h, b->pcs + b->off[i], b->comm[i]);
 }
 
 /* New stacks are hung: the views' structure follows them (eager_views).
@@ -383,17 +389,18 @@ int kp_feed__settle(struct kp_model *m)
 
 /* Keep what a new stack needs of the sample: its pcs, time and comm. */
 static void batch_push(struct kp_batch *b, const struct kp_rec_sample *s,
-		       uint32_t w, const uint64_t *k, uint16_t nk, const uint64_t *u,
-		       uint16_t nu)
+		       uint32_t w, const uint64_t *k, const uint64_t *u, const uint64_t *x)
 {
+	const struct kp_bhdr *h = &b->hdr[b->n];
+
 	b->off[b->n] = (uint32_t)b->npcs;
-	b->nk[b->n] = nk;
-	b->nu[b->n] = nu;
-	if (nk)
-		memcpy(b->pcs + b->npcs, k, nk * sizeof(*k));
-	if (nu)
-		memcpy(b->pcs + b->npcs + nk, u, nu * sizeof(*u));
-	b->npcs += (size_t)nk + nu;
+	if (h->nk)
+		memcpy(b->pcs + b->npcs, k, h->nk * sizeof(*k));
+	if (h->nu)
+		memcpy(b->pcs + b->npcs + h->nk, u, h->nu * sizeof(*u));
+	if (h->nx)
+		memcpy(b->pcs + b->npcs + h->nk + h->nu, x, h->nx * sizeof(*x));
+	b->npcs += (size_t)h->nk + h->nu + h->nx;
 	b->time[b->n] = s->time_ns;
 	b->w[b->n] = w;
 	memcpy(b->comm[b->n], s->comm, KP_COMM_LEN);
@@ -401,13 +408,32 @@ static void batch_push(struct kp_batch *b, const struct kp_rec_sample *s,
 	b->n++;
 }
 
+/* The 64-bit hash a stack is keyed by: the identity's serial, not its
+ * index (procs are renumbered: merge.c), tid, cgroup, idleness and pcs. */
+static uint64_t stack_key(const struct kp_model *m, const struct kp_bhdr *hdr,
+			  const uint64_t *k, const uint64_t *u, const uint64_t *x)
+{
+	uint64_t key;
+
+	key = kp_hash2((uint64_t)m->pr.procs[hdr->proc].serial << 32 | hdr->tid,
+		       hdr->cgroup ^ ((uint64_t)hdr->flags << 48 | (uint64_t)hdr->nx << 40 |
+				      (uint64_t)hdr->nk << 16 | hdr->nu));
+	return kp_mix64(hash_pcs(hash_pcs(hash_pcs(key, k, hdr->nk), u, hdr->nu), x, hdr->nx));
+}
+
 int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
+{
+	return kp_feed__sample_x(m, s, NULL, 0);
+}
+
+int kp_feed__sample_x(struct kp_model *m, const struct kp_rec_sample *s,
+		      const uint64_t *x, uint8_t nx)
 {
 	struct kp_batch *b = m->fd.batch;
 	struct kp_bhdr *hdr;
 	const uint64_t *u, *k = s->kframes;
 	uint32_t w = kp_sample_weight(s);
-	uint16_t nk, nu;
+	uint16_t nu;
 	int created;
 
 	if (!b) {
@@ -426,17 +452,15 @@ int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s)
 	hdr->flags = (s->flags & KP_SAMPLE_IDLE) ? KP_STK_IDLE : 0;
 	if (m->pr.procs[hdr->proc].placeholder && !hdr->flags)
 		m->sum.unknown_pid += w;
-	nk = k ? (s->nr_kframes > KP_MAX_FRAMES ? KP_MAX_FRAMES : s->nr_kframes) : 0;
+	hdr->nk = k ? (s->nr_kframes > KP_MAX_FRAMES ? KP_MAX_FRAMES : s->nr_kframes) : 0;
 	u = user_stack(m, s, w, hdr->proc, &nu);
-	u = python_stack(m, s, hdr->proc, u, &nu);
-
-	/* the identity's serial, not its index: procs are renumbered (merge.c) */
-	hdr->key = kp_hash2((uint64_t)m->pr.procs[hdr->proc].serial << 32 | hdr->tid,
-			    hdr->cgroup ^ ((uint64_t)hdr->flags << 48 | (uint64_t)nk << 16 | nu));
-	hdr->key = kp_mix64(hash_pcs(hash_pcs(hdr->key, k, nk), u, nu));
+	hdr->nu = nu;
+	u = python_stack(m, s, hdr->proc, u, &hdr->nu);
+	hdr->nx = nx <= KP_OFF_XFRAMES ? nx : KP_OFF_XFRAMES;
+	hdr->key = stack_key(m, hdr, k, u, x);
 	if (m->st.stk_tab.n)
 		__builtin_prefetch(&m->st.stk_tab.slots[kp_htab_pos(&m->st.stk_tab, (uint32_t)hdr->key)]);
-	batch_push(b, s, w, k, nk, u, nu);
+	batch_push(b, s, w, k, u, x);
 
 	m->sum.samples += w;
 	if (!m->sum.first_ns || s->time_ns < m->sum.first_ns)
@@ -489,6 +513,16 @@ static int weighed(struct kp_model *m, const struct kp_record *r,
 	return 1;
 }
 
+/* An off-CPU interval: its stacks, then its state and waker frames. */
+static int offcpu(struct kp_model *m, const struct kp_rec_offcpu *r,
+		  const struct kp_rec_sample *ws)
+{
+	uint64_t x[KP_OFF_XFRAMES];
+	int nx = kp_offcpu__frames(m, r, x);
+
+	return nx < 0 ? nx : kp_feed__sample_x(m, ws, x, (uint8_t)nx);
+}
+
 void kp_model__set_weight(struct kp_model *m, enum kp_weight w)
 {
 	if (w < KP_WEIGHT_MAX)
@@ -524,8 +558,10 @@ int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 
 	if (r->type == KP_REC_SAMPLE && m->fd.weight == KP_WEIGHT_CPU)
 		return kp_feed__sample(m, &r->sample);
-	if (r->type == KP_REC_SAMPLE || r->type == KP_REC_OFFCPU)
+	if (r->type == KP_REC_SAMPLE)
 		return weighed(m, r, &ws) ? kp_feed__sample(m, &ws) : 0;
+	if (r->type == KP_REC_OFFCPU)
+		return weighed(m, r, &ws) ? offcpu(m, &r->offcpu, &ws) : 0;
 	err = kp_feed__flush(m);	/* samples before the record it follows */
 	if (err)
 		return err;

@@ -19,10 +19,15 @@ struct kp_feed {
 	int weight;			/* enum kp_weight */
 	uint64_t upcs[KP_MAX_FRAMES];	/* user pcs the resolver unwound */
 	uint64_t pypcs[KP_MAX_FRAMES];	/* ... with Python frames merged in */
+	uint32_t waker_pids;		/* waker frames named with a pid: offcpu.c */
 };
 
 #define KP_BATCH 64
 int kp_feed__sample(struct kp_model *m, const struct kp_rec_sample *s);
+/* The same, the sample's stack ending in nx more frames (pc keys, at most
+ * KP_OFF_XFRAMES: offcpu.c's) below its kernel frames. */
+int kp_feed__sample_x(struct kp_model *m, const struct kp_rec_sample *s,
+		      const uint64_t *x, uint8_t nx);
 /* Count the batched samples; every other record calls it first. */
 int kp_feed__flush(struct kp_model *m);
 /* kp_feed__flush, then hang every waiting stack in the trie (and fold
@@ -33,15 +38,15 @@ int kp_feed__settle(struct kp_model *m);
  * pc keys of the user pcs (named with the process's mappings), root
  * first, at most nu of them, into out (KP_NONE for one without memory;
  * 64-bit to sit in place of the pcs, pending.c; late: see
- * kp_intern__user_pc); then the walk down the trie, user keys and kernel
- * pcs. */
+ * kp_intern__user_pc); then the walk down the trie, user keys, kernel
+ * pcs and the nx pc keys of x (offcpu.c's frames). */
 uint32_t kp_feed__stack_leaf(struct kp_model *m, uint32_t proc,
 			     const uint64_t *k, size_t nk, const uint64_t *u,
-			     size_t nu);
+			     size_t nu, const uint64_t *x, size_t nx);
 size_t kp_feed__user_pcks(struct kp_model *m, uint32_t proc, const uint64_t *u,
 			 size_t nu, uint64_t *out, int late);
 uint32_t kp_feed__hang(struct kp_model *m, uint32_t proc, const uint64_t *upck,
-		       size_t n, const uint64_t *k, size_t nk);
+		       size_t n, const uint64_t *k, size_t nk, const uint64_t *x, size_t nx);
 void kp_feed__bytes(const struct kp_feed *f, struct kp_mem *a);
 
 #endif /* KP_MODEL_FEED_H */

@@ -42,6 +42,9 @@ int kp_intern__init(struct kp_model *m)
 	mod.name = mod.path = kp_strpool__intern(&m->strs, "[other]");
 	if (!mod.name || add_module(m, &mod, 2) != KP_MOD_OTHER)
 		return -ENOMEM;
+	mod.name = mod.path = kp_strpool__intern(&m->strs, "[off-cpu]");
+	if (!mod.name || add_module(m, &mod, 3) != KP_MOD_OFFCPU)
+		return -ENOMEM;
 	if (kp_grow(&m->in.frames, &m->in.cap_frames, 2, sizeof(*m->in.frames)))
 		return -ENOMEM;
 	fn = kp_intern__fn(m, KP_MOD_OTHER, "[root]");
@@ -529,6 +532,33 @@ void kp_intern__prefetch(struct kp_model *m, uint32_t p, const uint64_t *u, size
 		m->in.mods[module].prefetched = 1;
 		m->res.ops->prefetch(m->res.ctx, mi);
 	}
+}
+
+/* Its function's index is its offset: one key, one frame per name. */
+uint32_t kp_intern__pseudo(struct kp_model *m, const char *name)
+{
+	uint32_t fn = kp_intern__fn(m, KP_MOD_OFFCPU, name), h, v = 0, idx;
+	struct kp_pck *k;
+	uint64_t *found;
+
+	if (fn == KP_NONE)
+		return KP_NONE;
+	h = (uint32_t)kp_hash2(KP_MOD_OFFCPU, fn);
+	KP_HTAB_FIND(&m->in.pck_tab, h, v,
+		     m->in.pcks[v].module == KP_MOD_OFFCPU && m->in.pcks[v].off == fn, found);
+	if (found)
+		return v;
+	idx = (uint32_t)m->in.nr_pcks;
+	if (kp_grow(&m->in.pcks, &m->in.cap_pcks, m->in.nr_pcks + 1, sizeof(*m->in.pcks)) ||
+	    add_frame(m, idx, fn, NULL) || kp_htab__insert(&m->in.pck_tab, h, idx))
+		return KP_NONE;
+	k = &m->in.pcks[m->in.nr_pcks++];
+	memset(k, 0, sizeof(*k));
+	k->module = KP_MOD_OFFCPU;
+	k->off = fn;
+	k->first = (uint32_t)m->in.nr_frames - 1;
+	k->n = 1;
+	return idx;
 }
 
 uint32_t kp_intern__junk(struct kp_model *m)

@@ -18,6 +18,12 @@ struct kp_mem;
 
 #define KP_MOD_UNKNOWN 0	/* pcs in no mapping: "[unknown]" */
 #define KP_MOD_OTHER 1		/* the [other] pseudo module */
+#define KP_MOD_OFFCPU 2		/* off-CPU states and wakers: "[off-cpu]" */
+/* A module of frames that name no code (no file, no address). */
+static inline int kp_mod_pseudo(uint32_t mod)
+{
+	return mod <= KP_MOD_OFFCPU;
+}
 
 struct kp_model_module {
 	const char *name;	/* display name */
@@ -127,6 +133,9 @@ int kp_intern__rename(struct kp_model *m);
  * key's frames are read (kp_feed__hang calls it). */
 int kp_intern__name_late(struct kp_model *m);
 uint32_t kp_intern__kernel_pc(struct kp_model *m, uint64_t pc);
+/* The pc key of the one frame named name in the "[off-cpu]" module (a
+ * task state or a waker: offcpu.c), found or made; KP_NONE on -ENOMEM. */
+uint32_t kp_intern__pseudo(struct kp_model *m, const char *name);
 /* The one "[unknown]" frame that stands for callers in no mapping. */
 #define KP_JUNK_OFF UINT64_MAX
 uint32_t kp_intern__junk(struct kp_model *m);

@@ -14,7 +14,8 @@ libkpmodel_a_SOURCES = src/model/model.h src/model/model-int.h \
 	src/model/view-cache.c src/model/view-group.c src/model/view-tree.c \
 	src/model/view-flame.c \
 	src/model/stacks.c src/model/pending.c src/model/model.c src/model/merge.c \
-	src/model/mem.c src/model/fold.c src/model/rename.c
+	src/model/mem.c src/model/fold.c src/model/rename.c \
+	src/model/offcpu.h src/model/offcpu.c
 libkpmodel_a_SOURCES += src/model/annot.h src/model/annotate.c src/model/codes.c
 
 if HAVE_CMOCKA
@@ -57,4 +58,11 @@ TESTS += tests/test-churn
 tests_test_churn_SOURCES = tests/test-churn.c tests/model-fake.h
 tests_test_churn_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_churn_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)
+endif
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-offcpu-frames
+TESTS += tests/test-offcpu-frames
+tests_test_offcpu_frames_SOURCES = tests/test-offcpu-frames.c tests/model-fake.h
+tests_test_offcpu_frames_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_offcpu_frames_LDADD = libkpmodel.a libkputil.a $(CMOCKA_LIBS)
 endif

@@ -26,24 +26,31 @@
 #include <string.h>
 
 int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
-		  const uint64_t *k, uint16_t nk, const uint64_t *u, uint16_t nu)
+		  const uint64_t *k, uint16_t nk, const uint64_t *u, uint16_t nu,
+		  const uint64_t *x, uint8_t nx)
 {
+	size_t n = (size_t)nx + nk + nu;
+	uint64_t *to;
 	struct kp_pend *p;
 
 	if (kp_grow(&m->pd.pend, &m->pd.cap_pend, m->pd.nr_pend + 1, sizeof(*m->pd.pend)) ||
-	    kp_grow(&m->pd.ppcs, &m->pd.cap_ppcs, m->pd.nr_ppcs + nk + nu, sizeof(*m->pd.ppcs)))
+	    kp_grow(&m->pd.ppcs, &m->pd.cap_ppcs, m->pd.nr_ppcs + n, sizeof(*m->pd.ppcs)))
 		return -ENOMEM;
 	p = &m->pd.pend[m->pd.nr_pend++];
 	p->stk = stk;
 	p->off = m->pd.nr_ppcs;
+	p->nx = nx;
 	p->nk = nk;
 	p->nu = nu;
 	p->user_named = 0;
+	to = m->pd.ppcs + m->pd.nr_ppcs;
+	if (nx)
+		memcpy(to, x, nx * sizeof(*x));
 	if (nk)
-		memcpy(m->pd.ppcs + m->pd.nr_ppcs, k, nk * sizeof(*k));
+		memcpy(to + nx, k, nk * sizeof(*k));
 	if (nu)
-		memcpy(m->pd.ppcs + m->pd.nr_ppcs + nk, u, nu * sizeof(*u));
-	m->pd.nr_ppcs += (size_t)nk + nu;
+		memcpy(to + nx + nk, u, nu * sizeof(*u));
+	m->pd.nr_ppcs += n;
 	if (!m->pr.procs[proc].npend++)
 		m->pr.procs[proc].pend_from = (uint32_t)(m->pd.nr_pend - 1);
 	return 0;
@@ -54,7 +61,7 @@ int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
 static void name_user(struct kp_model *m, struct kp_pend *p, int late)
 {
 	uint32_t proc = kp_stk_proc(m, kp_stk(m, p->stk));
-	uint64_t *u = m->pd.ppcs + p->off + p->nk, upck[KP_MAX_FRAMES + 1];
+	uint64_t *u = m->pd.ppcs + p->off + p->nx + p->nk, upck[KP_MAX_FRAMES + 1];
 	size_t n;
 
 	n = kp_feed__user_pcks(m, proc, u, p->nu, upck, late);	/* n <= nu */
@@ -71,11 +78,11 @@ static int hang(struct kp_model *m, struct kp_pend *p)
 {
 	struct kp_stk *s = kp_stk(m, p->stk);
 	uint32_t proc = kp_stk_proc(m, s);
-	const uint64_t *pcs = m->pd.ppcs + p->off;
+	const uint64_t *x = m->pd.ppcs + p->off, *k = x + p->nx;
 
 	if (!p->user_named)
 		name_user(m, p, 0);
-	s->leaf = kp_feed__hang(m, proc, pcs + p->nk, p->nu, pcs, p->nk);
+	s->leaf = kp_feed__hang(m, proc, k + p->nk, p->nu, k, p->nk, x, p->nx);
 	if (s->leaf != KP_NONE)
 		return 0;
 	s->leaf = m->pr.procs[proc].root;

@@ -12,13 +12,15 @@
 struct kp_mem;
 
 /* A new stack in deferred mode: counted in m->st.stks (leaf KP_NONE), its
- * pcs at m->pd.ppcs[off..]: nk kernel pcs, innermost first, then nu user
- * pcs, innermost first; or, once user_named, nu user pc keys (root
- * first, kp_feed__user_pcks) in their place. */
+ * pcs at m->pd.ppcs[off..]: nx pc keys of the frames below its kernel
+ * frames (offcpu.c's), nk kernel pcs, innermost first, then nu user pcs,
+ * innermost first; or, once user_named, nu user pc keys (root first,
+ * kp_feed__user_pcks) in their place. */
 struct kp_pend {
 	uint32_t stk;
 	uint32_t off;
 	uint16_t nk, nu;
+	uint8_t nx;
 	uint8_t user_named;
 };
 #define KP_PEND_MAX_BYTES (8u << 20)	/* then every waiting stack is hung */
@@ -37,7 +39,8 @@ struct kp_pending {
  * process proc's (its mappings are about to change or go), leaving the
  * rest (kernel names, the trie) for later. */
 int kp_pend__push(struct kp_model *m, uint32_t stk, uint32_t proc,
-		  const uint64_t *k, uint16_t nk, const uint64_t *u, uint16_t nu);
+		  const uint64_t *k, uint16_t nk, const uint64_t *u, uint16_t nu,
+		  const uint64_t *x, uint8_t nx);
 int kp_pend__resolve(struct kp_model *m);
 void kp_pend__name_user(struct kp_model *m, uint32_t proc);
 int kp_pend__full(const struct kp_model *m);

@@ -27,7 +27,7 @@ static int weak(const struct kp_model *m, const struct kp_pck *k)
 	const struct kp_model_module *mod = &m->in.mods[k->module];
 	const struct kp_frame *f = &m->in.frames[k->first];
 
-	if (k->n != 1 || k->module <= KP_MOD_OTHER || mod->kernel ||
+	if (k->n != 1 || kp_mod_pseudo(k->module) || mod->kernel ||
 	    mod->proc != KP_NONE || mod->symtab >= 0 || mod->path[0] != '/')
 		return 0;
 	return m->in.fns[f->fn].unknown || !f->file;

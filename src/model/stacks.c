@@ -29,7 +29,7 @@ static void make_ref(const struct kp_model *m, uint32_t f, struct kp_frame_ref *
 	r->inlined = fr->inlined;
 	r->kernel = mod->kernel;
 	r->jit = kp_module_anon(mod);
-	if (fn->module != KP_MOD_UNKNOWN && fn->module != KP_MOD_OTHER && !mod->kernel) {
+	if (!kp_mod_pseudo(fn->module) && !mod->kernel) {
 		r->path = mod->path;
 		r->build_id = mod->build_id_len ? mod->build_id : NULL;
 		r->build_id_len = mod->build_id_len;
@@ -160,7 +160,7 @@ int kp_model__foreach_symbol(struct kp_model *m,
 		const uint8_t *bid = mod->build_id_len ? mod->build_id : NULL;
 		uint64_t start;
 
-		if (k->module == KP_MOD_UNKNOWN || !k->n)
+		if (kp_mod_pseudo(k->module) || !k->n)
 			continue;
 		if (!m->in.fns[f].unknown)
 			err = cb(ctx, mod->path, bid, mod->build_id_len, k->off, 0,

@@ -115,7 +115,7 @@ static enum kp_frame_kind fn_kind(const struct kp_model *m, uint32_t fn)
 
 	if (f->kernel)
 		return KP_KIND_KERNEL;
-	if (f->unknown || f->module == KP_MOD_UNKNOWN || f->module == KP_MOD_OTHER)
+	if (f->unknown || kp_mod_pseudo(f->module))
 		return KP_KIND_UNKNOWN;
 	/* CPython 3.12's perf map names ("py::" in streams of older kptops),
 	 * Python frames read by the BPF program (src/pump/python.h) */
