@@ -5,7 +5,9 @@
 # others can read, a refused connection, a TLS failure (a self-signed
 # server), 4xx (dropped for good, counted, never retried) and 5xx
 # (retried, kept in the spool); and the headers and credentials a
-# server asks for reach it.
+# server asks for reach it. And TLS that works: --push-cacert with the CA
+# that signed the server's certificate (a CA file others can change, or
+# a link to one, is refused).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/push-lib.sh"
 
@@ -55,6 +57,42 @@ push_kptop -F 199 -d 0.5 -n 1 --push "pyroscope+https://127.0.0.1:$PORT" 2>"$T/e
 one_line "$T/err" "TLS failure"
 [ ! -f "$T/tls/log" ] || fail "an untrusted server got a profile"
 stop_receiver
+rm -rf "$T/spool"
+
+# TLS with --push-cacert: a CA of our own signs the server's certificate
+# for 127.0.0.1; the profile goes through, go tool pprof reads it.
+openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=kptop-test-ca -days 1 \
+	-keyout "$T/ca.key" -out "$T/ca.pem" >/dev/null 2>&1 || fail "openssl req (CA)"
+openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout "$T/srv.key" \
+	-out "$T/srv.csr" >/dev/null 2>&1 || fail "openssl req (server)"
+printf 'subjectAltName=IP:127.0.0.1\n' >"$T/san"
+openssl x509 -req -in "$T/srv.csr" -CA "$T/ca.pem" -CAkey "$T/ca.key" -CAcreateserial \
+	-days 1 -extfile "$T/san" -out "$T/srv.pem" >/dev/null 2>&1 || fail "openssl x509 (sign)"
+chmod 644 "$T/ca.pem"
+start_receiver "$T/tls2" --tls "$T/srv.pem" "$T/srv.key"
+push_kptop -F 199 -d 0.5 -n 1 --push "pyroscope+https://127.0.0.1:$PORT" \
+	--push-cacert "$T/ca.pem" 2>"$T/err" || fail "--push-cacert: exit $?: $(cat "$T/err")"
+sleep 0.3
+no_invalid "$T/tls2"
+[ "$(wc -l <"$T/tls2/log" 2>/dev/null)" = 1 ] || fail "--push-cacert: no profile over TLS: $(cat "$T/err")"
+# (0.5 s at 199 Hz: too few samples for the split's shares)
+"$GO" tool pprof -raw "$T/tls2/0001.pb.gz" >"$T/raw" 2>&1 || fail "go tool pprof: $(cat "$T/raw")"
+grep -q "pid:\[$SPID\]" "$T/raw" || fail "the profile over TLS has no sample of pid $SPID"
+stop_receiver
+rm -rf "$T/spool"
+chmod 664 "$T/ca.pem"
+"$KPTOP" --batch -n 1 --push pyroscope+https://127.0.0.1:1 --push-cacert "$T/ca.pem" \
+	--push-spool "$T/spool" 2>"$T/err"; [ $? = 2 ] || fail "a group-writable CA file accepted"
+one_line "$T/err" "push-cacert .*chmod go-w"
+chmod 644 "$T/ca.pem"
+ln -s "$T/ca.pem" "$T/ca-link.pem"
+"$KPTOP" --batch -n 1 --push pyroscope+https://127.0.0.1:1 --push-cacert "$T/ca-link.pem" \
+	--push-spool "$T/spool" 2>"$T/err"; [ $? = 2 ] || fail "a link to a CA file followed"
+one_line "$T/err" "push-cacert .*ca-link.pem"
+printf 'not a certificate\n' >"$T/ca-bad.pem"
+"$KPTOP" --batch -n 1 --push pyroscope+https://127.0.0.1:1 --push-cacert "$T/ca-bad.pem" \
+	--push-spool "$T/spool" 2>"$T/err"; [ $? = 2 ] || fail "a CA file without a certificate accepted"
+one_line "$T/err" "no PEM certificate"
 rm -rf "$T/spool"
 
 # 400: refused for good: dropped, counted, sent once each.

@@ -827,7 +827,8 @@ static int start_push(struct run *r)
 		.url = r->o.push, .app_name = r->o.app_name,
 		.headers = r->o.push_headers, .nr_headers = r->o.nr_push_headers,
 		.basic_auth_file = r->o.push_basic_auth,
-		.bearer_file = r->o.push_bearer, .spool_dir = r->o.push_spool,
+		.bearer_file = r->o.push_bearer,
+		.cacert_file = r->o.push_cacert, .spool_dir = r->o.push_spool,
 		.spool_max = r->o.push_spool_size, .host = host,
 	};
 

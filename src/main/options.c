@@ -19,7 +19,7 @@ enum {
 	OPT_ANNOTATE,
 	OPT_OFF_CPU, OPT_OFF_CPU_MIN, OPT_WEIGHT,
 	OPT_NATIVE_PYTHON,
-	OPT_PUSH, OPT_APP_NAME, OPT_PUSH_HEADER, OPT_PUSH_BASIC_AUTH, OPT_PUSH_BEARER,
+	OPT_PUSH, OPT_APP_NAME, OPT_PUSH_HEADER, OPT_PUSH_BASIC_AUTH, OPT_PUSH_BEARER, OPT_PUSH_CACERT,
 	OPT_PUSH_SPOOL, OPT_PUSH_SPOOL_SIZE,
 };
 
@@ -62,6 +62,7 @@ static const struct option long_opts[] = {
 	{ "push-header", required_argument, NULL, OPT_PUSH_HEADER },
 	{ "push-basic-auth", required_argument, NULL, OPT_PUSH_BASIC_AUTH },
 	{ "push-bearer", required_argument, NULL, OPT_PUSH_BEARER },
+	{ "push-cacert", required_argument, NULL, OPT_PUSH_CACERT },
 	{ "push-spool", required_argument, NULL, OPT_PUSH_SPOOL },
 	{ "push-spool-size", required_argument, NULL, OPT_PUSH_SPOOL_SIZE },
 	{ "help", no_argument, NULL, 'h' },
@@ -114,6 +115,8 @@ void kp_options_usage(FILE *f, const char *prog)
 "      --push-header 'NAME: VALUE'  an HTTP header, e.g. X-Scope-OrgID (repeatable)\n"
 "      --push-basic-auth FILE  user:password for basic auth, from FILE (0600)\n"
 "      --push-bearer FILE a bearer token, from FILE (0600)\n"
+"      --push-cacert FILE trust the CA certificates of FILE (PEM), not the\n"
+"                         system's store\n"
 "      --push-spool DIR   profiles not pushed yet (default /var/spool/kptop)\n"
 "      --push-spool-size SIZE  the spool's limit; the oldest go past it\n"
 "                         (default %uM)\n"
@@ -367,9 +370,10 @@ static int push_word(struct kp_options *o, int c, const char *arg,
 		     struct kp_err *err)
 {
 	static const char *const names[] = { "--push", "--app-name",
-		"--push-basic-auth", "--push-bearer", "--push-spool" };
+		"--push-basic-auth", "--push-bearer", "--push-spool", "--push-cacert" };
 	unsigned i = c == OPT_PUSH ? 0 : c == OPT_APP_NAME ? 1 :
-		     c == OPT_PUSH_BASIC_AUTH ? 2 : c == OPT_PUSH_BEARER ? 3 : 4;
+		     c == OPT_PUSH_BASIC_AUTH ? 2 : c == OPT_PUSH_BEARER ? 3 :
+		     c == OPT_PUSH_SPOOL ? 4 : 5;
 
 	if (!*arg)
 		return kp_err_set(err, KP_EUSAGE, "empty value for %s", names[i]);
@@ -378,7 +382,7 @@ static int push_word(struct kp_options *o, int c, const char *arg,
 		return bad(err, "--app-name", arg, "expected up to 100 letters, "
 			   "digits, '_', '.' or '-'");
 	const char **slot[] = { &o->push, &o->app_name, &o->push_basic_auth,
-				&o->push_bearer, &o->push_spool };
+				&o->push_bearer, &o->push_spool, &o->push_cacert };
 	*slot[i] = arg;
 	return 0;
 }
@@ -437,7 +441,7 @@ static int parse_word(struct kp_options *o, int c, const char *arg,
 	case OPT_PUSH_HEADER:
 		return add_header(o, arg, err);
 	case OPT_PUSH: case OPT_APP_NAME: case OPT_PUSH_BASIC_AUTH:
-	case OPT_PUSH_BEARER: case OPT_PUSH_SPOOL:
+	case OPT_PUSH_BEARER: case OPT_PUSH_SPOOL: case OPT_PUSH_CACERT:
 		return push_word(o, c, arg, err);
 	case 'o': case 'w': case 'i': case OPT_CGROUP: case OPT_BASELINE:
 		if (!*arg && c == OPT_BASELINE)
@@ -559,7 +563,7 @@ static int check_push(struct kp_options *o, struct kp_err *err)
 {
 	if (!o->push) {
 		if (o->app_name || o->nr_push_headers || o->push_basic_auth ||
-		    o->push_bearer || o->push_spool || o->push_spool_size !=
+		    o->push_bearer || o->push_cacert || o->push_spool || o->push_spool_size !=
 		    (size_t)KP_DEFAULT_PUSH_SPOOL_MB << 20)
 			return kp_err_set(err, KP_EUSAGE, "--app-name and the "
 					  "--push-* options need --push URL");

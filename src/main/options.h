@@ -87,6 +87,7 @@ struct kp_options {
 	size_t nr_push_headers;
 	const char *push_basic_auth;	/* --push-basic-auth FILE */
 	const char *push_bearer;	/* --push-bearer FILE */
+	const char *push_cacert;	/* --push-cacert FILE */
 	const char *push_spool;	/* --push-spool DIR */
 	size_t push_spool_size;	/* --push-spool-size, bytes */
 	int help, version;

@@ -116,6 +116,12 @@ static int setup(struct kp_http *h, struct kp_err *err)
 	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
 	curl_easy_setopt(c, CURLOPT_XFERINFODATA, h);
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "kptop/" PACKAGE_VERSION);
+	if (h->o.cacert) {
+		struct curl_blob ca = { .data = (void *)h->o.cacert, .len = h->o.cacert_len,
+					.flags = CURL_BLOB_COPY };
+
+		curl_easy_setopt(c, CURLOPT_CAINFO_BLOB, &ca);
+	}
 	if (h->o.userpwd) {
 		curl_easy_setopt(c, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
 		curl_easy_setopt(c, CURLOPT_USERPWD, h->o.userpwd);

@@ -29,6 +29,10 @@ struct kp_http_opts {
 	size_t nr_headers;
 	const char *userpwd;		/* basic auth "user:password", or NULL */
 	const char *bearer;		/* bearer token, or NULL */
+	/* PEM CA certificates trusted instead of the system's store, or NULL
+	 * (handed to libcurl as memory: it opens no file of its own) */
+	const char *cacert;
+	size_t cacert_len;
 	unsigned timeout_s;		/* the whole request */
 	/* Polled during a request: non-zero aborts it (kptop is stopping). */
 	int (*abort)(void *ctx);

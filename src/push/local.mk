@@ -4,7 +4,7 @@
 noinst_LIBRARIES += libkppush.a
 libkppush_a_SOURCES = src/push/push.h src/push/push.c src/push/app.c \
 	src/push/render.h src/push/render.c src/push/spool.h src/push/spool.c \
-	src/push/http.h src/push/http.c
+	src/push/http.h src/push/http.c src/push/creds.h src/push/creds.c
 libkppush_a_CFLAGS = $(AM_CFLAGS) $(LIBCURL_CFLAGS)
 
 if HAVE_CMOCKA

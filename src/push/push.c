@@ -19,6 +19,7 @@
 
 #include <curl/curl.h>
 
+#include "push/creds.h"
 #include "push/http.h"
 #include "push/render.h"
 #include "push/spool.h"
@@ -26,7 +27,6 @@
 #define BACKOFF_MIN_MS 1000u
 #define BACKOFF_MAX_MS 60000u
 #define REQUEST_TIMEOUT_S 60u
-#define SECRET_MAX 4096
 
 struct kp_pusher {
 	pthread_mutex_t mu;
@@ -42,6 +42,8 @@ struct kp_pusher {
 	char host[KP_SPOOL_NAME_MAX];
 	char url[512];			/* as given, for messages */
 	char *userpwd, *bearer;
+	char *cacert;			/* --push-cacert's PEM, or NULL */
+	size_t cacert_len;
 	int quiet;
 };
 
@@ -66,43 +68,6 @@ static void say(const struct kp_pusher *p, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "kptop: push: %s\n", line);
-}
-
-/* ---- secrets: a file only its owner (us) can change or read ---- */
-
-static int read_secret(const char *path, const char *opt, char **out,
-		       struct kp_err *err)
-{
-	char buf[SECRET_MAX + 1];
-	struct stat st;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0)
-		return kp_err_set(err, KP_EUSAGE, "%s %s: %s", opt, path, strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 077)) {
-		close(fd);
-		return kp_err_set(err, KP_EUSAGE, "%s %s: not a regular file of "
-				  "uid %u with mode 0600 or 0400; refusing to read a "
-				  "secret others can read or change (chown and chmod 600 it)",
-				  opt, path, (unsigned)geteuid());
-	}
-	n = read(fd, buf, SECRET_MAX + 1);
-	close(fd);
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		n--;
-	if (n <= 0 || n > SECRET_MAX || memchr(buf, '\n', (size_t)n) ||
-	    memchr(buf, '\0', (size_t)n))
-		return kp_err_set(err, KP_EUSAGE, "%s %s: expected one line of at "
-				  "most %u bytes", opt, path, SECRET_MAX);
-	buf[n] = '\0';
-	if (!strcmp(opt, "--push-basic-auth") && !strchr(buf, ':'))
-		return kp_err_set(err, KP_EUSAGE, "%s %s: expected 'user:password'",
-				  opt, path);
-	*out = strdup(buf);
-	explicit_bzero(buf, sizeof(buf));
-	return *out ? 0 : kp_err_set(err, -ENOMEM, "out of memory");
 }
 
 /* ---- the thread ---- */
@@ -245,13 +210,18 @@ static int build(struct kp_pusher *p, const struct kp_push_opts *o,
 		return kp_err_set(err, KP_EUSAGE, "--push-basic-auth and "
 				  "--push-bearer exclude each other");
 	if (o->basic_auth_file &&
-	    (rc = read_secret(o->basic_auth_file, "--push-basic-auth", &p->userpwd, err)))
+	    (rc = kp_creds__secret(o->basic_auth_file, "--push-basic-auth", &p->userpwd, err)))
 		return rc;
 	if (o->bearer_file &&
-	    (rc = read_secret(o->bearer_file, "--push-bearer", &p->bearer, err)))
+	    (rc = kp_creds__secret(o->bearer_file, "--push-bearer", &p->bearer, err)))
+		return rc;
+	if (o->cacert_file &&
+	    (rc = kp_creds__cacert(o->cacert_file, &p->cacert, &p->cacert_len, err)))
 		return rc;
 	ho.userpwd = p->userpwd;
 	ho.bearer = p->bearer;
+	ho.cacert = p->cacert;
+	ho.cacert_len = p->cacert_len;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
 		return kp_err_set(err, -ENOMEM, "cannot start libcurl");
 	p->http = kp_http__new(&ho, err);
@@ -332,6 +302,7 @@ void kp_pusher__free(struct kp_pusher *p)
 		explicit_bzero(p->bearer, strlen(p->bearer));
 	free(p->userpwd);
 	free(p->bearer);
+	free(p->cacert);
 	pthread_cond_destroy(&p->cv);
 	pthread_mutex_destroy(&p->mu);
 	free(p);

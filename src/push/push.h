@@ -41,6 +41,7 @@ struct kp_push_opts {
 	size_t nr_headers;
 	const char *basic_auth_file;	/* --push-basic-auth: "user:password" */
 	const char *bearer_file;	/* --push-bearer: a token */
+	const char *cacert_file;	/* --push-cacert: CAs instead of the system's */
 	const char *spool_dir;		/* --push-spool; NULL: the default */
 	size_t spool_max;		/* --push-spool-size, bytes */
 	const char *host;		/* the hostname label */
