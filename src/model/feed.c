@@ -209,7 +209,7 @@ struct kp_bhdr {
 	uint64_t key;		/* 64-bit hash of the raw sample */
 	uint64_t cgroup;
 	uint32_t proc, tid;
-	uint32_t flags;		/* KP_STK_IDLE */
+	uint32_t flags;		/* KP_STK_IDLE, KP_STK_OFFCPU */
 	uint16_t nk, nu;	/* kernel pcs, user pcs */
 	uint8_t nx;		/* offcpu.c's frames after them */
 };
@@ -457,6 +457,8 @@ int kp_feed__sample_x(struct kp_model *m, const struct kp_rec_sample *s,
 	hdr->nu = nu;
 	u = python_stack(m, s, hdr->proc, u, &hdr->nu);
 	hdr->nx = nx <= KP_OFF_XFRAMES ? nx : KP_OFF_XFRAMES;
+	if (hdr->nx)
+		hdr->flags |= KP_STK_OFFCPU;
 	hdr->key = stack_key(m, hdr, k, u, x);
 	if (m->st.stk_tab.n)
 		__builtin_prefetch(&m->st.stk_tab.slots[kp_htab_pos(&m->st.stk_tab, (uint32_t)hdr->key)]);

@@ -311,7 +311,7 @@ static int restack(struct kp_model *m, const uint8_t *cut, const uint32_t *other
 		    ((s.cur == 0 && b == 0) || (s.flags & KP_STK_MERGED))) {
 			uint64_t key;
 
-			s.flags = (s.flags & KP_STK_IDLE) | KP_STK_FOLDED | KP_STK_MERGED;
+			s.flags = (s.flags & KP_STK_KEEP) | KP_STK_FOLDED | KP_STK_MERGED;
 			key = kp_tree__merged_key(&s, s.leaf);
 			s.key = (uint32_t)(key >> 32);
 			h = (uint32_t)key;

@@ -171,7 +171,7 @@ static uint32_t restack_one(struct kp_model *m, struct merge *g, struct kp_stk s
 	if (t != KP_NONE) {
 		s.leaf = g->nmap[s.leaf];
 		s.thr = g->tthr[t];
-		s.flags = (s.flags & (KP_STK_IDLE | KP_STK_FOLDED)) | KP_STK_MERGED;
+		s.flags = (s.flags & (KP_STK_KEEP | KP_STK_FOLDED)) | KP_STK_MERGED;
 	}
 	if (s.flags & KP_STK_MERGED) {
 		uint64_t key = kp_tree__merged_key(&s, s.leaf);

@@ -463,6 +463,8 @@ struct kp_stack_visit {
 	size_t depth;
 	double count;		/* current count (after time mode) */
 	uint64_t samples;	/* raw samples */
+	int offcpu;		/* off-CPU intervals (in off or wall weight), not
+				 * CPU samples */
 };
 
 /* Call cb for every distinct stack with a non-zero count, honouring the

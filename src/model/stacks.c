@@ -131,6 +131,7 @@ int kp_model__foreach_stack_if(struct kp_model *m,
 		v.exe = m->pr.procs[kp_stk_proc(m, s)].exe ? m->pr.procs[kp_stk_proc(m, s)].exe : "";
 		v.count = s->cur;
 		v.samples = s->samples;
+		v.offcpu = !!(s->flags & KP_STK_OFFCPU);
 		if (keep && !keep(kctx, &v))
 			continue;
 		err = stack_path(m, &p, kp_eff(&p, s->leaf), s->lfr, &path, &cap, &v.depth);

@@ -28,8 +28,8 @@ struct kp_stk {
 	uint32_t key;		/* high half of the raw sample's hash */
 	uint32_t thr;		/* m->pr.threads: process identity and tid */
 	uint32_t leaf;		/* trie node */
-	uint32_t cgroup : 28;	/* m->pr.cgroups */
-	uint32_t flags : 4;	/* KP_STK_* */
+	uint32_t cgroup : 27;	/* m->pr.cgroups */
+	uint32_t flags : 5;	/* KP_STK_* */
 	double cur;		/* count in the time mode */
 	uint64_t samples;	/* raw samples since the zero or the mark */
 	uint32_t lfr;		/* a folded stack's leaf frame, else KP_NONE */
@@ -40,7 +40,9 @@ struct kp_stk {
 #define KP_STK_FOLDED 2u	/* its path was cut: its leaf is an [other] node */
 #define KP_STK_MERGED 4u	/* cold folded stacks merged: never sampled */
 #define KP_STK_DIRTY 8u		/* changed since the last view (view-cache.c) */
-#define KP_CGROUP_MAX (1u << 28)	/* interned cgroups */
+#define KP_STK_OFFCPU 16u	/* off-CPU intervals, not CPU samples (offcpu.c) */
+#define KP_STK_KEEP (KP_STK_IDLE | KP_STK_OFFCPU)	/* what a merge keeps */
+#define KP_CGROUP_MAX (1u << 27)	/* interned cgroups */
 
 /* Merged stacks (folded cold ones, and those of exited processes) are
  * keyed by thread, cgroup, leaf and leaf frame, never by a sample. */
@@ -48,7 +50,7 @@ static inline int kp_stk__same_merged(const struct kp_stk *a, const struct kp_st
 {
 	return a->key == b->key && (a->flags & KP_STK_MERGED) && a->thr == b->thr &&
 	       a->leaf == b->leaf && a->cgroup == b->cgroup && a->lfr == b->lfr &&
-	       (a->flags & KP_STK_IDLE) == (b->flags & KP_STK_IDLE);
+	       (a->flags & KP_STK_KEEP) == (b->flags & KP_STK_KEEP);
 }
 
 /* The distinct stacks (feed.c). */

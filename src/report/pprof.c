@@ -35,6 +35,7 @@ enum {
 	P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_MAPPING = 3, P_LOCATION = 4,
 	P_FUNCTION = 5, P_STRING_TABLE = 6, P_TIME_NANOS = 9,
 	P_DURATION_NANOS = 10, P_PERIOD_TYPE = 11, P_PERIOD = 12, P_COMMENT = 13,
+	P_DEFAULT_SAMPLE_TYPE = 14,
 	VT_TYPE = 1, VT_UNIT = 2,
 	S_LOCATION_ID = 1, S_VALUE = 2, S_LABEL = 3,
 	L_KEY = 1, L_STR = 2, L_NUM = 3,
@@ -63,6 +64,7 @@ struct pp {
 	struct kp_pb tmp, sub, scratch;
 	const struct kp_report_info *info;
 	uint64_t period_ns;
+	int wall;		/* --weight wall: values cpu and off_cpu too */
 	uint64_t *locids, *key;
 	size_t cap;
 	struct pp_map *mapv;	/* the mappings, in order of ids */
@@ -396,8 +398,8 @@ static int one_sample(void *ctx, const struct kp_stack_visit *v)
 {
 	struct pp *pp = ctx;
 	long long n = llround(v->count);
-	uint64_t values[2];
-	size_t nloc = 0, i;
+	uint64_t values[4];
+	size_t nloc = 0, i, nv = 2;
 
 	if (n <= 0)
 		return 0;
@@ -414,9 +416,14 @@ static int one_sample(void *ctx, const struct kp_stack_visit *v)
 	}
 	values[0] = (uint64_t)n;
 	values[1] = (uint64_t)n * pp->period_ns;
+	if (pp->wall) {		/* its part: cpu, off_cpu */
+		values[2] = v->offcpu ? 0 : values[1];
+		values[3] = v->offcpu ? values[1] : 0;
+		nv = 4;
+	}
 	kp_pb_reset(&pp->tmp);
 	kp_pb_packed(&pp->tmp, S_LOCATION_ID, pp->locids, nloc, &pp->scratch);
-	kp_pb_packed(&pp->tmp, S_VALUE, values, 2, &pp->scratch);
+	kp_pb_packed(&pp->tmp, S_VALUE, values, nv, &pp->scratch);
 	add_label(pp, "comm", v->comm && *v->comm ? v->comm : "[unknown]", 0);
 	add_label(pp, "pid", NULL, v->pid);
 	add_label(pp, "tid", NULL, v->tid);
@@ -486,8 +493,14 @@ static void assemble(struct pp *pp, struct kp_pb *out,
 	}
 	value_type(pp, out, P_SAMPLE_TYPE, ct, f->weight ? "microseconds" : "count");
 	value_type(pp, out, P_SAMPLE_TYPE, vt, vu);
+	if (pp->wall) {		/* wall's two parts, -sample_index=cpu|off_cpu */
+		value_type(pp, out, P_SAMPLE_TYPE, "cpu", "nanoseconds");
+		value_type(pp, out, P_SAMPLE_TYPE, "off_cpu", "nanoseconds");
+	}
 	value_type(pp, out, P_PERIOD_TYPE, vt, vu);
 	kp_pb_raw(out, pp->samples.buf, pp->samples.len);
+	if (pp->wall)		/* not the last type, off_cpu: wall */
+		kp_pb_uint(out, P_DEFAULT_SAMPLE_TYPE, str(pp, "wall"));
 	write_mappings(pp, out);
 	kp_pb_raw(out, pp->locations.buf, pp->locations.len);
 	kp_pb_raw(out, pp->functions.buf, pp->functions.len);
@@ -536,6 +549,7 @@ int kp_report_pprof(FILE *out, struct kp_model *m,
 	int rc;
 
 	kp_report_facts(m, info, &f);
+	pp.wall = f.weight == KP_WEIGHT_WALL;
 	pp.period_ns = f.weight != KP_WEIGHT_CPU ? 1000 :
 		       f.sum.period ? f.sum.period : f.sum.event_count ? 1 :
 		       f.freq_hz ? (uint64_t)llround(1e9 / f.freq_hz) : 1;
