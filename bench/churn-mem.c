@@ -11,7 +11,10 @@
  * Usage: churn-mem FILE [EVERY (default 10000)] [max_nodes] [live]
  * live (1): the live view's model (new stacks named late, the views'
  * structure kept as stacks are hung: kptop without --batch), else the
- * model of the tests (named at once, views built when asked).
+ * model of the tests (named at once, views built when asked). live 2:
+ * that model, and the functions view made (100 rows) at every 2 s of the
+ * stream's sample times, as the live view's refresh does: the CPU of the
+ * model under churn, views and merges included, for perf or callgrind.
  */
 #include <fcntl.h>
 #include <malloc.h>
@@ -31,6 +34,19 @@ static size_t heap_used(void)
 	struct mallinfo2 mi = mallinfo2();
 
 	return mi.uordblks + mi.hblkhd;
+}
+
+#define REFRESH_NS 2000000000ull
+
+/* The live view's refresh: the model told the time, the flat view made
+ * again over the last one. */
+static int refresh(struct kp_model *m, uint64_t now, struct kp_view **v)
+{
+	struct kp_view_opts o = { .kind = KP_VIEW_FLAT, .sort = KP_SORT_SELF,
+				  .max_rows = 100 };
+
+	kp_model__refresh(m, now);
+	return kp_model__view_reuse(m, &o, *v, v);
 }
 
 static void print_mem(struct kp_model *m, size_t heap, uint64_t procs, uint64_t exits)
@@ -56,7 +72,9 @@ int main(int argc, char **argv)
 {
 	uint64_t every = argc > 2 ? strtoull(argv[2], NULL, 0) : 10000;
 	size_t max_nodes = argc > 3 ? strtoull(argv[3], NULL, 0) : 0;
-	int live = argc > 4 && atoi(argv[4]) == 1;
+	int live = argc > 4 ? atoi(argv[4]) : 0;
+	uint64_t next_view = 0;
+	struct kp_view *v = NULL;
 	struct fake *f = calloc(1, sizeof(*f));
 	struct kp_decoder *d = kp_decoder__new();
 	struct kp_stream_header h;
@@ -99,8 +117,14 @@ int main(int argc, char **argv)
 			print_mem(m, heap_used() - h0, procs, exits);
 		if (kp_model__feed(m, &r) < 0)
 			return fprintf(stderr, "feed failed\n"), 1;
+		if (live != 2 || r.type != KP_REC_SAMPLE || r.sample.time_ns < next_view)
+			continue;
+		if (next_view && refresh(m, r.sample.time_ns, &v))
+			return fprintf(stderr, "view failed\n"), 1;
+		next_view = r.sample.time_ns + REFRESH_NS;
 	}
 	print_mem(m, heap_used() - h0, procs, exits);
+	kp_view__free(v);
 	kp_model__free(m);
 	kp_decoder__free(d);
 	free(f);
