@@ -3,7 +3,9 @@
 # the memory of a process holding one code object as 3.11 lays it out
 # (src/symbols/pylayout.c), its qualified name, file name (ASCII, and a
 # Latin-1 one) and the real line table of a function of this file; then
-# the same with its pointers out of bounds, and a cut line table.
+# the same with its pointers out of bounds, and a cut line table; and one
+# with a 3.13 _Py_DebugOffsets at 0x2000 that gives the code object's
+# offsets (fuzz-pycode.c reads it again with them).
 import struct
 import sys
 
@@ -52,6 +54,22 @@ def image(qual, fname, table, first, bad=0):
     return struct.pack("<I", code) + bytes(mem)
 
 
+def debug_offsets(img):
+    # _Py_DebugOffsets (3.13) as 64-bit words; sizes before each part's
+    # fields; the code object's offsets are image()'s (3.11's)
+    w = [0] * 73
+    w[1] = 0x030D00F0
+    for i in (3, 6, 19, 28, 34, 67):
+        w[i] = 0x400
+    w[5], w[9], w[21], w[23], w[25] = 40, 16, 8, 72, 160
+    w[29], w[30], w[31], w[33] = 8, 0, 56, 70
+    w[35], w[37], w[38], w[39], w[43] = 112, 128, 136, 72, 184
+    w[70] = 48
+    mem = bytearray(img[4:])
+    mem += b"\0" * (0x2000 - len(mem))
+    return img[:4] + bytes(mem[:0x2000]) + b"xdebugpy" + struct.pack("<72Q", *w[1:])
+
+
 def main():
     out = sys.argv[1]
     c = sample.__code__
@@ -64,6 +82,7 @@ def main():
         "code-cut-table": image(ascii_str("g"), ascii_str("/b.py"), t[:len(t) // 2 + 1], 3),
         "table-only": struct.pack("<I", 0xffffff) + t,
     }
+    seeds["debug-offsets-313"] = debug_offsets(seeds["code-ascii"])
     for name, data in seeds.items():
         with open("%s/%s" % (out, name), "wb") as f:
             f.write(data)

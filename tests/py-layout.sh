@@ -4,7 +4,8 @@
 # against the offsets of 3.11's own headers (Debian package
 # python3.11-dev): tests/py-layout.c built with both must print "ok".
 # The same for 3.12 and 3.13 where their headers are found (pyenv's
-# versions under /root/.pyenv or $PYENV_ROOT; said on stderr when not).
+# versions under /root/.pyenv or $PYENV_ROOT; said on stderr when not);
+# for 3.13 also that its _Py_DebugOffsets read as the same layout.
 . "$top_srcdir/tests/lib.sh"
 H=/usr/include/python3.11
 [ -r "$H/internal/pycore_frame.h" ] ||
@@ -12,7 +13,7 @@ H=/usr/include/python3.11
 T=$(mktemp -d) || fail mktemp
 trap 'rm -rf "$T"' EXIT
 ${CC:-cc} -I"$top_srcdir/src" -I"$H" -o "$T/py-layout" "$top_srcdir/tests/py-layout.c" \
-	"$top_srcdir/src/symbols/pylayout.c" 2>"$T/err" ||
+	"$top_srcdir/src/symbols/pylayout.c" "$top_srcdir/src/symbols/pydebug.c" 2>"$T/err" ||
 	fail "building py-layout against $H: $(head -5 "$T/err")"
 "$T/py-layout" >"$T/out"
 [ "$(cat "$T/out")" = ok ] || fail "3.11 layout differs from the headers: $(cat "$T/out")"
@@ -23,7 +24,7 @@ for v in 3.12 3.13; do
 		continue
 	fi
 	${CC:-cc} -I"$top_srcdir/src" -I"$h" -o "$T/py-layout-$v" "$top_srcdir/tests/py-layout.c" \
-		"$top_srcdir/src/symbols/pylayout.c" 2>"$T/err" ||
+		"$top_srcdir/src/symbols/pylayout.c" "$top_srcdir/src/symbols/pydebug.c" 2>"$T/err" ||
 		fail "building py-layout against $h: $(head -5 "$T/err")"
 	"$T/py-layout-$v" >"$T/out"
 	[ "$(cat "$T/out")" = ok ] || fail "$v layout differs from its headers: $(cat "$T/out")"

@@ -3,12 +3,17 @@
  * (src/symbols/pycode.h), against what CPython itself says: the table of
  * fuzz/pycode-seeds.py's sample() and its co_lines() by instruction index
  * (python3.11, printed when this test was written), then cut tables,
- * entries without a location and versions that are not 3.11 to 3.13. */
+ * entries without a location and versions that are not 3.11 to 3.13;
+ * and 3.13's _Py_DebugOffsets as a hostile process may give them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -79,6 +84,88 @@ static void test_layouts(void **state)
 	assert_non_null(kp_py__layout(0x30b));
 	assert_null(kp_py__layout(0x30a));
 	assert_null(kp_py__layout(0x40b));
+	for (uint32_t v = 0x30b; v <= 0x30d; v++)
+		assert_true(kp_py__layout_fits(kp_py__layout(v)));
+}
+
+/* _Py_DebugOffsets of 3.13 as 64-bit words: the index of each field read
+ * (its structure's size one before its first field). */
+enum { D_VERSION = 1, D_FREE = 2, D_RT = 3, D_RT_INTERP = 5, D_IS = 6,
+       D_IS_THREADS = 9, D_TS = 19, D_TS_NEXT = 21, D_TS_FRAME = 23, D_TS_TID = 25,
+       D_FR = 28, D_FR_PREV = 29, D_FR_EXEC = 30, D_FR_INSTR = 31, D_FR_OWNER = 33,
+       D_CO = 34, D_CO_FILE = 35, D_CO_QUAL = 37, D_CO_LT = 38, D_CO_FIRST = 39,
+       D_CO_CODE = 43, D_UNI = 67, D_UNI_ASCII = 70, D_WORDS = 73 };
+
+/* The table's 3.13 layout as a 3.13 interpreter publishes it. */
+static void debug_image(uint64_t *w)
+{
+	const struct kp_py_layout *l = kp_py__layout(0x30d);
+
+	memset(w, 0, D_WORDS * 8);
+	memcpy(w, "xdebugpy", 8);
+	w[D_VERSION] = 0x030d00f0;
+	w[D_RT] = 1000, w[D_RT_INTERP] = l->interp_head;
+	w[D_IS] = 8000, w[D_IS_THREADS] = l->tstate_head;
+	w[D_TS] = 300, w[D_TS_NEXT] = l->ts_next, w[D_TS_FRAME] = l->ts_frame;
+	w[D_TS_TID] = l->ts_tid;
+	w[D_FR] = 80, w[D_FR_PREV] = l->f_previous, w[D_FR_EXEC] = l->f_code;
+	w[D_FR_INSTR] = l->f_instr, w[D_FR_OWNER] = l->f_owner;
+	w[D_CO] = 220, w[D_CO_FILE] = l->co_filename, w[D_CO_QUAL] = l->co_qualname;
+	w[D_CO_LT] = l->co_linetable, w[D_CO_FIRST] = l->co_firstlineno;
+	w[D_CO_CODE] = l->co_code;
+	w[D_UNI] = 80, w[D_UNI_ASCII] = l->str_ascii_data;
+}
+
+/* kp_py__debug_layout of image w put at 4096 of a memory file. */
+static int read_image(const uint64_t *w, size_t words, struct kp_py_layout *out)
+{
+	int fd = memfd_create("test-pycode", MFD_CLOEXEC), rc;
+
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, w, words * 8, 4096), (ssize_t)(words * 8));
+	rc = kp_py__debug_layout(fd, 4096, 0x30d, out);
+	close(fd);
+	return rc;
+}
+
+static void test_debug_offsets(void **state)
+{
+	const struct kp_py_layout *l = kp_py__layout(0x30d);
+	struct kp_py_layout got;
+	uint64_t w[D_WORDS];
+
+	(void)state;
+	debug_image(w);
+	assert_int_equal(read_image(w, D_WORDS, &got), 0);
+	assert_memory_equal(&got, l, sizeof(got));
+	w[D_CO_QUAL] += 8;			/* another build: followed */
+	assert_int_equal(read_image(w, D_WORDS, &got), 0);
+	assert_int_equal(got.co_qualname, l->co_qualname + 8);
+	w[D_FREE] = 1;
+	assert_int_equal(read_image(w, D_WORDS, &got), -ENOTSUP);
+	debug_image(w);
+	w[D_CO_LT] = w[D_CO];			/* past its structure */
+	assert_int_equal(read_image(w, D_WORDS, &got), -EFAULT);
+	debug_image(w);
+	w[D_IS] = 1u << 20;			/* big: 3.13's is 100s of KiB */
+	assert_int_equal(read_image(w, D_WORDS, &got), 0);
+	w[D_IS_THREADS] = 1u << 16;		/* past 16 bits */
+	assert_int_equal(read_image(w, D_WORDS, &got), -EFAULT);
+	debug_image(w);
+	w[D_CO_QUAL] = w[D_CO_CODE];		/* inside, past what is read */
+	assert_int_equal(read_image(w, D_WORDS, &got), -EFAULT);
+	debug_image(w);
+	w[D_UNI_ASCII] = 64;			/* the str's pointer past its head */
+	assert_int_equal(read_image(w, D_WORDS, &got), -EFAULT);
+	debug_image(w);
+	w[D_VERSION] = 0x030c00f0;		/* not the version it runs */
+	assert_int_equal(read_image(w, D_WORDS, &got), -ENOENT);
+	debug_image(w);
+	memcpy(w, "xdebugpz", 8);
+	assert_int_equal(read_image(w, D_WORDS, &got), -ENOENT);
+	debug_image(w);
+	assert_int_equal(read_image(w, 20, &got), -EFAULT);	/* cut short */
+	assert_int_equal(kp_py__debug_layout(-1, 0, 0x30c, &got), -ENOENT);
 }
 
 int main(void)
@@ -87,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_layouts),
+		cmocka_unit_test(test_debug_offsets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

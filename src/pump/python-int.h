@@ -28,7 +28,8 @@ struct py_proc {
 	uint8_t sampled;		/* a sample of it had Python frames */
 	uint32_t nkeys;			/* its entries in keys */
 	uint32_t version;		/* major << 8 | minor */
-	const struct kp_py_layout *layout;
+	const struct kp_py_layout *layout;	/* &own, or kptop's table's */
+	struct kp_py_layout own;	/* the interpreter's own (_Py_DebugOffsets) */
 	int memfd;			/* /proc/PID/mem, -1: none */
 };
 

@@ -113,7 +113,7 @@ static uint32_t read_version(int memfd, uint64_t addr)
 }
 
 /* A version kptop cannot read: counted once per process, named. */
-static void unknown(struct kp_python *py, struct py_proc *p, uint32_t v)
+static void unknown(struct kp_python *py, struct py_proc *p, uint32_t v, int ft)
 {
 	char *last = py->st.last_unknown;
 
@@ -121,7 +121,8 @@ static void unknown(struct kp_python *py, struct py_proc *p, uint32_t v)
 	py->st.unknown_version++;
 	py->st.last_unknown_pid = p->pid;
 	if (v)
-		snprintf(last, sizeof(py->st.last_unknown), "%u.%u", v >> 8, v & 0xff);
+		snprintf(last, sizeof(py->st.last_unknown), "%u.%u%s", v >> 8, v & 0xff,
+			 ft ? " (free-threaded)" : "");
 	else	/* no Py_Version: before 3.11 */
 		snprintf(last, sizeof(py->st.last_unknown), "3.10 or older");
 	if (!py->st.unknown[0])
@@ -134,6 +135,7 @@ void kp_py_on_mmap(struct kp_python *py, const struct kp_rec_mmap *m)
 	struct py_proc *p;
 	char path[64];
 	uint64_t bias;
+	int rc;
 
 	if (!(m->prot & PROT_EXEC) || !m->path || m->path[0] != '/' ||
 	    (!m->ino && !m->build_id_len))
@@ -151,9 +153,12 @@ void kp_py_on_mmap(struct kp_python *py, const struct kp_rec_mmap *m)
 	if (p->memfd < 0)
 		return;
 	p->version = read_version(p->memfd, f->syms.version ? bias + f->syms.version : 0);
-	p->layout = kp_py__layout(p->version);
+	/* the interpreter's own offsets where it publishes them (3.13),
+	 * else kptop's table's for its version */
+	rc = kp_py__debug_layout(p->memfd, bias + f->syms.runtime, p->version, &p->own);
+	p->layout = rc == 0 ? &p->own : rc == -ENOTSUP ? NULL : kp_py__layout(p->version);
 	if (!p->layout)
-		unknown(py, p, p->version);
+		unknown(py, p, p->version, rc == -ENOTSUP);
 	else
 		tell_bpf(py, p, bias + f->syms.runtime);
 }

@@ -24,7 +24,7 @@ libkpsymbols_a_SOURCES += src/symbols/disasm.h src/symbols/disasm.c
 libkpsymbols_a_SOURCES += src/symbols/buildid.h src/symbols/buildid.c
 libkpsymbols_a_SOURCES += src/symbols/dwcache.h src/symbols/dwcache.c
 libkpsymbols_a_SOURCES += src/symbols/pycode.h src/symbols/pycode.c \
-	src/symbols/pylayout.c
+	src/symbols/pylayout.c src/symbols/pydebug.c
 libkpsymbols_a_SOURCES += src/symbols/debuginfod.h src/symbols/debuginfod.c \
 	src/symbols/remote.c
 libkpsymbols_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBLZMA_CFLAGS) \
@@ -206,7 +206,7 @@ EXTRA_DIST += tests/py-layout.sh tests/py-layout.c
 if ENABLE_FUZZING
 EXTRA_PROGRAMS += fuzz/fuzz-pycode
 fuzz_fuzz_pycode_SOURCES = fuzz/fuzz.h fuzz/fuzz-pycode.c src/symbols/pycode.h \
-	src/symbols/pycode.c src/symbols/pylayout.c src/symbols/elfread.h \
+	src/symbols/pycode.c src/symbols/pylayout.c src/symbols/pydebug.c src/symbols/elfread.h \
 	src/symbols/elfread.c src/symbols/symtab.h src/symbols/symtab.c src/symbols/demangle.c \
 	src/util/kp_err.c
 fuzz_fuzz_pycode_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) -g \

@@ -148,7 +148,7 @@ static int read_wide(int memfd, uint64_t data, uint64_t len, unsigned kind,
 static int read_str(int memfd, const struct kp_py_layout *l, uint64_t addr,
 		    char *out, size_t cap)
 {
-	uint8_t h[64];		/* up to the compact str's utf8 pointer */
+	uint8_t h[KP_PY_STR_HEAD];
 	uint64_t len, ulen, utf8;
 	uint32_t state;
 	unsigned kind;
@@ -210,12 +210,12 @@ static int read_bytes(int memfd, uint64_t addr, uint8_t **out, uint32_t *len)
 int kp_py__read_code(int memfd, const struct kp_py_layout *l, uint64_t code,
 		     struct kp_py_code *out)
 {
-	uint8_t h[256];
+	uint8_t h[KP_PY_CODE_HEAD];
 	int32_t first;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (l->co_code > sizeof(h) || rd(memfd, code, h, l->co_code))
+	if (!kp_py__layout_fits(l) || rd(memfd, code, h, l->co_code))
 		return -EFAULT;
 	memcpy(&first, h + l->co_firstlineno, sizeof(first));
 	out->firstlineno = first > 0 ? (uint32_t)first : 0;

@@ -40,6 +40,27 @@ struct kp_py_layout {
 /* The layout of version (major << 8 | minor), or NULL: not known. */
 const struct kp_py_layout *kp_py__layout(uint32_t version);
 
+/* Can kp_py__read_code read with l: the code object's fields before the
+ * KP_PY_CODE_HEAD bytes it reads of one (up to co_code), a str's before
+ * the KP_PY_STR_HEAD it reads first (a layout from a process may say
+ * anything: pydebug.c)? (pylayout.c) */
+#define KP_PY_CODE_HEAD 256
+#define KP_PY_STR_HEAD 64
+int kp_py__layout_fits(const struct kp_py_layout *l);
+
+/* pydebug.c: the layout a running interpreter publishes for
+ * out-of-process tools (_Py_DebugOffsets, the first field of _PyRuntime,
+ * 3.13), read through memfd (/proc/PID/mem) at runtime, the process's
+ * _PyRuntime, for version (major << 8 | minor, from Py_Version). So a
+ * build whose structures differ from the one kptop's table was taken
+ * from (a debug build, other configure options) is still read right.
+ * Checked: the cookie, the version, every offset inside its structure's
+ * size, and kp_py__layout_fits. Returns 0, -ENOENT (no offsets: not 3.13, or no cookie), -ENOTSUP
+ * (a free-threaded build: its frames are not walked), -EFAULT (a read
+ * failed, or an offset or size is out of bounds). */
+int kp_py__debug_layout(int memfd, uint64_t runtime, uint32_t version,
+			struct kp_py_layout *out);
+
 /* The interpreter symbols of an ELF file (link-time addresses, 0: not
  * there). */
 struct kp_py_syms {

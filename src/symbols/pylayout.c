@@ -55,6 +55,14 @@ static const struct kp_py_layout layouts[] = {
 	},
 };
 
+int kp_py__layout_fits(const struct kp_py_layout *l)
+{
+	return l->co_code <= KP_PY_CODE_HEAD && l->co_code >= 8 &&
+	       l->co_firstlineno <= l->co_code - 4 && l->co_linetable <= l->co_code - 8 &&
+	       l->co_qualname <= l->co_code - 8 && l->co_filename <= l->co_code - 8 &&
+	       l->str_utf8_len <= KP_PY_STR_HEAD - 8 && l->str_utf8 <= KP_PY_STR_HEAD - 8;
+}
+
 const struct kp_py_layout *kp_py__layout(uint32_t version)
 {
 	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
