@@ -14,21 +14,9 @@
 #    of what /proc/TID/schedstat says over the same run;
 #  - the saved stream reads back (-i) with the same off-CPU stacks.
 . "$top_srcdir/tests/lib.sh"
-require_bpf
-W="$top_builddir/tests/workload/offcpu"
-[ -x "$W" ] || fail "workload not built: $W"
 command -v node >/dev/null || skip "needs node (to read the speedscope file)"
-T=$(mktemp -d) || fail "mktemp"
-WPID=
-cleanup() {
-	[ -n "$WPID" ] && kill "$WPID" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-
-"$W" 20 >"$T/tids" 2>&1 &
-WPID=$!
-sleep 0.3
+. "$top_srcdir/tests/offcpu-lib.sh"
+start_offcpu 20
 PIPER=$(sed -n 's/.* piper=\([0-9]*\).*/\1/p' "$T/tids")
 [ -n "$PIPER" ] || fail "workload did not start: $(cat "$T/tids")"
 

@@ -9,23 +9,11 @@
 # loaded machine: more than half), the pipe reader's nearly all
 # off_cpu; each thread's cpu + off_cpu is within 3% of the 3 s window.
 . "$top_srcdir/tests/lib.sh"
-require_bpf
-W="$top_builddir/tests/workload/offcpu"
-[ -x "$W" ] || fail "workload not built: $W"
 go=$(command -v go || ls /usr/lib/go/bin/go 2>/dev/null) || skip "go (golang-go) is not installed: cannot run go tool pprof"
-T=$(mktemp -d) || fail "mktemp"
+. "$top_srcdir/tests/offcpu-lib.sh"
 export HOME="$T" GOCACHE="$T/gocache" GOPATH="$T/gopath" GOFLAGS=
 "$go" version >/dev/null 2>&1 || skip "go cannot be run here"
-WPID=
-cleanup() {
-	[ -n "$WPID" ] && kill "$WPID" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-
-"$W" 20 >"$T/tids" 2>&1 &
-WPID=$!
-sleep 0.3
+start_offcpu 20
 "$KPTOP" --batch --off-cpu --off-cpu-min 0 -p "$WPID" -d 3 --weight wall \
 	--format pprof -o "$T/wall.pb.gz" 2>"$T/err" || fail "--weight wall pprof: exit $?: $(cat "$T/err")"
 "$go" tool pprof -top "$T/wall.pb.gz" >"$T/top" 2>&1 || fail "go tool pprof -top: $(cat "$T/top")"

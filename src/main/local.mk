@@ -53,7 +53,7 @@ TESTS += tests/batch-offcpu.sh
 EXTRA_DIST += tests/batch-offcpu.sh
 ## --weight wall in one pprof: wall, cpu and off_cpu sample types (go tool pprof).
 TESTS += tests/batch-wall-pprof.sh
-EXTRA_DIST += tests/batch-wall-pprof.sh
+EXTRA_DIST += tests/batch-wall-pprof.sh tests/offcpu-lib.sh
 check_PROGRAMS += tests/workload/faults
 tests_workload_faults_SOURCES = tests/workload/faults.c
 tests_workload_faults_CFLAGS = $(AM_CFLAGS) -O2 -g -fno-omit-frame-pointer $(NOSAN_CFLAGS)
