@@ -54,7 +54,7 @@ struct dbg13 {
 /* off (of a field of width w) inside a structure of size size, and
  * below 64 KiB: its 16-bit value, else KP_PY_OFF_NONE. (The structures
  * may be bigger: an interpreter's state is hundreds of KiB.) */
-static uint16_t in(uint64_t size, uint64_t off, unsigned w)
+static uint16_t inside(uint64_t size, uint64_t off, unsigned w)
 {
 	if (off > DBG_MAX_OFF || off > size || size - off < w)
 		return KP_PY_OFF_NONE;
@@ -65,29 +65,35 @@ static uint16_t in(uint64_t size, uint64_t off, unsigned w)
 static int fill(const struct dbg13 *d, struct kp_py_layout *l)
 {
 	uint64_t a = d->unicode.asciiobject_size;
-	uint16_t v[] = {
-		l->interp_head = in(d->runtime.size, d->runtime.interpreters_head, 8),
-		l->tstate_head = in(d->interp.size, d->interp.threads_head, 8),
-		l->ts_next = in(d->thread.size, d->thread.next, 8),
-		l->ts_tid = in(d->thread.size, d->thread.native_thread_id, 8),
-		l->ts_frame = in(d->thread.size, d->thread.current_frame, 8),
-		l->f_code = in(d->frame.size, d->frame.executable, 8),
-		l->f_previous = in(d->frame.size, d->frame.previous, 8),
-		l->f_instr = in(d->frame.size, d->frame.instr_ptr, 8),
-		l->f_owner = in(d->frame.size, d->frame.owner, 1),
-		l->co_linetable = in(d->code.size, d->code.linetable, 8),
-		l->co_code = in(d->code.size, d->code.co_code_adaptive, 2),
-		l->co_firstlineno = in(d->code.size, d->code.firstlineno, 4),
-		l->co_filename = in(d->code.size, d->code.filename, 8),
-		l->co_qualname = in(d->code.size, d->code.qualname, 8),
-		/* a compact str: PyASCIIObject, then (not ASCII) utf8_length,
-		 * utf8, then its data */
-		l->str_ascii_data = in(d->unicode.size, a, 0),
+	const struct {
+		uint16_t *to;
+		uint64_t size, off;	/* its structure's size, its offset */
+		unsigned w;		/* the bytes read there */
+	} f[] = {
+		{ &l->interp_head, d->runtime.size, d->runtime.interpreters_head, 8 },
+		{ &l->tstate_head, d->interp.size, d->interp.threads_head, 8 },
+		{ &l->ts_next, d->thread.size, d->thread.next, 8 },
+		{ &l->ts_tid, d->thread.size, d->thread.native_thread_id, 8 },
+		{ &l->ts_frame, d->thread.size, d->thread.current_frame, 8 },
+		{ &l->f_code, d->frame.size, d->frame.executable, 8 },
+		{ &l->f_previous, d->frame.size, d->frame.previous, 8 },
+		{ &l->f_instr, d->frame.size, d->frame.instr_ptr, 8 },
+		{ &l->f_owner, d->frame.size, d->frame.owner, 1 },
+		{ &l->co_linetable, d->code.size, d->code.linetable, 8 },
+		{ &l->co_code, d->code.size, d->code.co_code_adaptive, 2 },
+		{ &l->co_firstlineno, d->code.size, d->code.firstlineno, 4 },
+		{ &l->co_filename, d->code.size, d->code.filename, 8 },
+		{ &l->co_qualname, d->code.size, d->code.qualname, 8 },
+		/* a compact str: PyASCIIObject, then (not ASCII) utf8_length
+		 * and utf8 (kp_py__layout_fits bounds them), then its data */
+		{ &l->str_ascii_data, d->unicode.size, a, 0 },
 	};
 
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if (v[i] == KP_PY_OFF_NONE)
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		*f[i].to = inside(f[i].size, f[i].off, f[i].w);
+		if (*f[i].to == KP_PY_OFF_NONE)
 			return -EFAULT;
+	}
 	l->ts_cframe = l->f_entry = KP_PY_OFF_NONE;	/* none in 3.13 */
 	l->str_utf8_len = (uint16_t)a;
 	l->str_utf8 = (uint16_t)(a + 8);
