@@ -550,8 +550,12 @@ uint32_t kp_intern__pseudo(struct kp_model *m, const char *name)
 		return v;
 	idx = (uint32_t)m->in.nr_pcks;
 	if (kp_grow(&m->in.pcks, &m->in.cap_pcks, m->in.nr_pcks + 1, sizeof(*m->in.pcks)) ||
-	    add_frame(m, idx, fn, NULL) || kp_htab__insert(&m->in.pck_tab, h, idx))
+	    add_frame(m, idx, fn, NULL))
 		return KP_NONE;
+	if (kp_htab__insert(&m->in.pck_tab, h, idx)) {
+		m->in.nr_frames--;	/* the frame of a key that is not there */
+		return KP_NONE;
+	}
 	k = &m->in.pcks[m->in.nr_pcks++];
 	memset(k, 0, sizeof(*k));
 	k->module = KP_MOD_OFFCPU;
