@@ -12,7 +12,8 @@
 #  - --weight wall: per thread, CPU + off-CPU is within 3% of the window;
 #  - the pipe reader's share of the window off its CPU is within 3 points
 #    of what /proc/TID/schedstat says over the same run;
-#  - the saved stream reads back (-i) with the same off-CPU stacks.
+#  - the saved stream reads back (-i) with the same off-CPU stacks;
+#  - -n 3: each report has its threads' own wall time (within 5%).
 . "$top_srcdir/tests/lib.sh"
 command -v node >/dev/null || skip "needs node (to read the speedscope file)"
 . "$top_srcdir/tests/offcpu-lib.sh"
@@ -84,3 +85,29 @@ console.log(`piper off the CPU: kptop ${(100 * kshare).toFixed(2)}% of ${d} s, s
 process.exit(Math.abs(kshare - sshare) > 0.03 ? 1 : 0);' "$T/off.json" "$t0" "$t1" "$on0" "$on1" >"$T/pipe.out" 2>&1 ||
 	fail "pipe reader: $(cat "$T/pipe.out")"
 cat "$T/pipe.out"
+
+# -n 3: every report has its own off-CPU time. An interval counts in the
+# report during which it ended (it is recorded when its thread runs
+# again), so a block across an edge goes wholly to the next report: with
+# this workload's blocks of at most 31 ms, each thread's wall in each 1 s
+# report is within 5% of it.
+"$KPTOP" --batch --off-cpu --off-cpu-min 0 -p "$WPID" -d 1 -n 3 --weight wall \
+	--format speedscope -o "$T/int-%n.json" 2>"$T/err" || fail "-n 3 --weight wall: exit $?: $(cat "$T/err")"
+for n in 1 2 3; do
+	node -e '
+const p = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const d = parseFloat(/, ([0-9.]+) s,/.exec(p.name)[1]);
+let bad = 0, seen = 0, out = [];
+for (const pr of p.profiles) {
+	const m = / thread [0-9]+ (spinner|piper|sleeper|locker|feeder|holder)$/.exec(pr.name);
+	if (!m) continue;
+	seen++;
+	const s = pr.endValue / 1e9;
+	out.push(`${m[1]} ${s.toFixed(3)}`);
+	if (Math.abs(s - d) / d > 0.05) bad++;
+}
+console.log(`report ${process.argv[2]} (${d} s): ${out.join(", ")}`);
+process.exit(bad || seen < 6 ? 1 : 0);' "$T/int-$n.json" "$n" >"$T/int.out" 2>&1 ||
+		fail "-n 3: a thread's wall is not its report's window: $(cat "$T/int.out")"
+	cat "$T/int.out"
+done
