@@ -113,12 +113,15 @@ static void states_and_wakers(int defer)
 	assert_int_equal(feed_off(m, KP_OFF_SLEEP, "other", 43, 2000000), 0);
 	assert_int_equal(feed_off(m, KP_OFF_RUNNABLE, "", 0, 1000000), 0);
 	assert_int_equal(feed_off(m, 0x40, "", 0, 7000000), 0);
-	/* a timer's interrupt, on an idle CPU and on a busy one */
+	/* a timer's interrupt, on an idle CPU and on a busy one (that task
+	 * woke one itself just before: the cache tells them apart) */
+	assert_int_equal(feed_off(m, KP_OFF_SLEEP, "spinner", 77, 100000), 0);
 	assert_int_equal(feed_off_flags(m, KP_OFF_SLEEP, "swapper/1", 0, 500000,
 					KP_SAMPLE_WAKER_IRQ), 0);
 	assert_int_equal(feed_off_flags(m, KP_OFF_SLEEP, "spinner", 77, 250000,
 					KP_SAMPLE_WAKER_IRQ), 0);
 	assert_true(count_of(m, "[S sleeping];[woken by interrupt]") == 750);
+	assert_true(count_of(m, "[S sleeping];[woken by spinner 77]") == 100);
 	snprintf(stk, sizeof(stk), "fn_1;fn_2;%s;%s;[S sleeping];[woken by feeder 42]", k1, k2);
 	assert_true(count_of(m, stk) == 8000);	/* microseconds */
 	assert_true(count_of(m, "[S sleeping];[woken by other 43]") == 2000);

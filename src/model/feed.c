@@ -62,6 +62,7 @@ void kp_stk__fini(struct kp_model *m)
 	free(m->st.stks);
 	free(m->bl.base);
 	free(m->fd.batch);
+	free(m->fd.off);
 	kp_htab__fini(&m->st.stk_tab);
 }
 
@@ -314,7 +315,7 @@ struct kp_batch {
 
 void kp_feed__bytes(const struct kp_feed *f, struct kp_mem *a)
 {
-	size_t b = f->batch ? sizeof(*f->batch) : 0;
+	size_t b = (f->batch ? sizeof(*f->batch) : 0) + (f->off ? sizeof(*f->off) : 0);
 
 	kp_mem__put(a, "sample batch", b, b);
 }

@@ -10,6 +10,7 @@
 #include "model/model-util.h"
 
 struct kp_mem;
+struct kp_off_cache;
 
 /* Samples not counted yet (feed.c). */
 struct kp_feed {
@@ -20,6 +21,7 @@ struct kp_feed {
 	uint64_t upcs[KP_MAX_FRAMES];	/* user pcs the resolver unwound */
 	uint64_t pypcs[KP_MAX_FRAMES];	/* ... with Python frames merged in */
 	uint32_t waker_pids;		/* waker frames named with a pid: offcpu.c */
+	struct kp_off_cache *off;	/* offcpu.c's, made on first use */
 };
 
 #define KP_BATCH 64

@@ -12,6 +12,10 @@
  * tell a thread blocked on a pipe from one preempted, and name the thread
  * that released a lock; the flat view lists the wakers by the time they
  * ended. A record of several intervals has the last one's state and waker.
+ * The keys of the three common states and of the last wakers are cached
+ * (struct kp_off_cache): with --off-cpu-min 0 there is a record per
+ * switch, and formatting and looking up the same names each time was a
+ * fifth of kptop's CPU per record.
  */
 #include "model/offcpu.h"
 #include "model/intern.h"
@@ -20,6 +24,8 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static void state_name(uint32_t state, char *buf, size_t len)
 {
@@ -66,17 +72,57 @@ static int waker_frame(struct kp_model *m, const struct kp_rec_offcpu *r, uint64
 	return 1;
 }
 
-int kp_offcpu__frames(struct kp_model *m, const struct kp_rec_offcpu *r, uint64_t *x)
+static uint32_t state_frame(struct kp_model *m, struct kp_off_cache *c, uint32_t state)
 {
 	char buf[32];
 	uint32_t k;
+
+	if (state < 3 && c->state[state])
+		return c->state[state] - 1;
+	state_name(state, buf, sizeof(buf));
+	k = kp_intern__pseudo(m, buf);
+	if (k != KP_NONE && state < 3)
+		c->state[state] = k + 1;
+	return k;
+}
+
+/* waker_frame through the cache of the last wakers, by pid and comm. */
+static int cached_waker(struct kp_model *m, struct kp_off_cache *c,
+			const struct kp_rec_offcpu *r, uint64_t *x)
+{
+	uint8_t irq = !!(r->s.flags & KP_SAMPLE_WAKER_IRQ);
+	uint32_t h = (uint32_t)kp_hash_bytes(r->waker_comm, strnlen(r->waker_comm, KP_COMM_LEN),
+					     r->waker_pid ^ (uint32_t)irq << 31);
+	__typeof__(c->waker[0]) *e = &c->waker[h % KP_OFF_WAKER_CACHE];
 	int n;
 
-	state_name(r->state, buf, sizeof(buf));
-	k = kp_intern__pseudo(m, buf);
+	if (e->key && e->pid == r->waker_pid && e->irq == irq &&
+	    !strncmp(e->comm, r->waker_comm, KP_COMM_LEN)) {
+		*x = e->key - 1;
+		return 1;
+	}
+	n = waker_frame(m, r, x);
+	if (n == 1) {
+		e->pid = r->waker_pid;
+		e->irq = irq;
+		memcpy(e->comm, r->waker_comm, KP_COMM_LEN);
+		e->key = (uint32_t)*x + 1;
+	}
+	return n;
+}
+
+int kp_offcpu__frames(struct kp_model *m, const struct kp_rec_offcpu *r, uint64_t *x)
+{
+	struct kp_off_cache *c = m->fd.off;
+	uint32_t k;
+	int n;
+
+	if (!c && !(c = m->fd.off = calloc(1, sizeof(*c))))
+		return -ENOMEM;
+	k = state_frame(m, c, r->state);
 	if (k == KP_NONE)
 		return -ENOMEM;
 	x[0] = k;
-	n = waker_frame(m, r, &x[1]);
+	n = cached_waker(m, c, r, &x[1]);
 	return n < 0 ? n : 1 + n;
 }
