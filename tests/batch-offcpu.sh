@@ -89,14 +89,16 @@ cat "$T/pipe.out"
 # -n 3: every report has its own off-CPU time. An interval counts in the
 # report during which it ended (it is recorded when its thread runs
 # again), so a block across an edge goes wholly to the next report: with
-# this workload's blocks of at most 31 ms, each thread's wall in each 1 s
-# report is within 5% of it.
+# this workload's blocks of at most 31 ms, each thread's wall in reports
+# 2 and 3 is within 5% of the 1 s. In report 1 a block already under way
+# when recording started is not counted (its start was not seen): 10%.
 "$KPTOP" --batch --off-cpu --off-cpu-min 0 -p "$WPID" -d 1 -n 3 --weight wall \
 	--format speedscope -o "$T/int-%n.json" 2>"$T/err" || fail "-n 3 --weight wall: exit $?: $(cat "$T/err")"
 for n in 1 2 3; do
 	node -e '
 const p = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 const d = parseFloat(/, ([0-9.]+) s,/.exec(p.name)[1]);
+const tol = process.argv[2] === "1" ? 0.10 : 0.05;
 let bad = 0, seen = 0, out = [];
 for (const pr of p.profiles) {
 	const m = / thread [0-9]+ (spinner|piper|sleeper|locker|feeder|holder)$/.exec(pr.name);
@@ -104,7 +106,7 @@ for (const pr of p.profiles) {
 	seen++;
 	const s = pr.endValue / 1e9;
 	out.push(`${m[1]} ${s.toFixed(3)}`);
-	if (Math.abs(s - d) / d > 0.05) bad++;
+	if (Math.abs(s - d) / d > tol) bad++;
 }
 console.log(`report ${process.argv[2]} (${d} s): ${out.join(", ")}`);
 process.exit(bad || seen < 6 ? 1 : 0);' "$T/int-$n.json" "$n" >"$T/int.out" 2>&1 ||
