@@ -12,10 +12,12 @@
 tui_start 120 30
 
 # refused TERM WORD: exit 2, one line on stderr naming --batch and WORD.
+# (The status line names the TERM: the last call's line, still on the
+# screen until clear runs, must not be taken for this one's.)
 refused() {
-	keys "clear; TERM=$1 $KPTOP -d 1 2>$TUI_TMP/err; echo kptop-rc=\$?" Enter
-	tui_wait 'kptop-rc=[0-9]+' 10
-	screen | grep -q 'kptop-rc=2' || { screen >&2; fail "TERM=$1: exit status not 2"; }
+	keys "clear; TERM=$1 $KPTOP -d 1 2>$TUI_TMP/err; echo kptop-rc-$1=\$?" Enter
+	tui_wait "kptop-rc-$1=[0-9]+" 10
+	screen | grep -q "kptop-rc-$1=2" || { screen >&2; fail "TERM=$1: exit status not 2"; }
 	[ "$(wc -l <"$TUI_TMP/err")" = 1 ] ||
 		fail "TERM=$1: expected one line, got: $(cat "$TUI_TMP/err")"
 	grep -q -- '--batch' "$TUI_TMP/err" || fail "TERM=$1: message does not name --batch"
