@@ -52,12 +52,13 @@ static int waker_frame(struct kp_model *m, const struct kp_rec_offcpu *r, uint64
 	char comm[KP_COMM_LEN], buf[KP_COMM_LEN + 32];
 	size_t before = m->in.nr_pcks;
 	uint32_t k;
-	int pid = r->waker_pid && m->fd.waker_pids < KP_WAKER_PIDS_MAX;
+	int irq = !!(r->s.flags & KP_SAMPLE_WAKER_IRQ);
+	int pid = !irq && r->waker_pid && m->fd.waker_pids < KP_WAKER_PIDS_MAX;
 
 	snprintf(comm, sizeof(comm), "%.*s", KP_COMM_LEN - 1, r->waker_comm);
 	if (!comm[0])
 		return 0;
-	if (r->s.flags & KP_SAMPLE_WAKER_IRQ)
+	if (irq)
 		snprintf(buf, sizeof(buf), "[woken by interrupt]");
 	else if (pid)
 		snprintf(buf, sizeof(buf), "[woken by %s %u]", comm, r->waker_pid);
@@ -66,7 +67,7 @@ static int waker_frame(struct kp_model *m, const struct kp_rec_offcpu *r, uint64
 	k = kp_intern__pseudo(m, buf);
 	if (k == KP_NONE)
 		return -ENOMEM;
-	if (pid && !(r->s.flags & KP_SAMPLE_WAKER_IRQ) && m->in.nr_pcks > before)
+	if (pid && m->in.nr_pcks > before)
 		m->fd.waker_pids++;
 	*x = k;
 	return 1;
