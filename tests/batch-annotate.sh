@@ -31,6 +31,7 @@ pid=
 cat "$T/live.txt"
 
 div_line=$(grep -n '/\* DIV_LINE' "$src" | head -1 | cut -d: -f1)
+decl_line=$(grep -n '^NOINL uint64_t divloop(' "$src" | head -1 | cut -d: -f1)
 a_line=$(grep -n '/\* LOOP_A' "$src" | head -1 | cut -d: -f1)
 b_line=$(grep -n '/\* LOOP_B' "$src" | head -1 | cut -d: -f1)
 
@@ -64,10 +65,15 @@ awk -v a="$a_line" -v b="$b_line" '$2 ~ /^annospin\.c:[0-9]+$/ { split($2, x, ":
 
 # pprof_list WHAT: a pprof report of the saved stream, and go tool pprof
 # -list divloop on it: DIV_LINE has the most samples, its share of
-# divloop's within a point of annotate's.
+# divloop's within a point of annotate's; -raw gives divloop the first
+# line of its definition (Function.start_line, "s=").
 pprof_list() {
 	"$KPTOP" --batch -i "$T/run.kps" --format pprof -o "$T/cpu.pb.gz" 2>"$T/pp.err" ||
 		fail "pprof report: $(cat "$T/pp.err")"
+	"$go" tool pprof -raw "$T/cpu.pb.gz" >"$T/raw" 2>"$T/raw.err" ||
+		fail "go tool pprof -raw ($1): $(cat "$T/raw.err")"
+	grep -Eq " divloop [^ ]*annospin\.c:[0-9]+ s=$decl_line\$" "$T/raw" ||
+		fail "pprof ($1): divloop's start line is not $decl_line: $(grep -m3 ' divloop ' "$T/raw")"
 	"$go" tool pprof -sample_index=samples -list '^divloop$' "$T/cpu.pb.gz" >"$T/list" 2>"$T/list.err" ||
 		fail "go tool pprof -list ($1): $(cat "$T/list.err")"
 	cat "$T/list"

@@ -213,7 +213,8 @@ static int blocks(struct out *o, const char *dir)
 }
 
 /* A CODE record (minor 3) after a sample; then the same with its second
- * line entry's offset below the first's. */
+ * line entry's offset below the first's; then one with first lines
+ * (minor 8). */
 static int code(struct out *o, const char *dir)
 {
 	static const uint8_t bytes[] = { 0x55, 0x48, 0x89, 0xe5, 0x48, 0x99, 0x48,
@@ -221,6 +222,7 @@ static int code(struct out *o, const char *dir)
 	static const char *const strs[] = { "/src/div.c", "helper" };
 	static const struct kp_code_line lines[] = {
 		{ 0, 1, 3, 0 }, { 4, 1, 5, 2 }, { 9, 1, 6, 0 }, { 11, 0, 0, 0 } };
+	static const uint32_t str_lines[] = { 0, 14 };
 	struct kp_record r = meta();
 	size_t at;
 	int rc;
@@ -244,7 +246,19 @@ static int code(struct out *o, const char *dir)
 	if (o->buf[at] != 4)
 		return -EINVAL;
 	o->buf[at] = 0;
-	return save(o, dir, "code-line-order", o->len);
+	if ((rc = save(o, dir, "code-line-order", o->len)))
+		return rc;
+	/* minor 8: the function's first line and the inlined helper's */
+	header(o);
+	r = meta();
+	if ((rc = add(o, &r)))
+		return rc;
+	r = (struct kp_record){ .type = KP_REC_CODE, .code = { "/usr/bin/bash",
+		4, { 0xde, 0xad, 0xbe, 0xef }, 0x1000, 0x401000, "divloop",
+		sizeof(bytes), bytes, 2, strs, 4, lines, 2, str_lines } };
+	if ((rc = add(o, &r)))
+		return rc;
+	return save(o, dir, "code-start-lines", o->len);
 }
 
 /* Python (minor 5): a PYCODE record and samples with Python frames; at

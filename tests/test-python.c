@@ -192,6 +192,29 @@ static void test_reused_code(void **state)
 	assert_true(self == 1);
 }
 
+/* The start line of the frame named "fn", when a stack has one. */
+static int start_line_cb(void *ctx, const struct kp_stack_visit *v)
+{
+	for (size_t i = 0; i < v->depth; i++)
+		if (!strcmp(v->frames[i]->name, "fn"))
+			*(uint32_t *)ctx = v->frames[i]->start_line;
+	return 0;
+}
+
+/* A Python function's first line (co_firstlineno) is its frame's start
+ * line, as pprof's Function.start_line. */
+static void test_start_line(void **state)
+{
+	struct ctx *c = *state;
+	uint32_t line = 0;
+
+	process(c, 7, 1);
+	pycode(c, 7, 0x9000, 1, "fn");
+	pysample(c, 7, 0x9000, 1);
+	assert_int_equal(kp_model__foreach_stack(c->m, start_line_cb, &line), 0);
+	assert_int_equal(line, 10);
+}
+
 static int count_emit(void *ctx, const struct kp_record *r)
 {
 	struct ctx *c = ctx;
@@ -224,6 +247,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_churn_one_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reused_code, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_start_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_foreach_live, setup, teardown),
 	};
 

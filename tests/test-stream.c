@@ -280,7 +280,7 @@ static void test_header(void **state)
 	struct kp_err e = { 0 };
 
 	kp_stream_header_encode(h);
-	assert_memory_equal(h, "KPTOPSTR\x01\x00\x07\x00\x01\x00\x10\x00", 16);
+	assert_memory_equal(h, "KPTOPSTR\x01\x00\x08\x00\x01\x00\x10\x00", 16);
 	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), 0);
 	assert_int_equal(hd.major, 1);
 	assert_int_equal(hd.minor, KP_STREAM_MINOR);
@@ -1129,6 +1129,45 @@ static void test_roundtrip_code(void **state)
 	free(buf);
 }
 
+/* Minor 8: a CODE record's first lines, written only when known, read
+ * back, and refused when cut or in a stream of minor 7. */
+static void test_code_start_lines(void **state)
+{
+	static const uint32_t sl[2] = { 0, 21 };
+	struct kp_decoder *d = kp_decoder__new();
+	uint8_t *buf = malloc(BIG);
+	struct kp_record in = rec_code(), out;
+	struct kp_err e = { 0 };
+	size_t plain = kp_record_encoded_size(&in), n, used;
+
+	(void)state;
+	assert_non_null(buf);
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.code.start_line, 0);
+	assert_null(out.code.str_lines);
+	in.code.str_lines = (const uint32_t[2]){ 0, 0 };
+	assert_int_equal(kp_record_encoded_size(&in), plain);	/* none known */
+	in.code.start_line = 7;
+	in.code.str_lines = sl;
+	assert_int_equal(kp_record_encoded_size(&in), plain + 3);
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.code.start_line, 7);
+	assert_non_null(out.code.str_lines);
+	assert_int_equal(out.code.str_lines[0], 0);
+	assert_int_equal(out.code.str_lines[1], 21);
+	/* a stream of minor 7 has no such fields: bytes after the last */
+	n = enc(&in, buf, BIG);
+	kp_decoder__set_minor(d, 7);
+	assert_int_equal(kp_decoder__next(d, buf, n, 0, &used, &out, &e), KP_EFORMAT);
+	/* the last string's first line cut off */
+	kp_decoder__set_minor(d, KP_STREAM_MINOR);
+	assert_true(buf[1] > 1 && buf[1] < 0x80);	/* a one-byte payload length */
+	buf[1]--;
+	assert_int_equal(kp_decoder__next(d, buf, n - 1, 0, &used, &out, &e), KP_EFORMAT);
+	kp_decoder__free(d);
+	free(buf);
+}
+
 /* A CODE record written field by field: lines[] as given, unchecked. */
 static size_t raw_code(uint8_t *rec, uint32_t len, uint32_t nr_strs,
 		       const char *str, const uint32_t (*lines)[4], uint32_t nl)
@@ -1519,6 +1558,7 @@ int main(void)
 		cmocka_unit_test(test_unsorted_symbols),
 		cmocka_unit_test(test_decoder_free_null),
 		cmocka_unit_test(test_roundtrip_code),
+		cmocka_unit_test(test_code_start_lines),
 		cmocka_unit_test(test_bad_code),
 		cmocka_unit_test(test_python),
 	};

@@ -25,6 +25,8 @@ static size_t copy_size(const struct kp_rec_code *c)
 	for (uint32_t i = 0; i < c->nr_strs; i++)
 		n += A8(strlen(c->strs[i]) + 1);
 	n += A8(c->nr_lines * sizeof(struct kp_code_line));
+	if (c->str_lines)
+		n += A8(c->nr_strs * sizeof(*c->str_lines));
 	return n;
 }
 
@@ -68,6 +70,8 @@ int kp_codes__keep(struct kp_model *m, const struct kp_rec_code *c)
 	r->strs = strs;
 	r->lines = c->nr_lines ? put(&p, c->lines, c->nr_lines * sizeof(*c->lines))
 			       : NULL;
+	r->str_lines = c->str_lines && c->nr_strs ?
+		       put(&p, c->str_lines, c->nr_strs * sizeof(*c->str_lines)) : NULL;
 	cs->mem[cs->nr++] = mem;
 	cs->bytes += need;
 	return 0;
@@ -122,11 +126,14 @@ int kp_codes__frames(const struct kp_model *m, const struct kp_model_module *mod
 	fi[0].line = l->line;
 	if (!l->inlined || max < 2) {
 		fi[0].name = name;
+		fi[0].start_line = c->start_line;
 		return 1;
 	}
 	fi[0].name = c->strs[l->inlined - 1];
 	fi[0].inlined = 1;
+	fi[0].start_line = c->str_lines ? c->str_lines[l->inlined - 1] : 0;
 	fi[1].name = name;
+	fi[1].start_line = c->start_line;
 	return 2;
 }
 

@@ -129,6 +129,7 @@ uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name)
 	m->in.fns[m->in.nr_fns].module = module;
 	m->in.fns[m->in.nr_fns].kernel = m->in.mods[module].kernel;
 	m->in.fns[m->in.nr_fns].unknown = 0;
+	m->in.fns[m->in.nr_fns].start_line = 0;
 	return (uint32_t)m->in.nr_fns++;
 }
 
@@ -277,6 +278,8 @@ static int add_frame(struct kp_model *m, uint32_t pck, uint32_t fn,
 		f->line = fi->line < (1u << 31) ? fi->line : 0;
 	}
 	f->inlined = fi ? !!fi->inlined : 0;
+	if (fi && fi->start_line && !m->in.fns[fn].start_line)
+		m->in.fns[fn].start_line = fi->start_line;
 	return 0;
 }
 

@@ -53,6 +53,7 @@ struct kp_func {
 	uint32_t module : 28;
 	uint32_t kernel : 1;
 	uint32_t unknown : 1;	/* "module+0xoffset": no name was found */
+	uint32_t start_line;	/* first line, from the first frame that knew it */
 } __attribute__((packed, aligned(4)));
 
 /* A distinct code address: (module, offset). Its names are frames

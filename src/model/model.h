@@ -101,6 +101,7 @@ struct kp_frame_info {
 	const char *mangled;	/* mangled name, or NULL if not mangled */
 	const char *file;	/* source file, or NULL */
 	uint32_t line;		/* 0 if unknown */
+	uint32_t start_line;	/* the function's first line, 0 if unknown */
 	int inlined;		/* 1: an inlined frame inside the next one */
 	/* name NULL and start_known 1: a function without a name that
 	 * starts at file offset start of its module (its FDE in the file's
@@ -448,6 +449,7 @@ struct kp_frame_ref {
 	uint64_t addr;		/* user: file offset in module; kernel: address */
 	uint64_t map_start, map_limit, map_pgoff;	/* mapping, 0 for kernel */
 	const char *file; uint32_t line;
+	uint32_t start_line;	/* the function's first line, 0: not known */
 	int inlined, kernel;
 	int jit;		/* code in anonymous memory (JIT), named or not */
 };

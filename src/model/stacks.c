@@ -26,6 +26,7 @@ static void make_ref(const struct kp_model *m, uint32_t f, struct kp_frame_ref *
 	r->module = mod->name;
 	r->file = kp_frame_file(m, fr);
 	r->line = fr->line;
+	r->start_line = fn->start_line;
 	r->inlined = fr->inlined;
 	r->kernel = mod->kernel;
 	r->jit = kp_module_anon(mod);

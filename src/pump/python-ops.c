@@ -373,6 +373,7 @@ static int py_name(struct kp_python *py, uint64_t off, struct kp_frame_info *out
 	out->file = c->filename;
 	out->line = instr ? kp_py__line(c->version, c->linetable, c->linetable_len,
 					c->firstlineno, instr - 1) : c->firstlineno;
+	out->start_line = c->firstlineno;
 	return 1;
 }
 

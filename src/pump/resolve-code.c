@@ -15,6 +15,9 @@ struct kp_rcode {
 	struct kp_disasm *d;
 	char **strs;			/* owned, until the next code call */
 	size_t nr_strs, cap_strs;
+	uint32_t *str_lines;		/* strs[i]'s first line, as a function */
+	size_t cap_str_lines;
+	uint32_t start_line;		/* the code's function's first line */
 	struct kp_code_line *lines;
 	size_t nr_lines, cap_lines;
 	/* the walk of one code call */
@@ -57,6 +60,7 @@ void kp_rcode__free(struct kp_rcode *c)
 		return;
 	drop_strs(c);
 	free(c->strs);
+	free(c->str_lines);
 	free(c->lines);
 	kp_disasm__free(c->d);
 	free(c);
@@ -88,10 +92,12 @@ static uint32_t str_idx(struct kp_rcode *c, const char *s)
 		if (!strcmp(c->strs[i], s))
 			return (uint32_t)i + 1;
 	if (grow(&c->strs, &c->cap_strs, c->nr_strs + 1, sizeof(*c->strs)) ||
+	    grow(&c->str_lines, &c->cap_str_lines, c->nr_strs + 1, sizeof(*c->str_lines)) ||
 	    !(c->strs[c->nr_strs] = strdup(s))) {
 		c->err = -ENOMEM;
 		return 0;
 	}
+	c->str_lines[c->nr_strs] = 0;
 	return (uint32_t)++c->nr_strs;
 }
 
@@ -120,6 +126,10 @@ static int line_cb(void *ctx, const struct kp_insn *in)
 		l.file = file_idx(c, f[0].file);
 		l.line = f[0].file ? f[0].line : 0;
 		l.inlined = f[0].inlined ? str_idx(c, f[0].name) : 0;
+		if (l.inlined && f[0].start_line)
+			c->str_lines[l.inlined - 1] = f[0].start_line;
+		if (!f[n - 1].inlined && f[n - 1].start_line && !c->start_line)
+			c->start_line = f[n - 1].start_line;
 	}
 	if (c->err)
 		return c->err;
@@ -148,6 +158,7 @@ int kp_rcode__code(struct kp_rcode **slot, struct kp_symbols *syms,
 		return -ENOMEM;
 	drop_strs(c);
 	c->err = 0;
+	c->start_line = 0;
 	c->syms = syms;
 	kp_resolve__sym_map(map, &c->sm);
 	if (off < map->pgoff)
@@ -178,6 +189,8 @@ int kp_rcode__code(struct kp_rcode **slot, struct kp_symbols *syms,
 		return rc;
 	out->nr_strs = (uint32_t)c->nr_strs;
 	out->strs = (const char *const *)c->strs;
+	out->str_lines = c->nr_strs ? c->str_lines : NULL;
+	out->start_line = c->start_line;
 	out->nr_lines = (uint32_t)c->nr_lines;
 	out->lines = c->lines;
 	return 1;

@@ -139,6 +139,7 @@ static int to_frames(struct kp_resolve *r, const struct kp_sym_frame *f, int n,
 		out[i].mangled = intern(r, f[i].mangled);
 		out[i].file = intern(r, f[i].file);
 		out[i].line = f[i].line;
+		out[i].start_line = f[i].start_line;
 		out[i].inlined = f[i].inlined;
 		if (!out[i].name && f[i].name)
 			return -ENOMEM;

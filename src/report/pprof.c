@@ -6,8 +6,10 @@
  * Sample types samples/count and cpu/nanoseconds (count * 1e9 / freq),
  * period_type cpu/nanoseconds. One mapping per distinct (file, build-id,
  * range); one location per distinct (mapping, address, inline chain), its
- * lines innermost first; one function per (name, file). Every mapping has
- * has_functions set: pprof never re-symbolizes what kptop named.
+ * lines innermost first; one function per (name, file), with its first
+ * line (start_line) where DWARF, a save or a Python code object gave
+ * it. Every mapping has has_functions set: pprof never re-symbolizes
+ * what kptop named.
  *
  * Addresses are link-time ones where the module's file is here to say
  * how (info->link_bias): a mapping's start and limit are its offset's
@@ -44,7 +46,7 @@ enum {
 	M_HAS_LINE_NUMBERS = 9, M_HAS_INLINE_FRAMES = 10,
 	LOC_ID = 1, LOC_MAPPING_ID = 2, LOC_ADDRESS = 3, LOC_LINE = 4,
 	LN_FUNCTION_ID = 1, LN_LINE = 2,
-	F_ID = 1, F_NAME = 2, F_SYSTEM_NAME = 3, F_FILENAME = 4,
+	F_ID = 1, F_NAME = 2, F_SYSTEM_NAME = 3, F_FILENAME = 4, F_START_LINE = 5,
 };
 
 #define KERNEL_MAP_START 0xffff000000000000ULL
@@ -113,6 +115,8 @@ static uint64_t func_id(struct pp *pp, const struct kp_frame_ref *fr)
 		kp_pb_uint(&pp->tmp, F_NAME, key[0]);
 		kp_pb_uint(&pp->tmp, F_SYSTEM_NAME, key[0]);
 		kp_pb_uint(&pp->tmp, F_FILENAME, key[1]);
+		if (fr->start_line)
+			kp_pb_uint(&pp->tmp, F_START_LINE, fr->start_line);
 		kp_pb_msg(&pp->functions, P_FUNCTION, &pp->tmp);
 	}
 	return id;

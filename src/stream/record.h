@@ -278,6 +278,10 @@ struct kp_rec_code {
 	const char *const *strs;	/* file and inlined function names */
 	uint32_t nr_lines;
 	const struct kp_code_line *lines;	/* by increasing off */
+	uint32_t start_line;	/* minor 8: the function's first line, 0: not known */
+	/* minor 8: strs[i]'s first line when it names an inlined function,
+	 * else 0; NULL: none known (nr_strs entries otherwise) */
+	const uint32_t *str_lines;
 };
 
 struct kp_record {

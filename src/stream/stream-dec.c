@@ -27,9 +27,10 @@
 #define SCRATCH_BASE (4 * (KP_PATH_MAX + 1) + 2 * (KP_EVENT_NAME_MAX + 1) + 256)
 #define SYMTAB_SCRATCH(plen) (4 * (size_t)(plen) + SCRATCH_BASE)
 #define SYM_MIN_BYTES 10	/* addr 8 + size varint 1 + name length 1 */
-/* CODE: a string of k >= 2 payload bytes takes a pointer and k bytes of
- * scratch, a line entry of >= 4 bytes 16: at most 5 per payload byte. */
-#define CODE_SCRATCH(plen) (5 * (size_t)(plen) + SCRATCH_BASE)
+/* CODE: a string of k >= 2 payload bytes with its first line (minor 8,
+ * >= 1 byte) takes a pointer, k bytes and 4 of scratch (8 + k + 4 <=
+ * 6 (k + 1)), a line entry of >= 4 bytes 16: at most 6 per payload byte. */
+#define CODE_SCRATCH(plen) (6 * (size_t)(plen) + SCRATCH_BASE)
 #define CODE_STR_MIN 2		/* length 1 + one byte */
 #define CODE_LINE_MIN 4		/* four varints */
 
@@ -442,7 +443,22 @@ static void dec_code_lines(struct rd *r, struct kp_rec_code *c)
 	c->lines = r->rc ? NULL : l;
 }
 
-static void dec_code(struct rd *r, struct kp_rec_code *c)
+/* The first lines (minor 8): optional, but whole when there. */
+static void dec_code_starts(struct rd *r, struct kp_rec_code *c, uint16_t minor)
+{
+	uint32_t *sl = NULL;
+
+	if (minor < 8 || r->rc || r->p == r->end)
+		return;
+	c->start_line = get_u32(r, "start line");
+	if (!r->rc && c->nr_strs)
+		sl = take(r, (size_t)c->nr_strs * sizeof(*sl), 4);
+	for (uint32_t i = 0; i < c->nr_strs && !r->rc; i++)
+		sl[i] = get_u32(r, "string's first line");
+	c->str_lines = r->rc ? NULL : sl;
+}
+
+static void dec_code(struct rd *r, struct kp_rec_code *c, uint16_t minor)
 {
 	const uint8_t *at;
 	size_t n;
@@ -459,6 +475,7 @@ static void dec_code(struct rd *r, struct kp_rec_code *c)
 		fail(r, at, "code is empty");
 	c->strs = dec_code_strs(r, &c->nr_strs);
 	dec_code_lines(r, c);
+	dec_code_starts(r, c, minor);
 }
 
 static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
@@ -476,7 +493,7 @@ static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 	case KP_REC_CGROUP: dec_cgroup(r, &out->cgroup); break;
 	case KP_REC_CHECK: dec_check(r, &out->check); break;
 	case KP_REC_END: dec_end(r, &out->end); break;
-	case KP_REC_CODE: dec_code(r, &out->code); break;
+	case KP_REC_CODE: dec_code(r, &out->code, minor); break;
 	case KP_REC_OFFCPU: dec_offcpu(r, &out->offcpu, minor); break;
 	case KP_REC_PYCODE: dec_pycode(r, &out->pycode); break;
 	}

@@ -276,6 +276,18 @@ static int code_ok(const struct kp_rec_code *c)
 	return 1;
 }
 
+/* 1 when c knows a first line: the minor-8 fields are written (a record
+ * without them reads as one of minor 3 to 7). */
+static int code_starts(const struct kp_rec_code *c)
+{
+	if (c->start_line)
+		return 1;
+	for (uint32_t i = 0; c->str_lines && i < c->nr_strs; i++)
+		if (c->str_lines[i])
+			return 1;
+	return 0;
+}
+
 static void e_code(struct enc *e, const struct kp_rec_code *c)
 {
 	if (!code_ok(c)) {
@@ -297,6 +309,11 @@ static void e_code(struct enc *e, const struct kp_rec_code *c)
 		e_u(e, c->lines[i].file);
 		e_u(e, c->lines[i].line);
 		e_u(e, c->lines[i].inlined);
+	}
+	if (code_starts(c)) {		/* minor 8 */
+		e_u(e, c->start_line);
+		for (uint32_t i = 0; i < c->nr_strs; i++)
+			e_u(e, c->str_lines ? c->str_lines[i] : 0);
 	}
 	if (e->n > KP_STREAM_RECORD_MAX)
 		e->bad = 1;

@@ -20,6 +20,10 @@ static const char *die_str(Dwarf_Die *die, unsigned int at)
 
 static void fill_names(Dwarf_Die *die, struct kp_dw_frame *f)
 {
+	int decl;
+
+	/* through abstract origins, as the name */
+	f->decl_line = dwarf_decl_line(die, &decl) == 0 && decl > 0 ? (uint32_t)decl : 0;
 	f->name = die_str(die, DW_AT_name);
 	f->linkage = die_str(die, DW_AT_linkage_name);
 	if (!f->linkage)

@@ -24,6 +24,7 @@ struct kp_dw_frame {
 	const char *linkage;	/* DW_AT_linkage_name, or NULL */
 	const char *file;	/* or NULL */
 	uint32_t line;		/* 0 if unknown */
+	uint32_t decl_line;	/* the function's first line, 0 if unknown */
 	int inlined;
 };
 

@@ -589,6 +589,7 @@ static int compute(struct kp_module *m, uint64_t vaddr,
 		dw_names(m, &dw[i], &out[n]);
 		out[n].file = dw[i].file;
 		out[n].line = dw[i].line;
+		out[n].start_line = dw[i].decl_line & 0x7fffffffu;
 		out[n].inlined = 1;
 		if (out[n].name)	/* an unnamed inlined frame is left out */
 			n++;
@@ -597,6 +598,7 @@ static int compute(struct kp_module *m, uint64_t vaddr,
 		dw_names(m, &dw[i], &fn);
 		fn.file = dw[i].file;
 		fn.line = dw[i].line;
+		fn.start_line = dw[i].decl_line & 0x7fffffffu;
 	}
 	if (sym)
 		sym_names(m, sym, &fn);

@@ -114,7 +114,11 @@ struct kp_sym_frame {
 	const char *mangled;	/* mangled name, or NULL if not mangled */
 	const char *file;	/* source file, or NULL */
 	uint32_t line;		/* 0 if unknown */
-	int inlined;		/* 1: inlined into the next frame */
+	/* the function's first line (DW_AT_decl_line), 0 if unknown; a
+	 * bit-field with inlined so that the name cache's frames stay 32
+	 * bytes */
+	uint32_t start_line : 31;
+	uint32_t inlined : 1;	/* 1: inlined into the next frame */
 };
 
 struct kp_symbols_stats {
