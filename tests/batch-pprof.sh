@@ -58,11 +58,23 @@ fi
 awk '/^Mappings/ { m = 1; next } m && NF && $3 !~ /^\[|memfd|\(deleted\)/ && !($4 ~ /^[0-9a-f]+$/ && length($4) == 40) { print; bad = 1 }
 	END { exit bad }' "$T/raw" >"$T/nobid" || fail "pprof: mappings without a build ID: $(head -3 "$T/nobid")"
 "$go" tool pprof -tags "$T/cpu.pb.gz" >"$T/tags" 2>&1 || fail "go tool pprof -tags: $(cat "$T/tags")"
-for l in pid tid thread comm cgroup; do
+for l in pid tid thread comm cgroup cpu; do
 	grep -q "^ *$l: Total" "$T/tags" || fail "pprof: no $l label: $(grep Total "$T/tags")"
 done
 grep -q "pid:\[$SPID\]" "$T/raw" && grep -q 'thread:\[split-fp\]' "$T/raw" ||
 	fail "pprof: the workload's pid or thread label missing"
+# cpu: the CPU of each sample, CPU 0 too (pprof drops a bare 0: it has a
+# unit): a workload bound to CPU 0 is all on CPU 0.
+taskset -c 0 "$SPLIT" 4 >"$T/pin.out" 2>&1 &
+pin=$!
+sleep 0.3
+"$KPTOP" --batch -F 999 -d 1 -p "$pin" --format pprof -o "$T/pin.pb.gz" 2>"$T/err" ||
+	fail "pprof run on CPU 0: exit $?: $(cat "$T/err")"
+kill "$pin" 2>/dev/null
+"$go" tool pprof -tags "$T/pin.pb.gz" >"$T/pintags" 2>&1 || fail "go tool pprof -tags: $(cat "$T/pintags")"
+awk '/^ *cpu: Total/ { on = 1; next } on && !NF { exit } on' "$T/pintags" >"$T/cpus"
+[ "$(wc -l <"$T/cpus")" = 1 ] && grep -q '100%): 0$' "$T/cpus" ||
+	fail "pprof: a workload on CPU 0 is not all cpu 0: $(cat "$T/pintags")"
 
 # -n 3: without a pattern in -o it is refused, naming what to write; with
 # one, three files go tool pprof reads, each through the safe writer.

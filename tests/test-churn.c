@@ -429,6 +429,66 @@ static void test_merged_counts_defer(void **state)
 	merged_counts(1);
 }
 
+/* Samples of "sh" per CPU as kp_stack_visit.cpu gives them: [0], [1],
+ * and [2] for -1 (not keyed by CPU). */
+static int sh_by_cpu(void *ctx, const struct kp_stack_visit *v)
+{
+	uint64_t *n = ctx;
+
+	if (!strcmp(v->comm, "sh"))
+		n[v->cpu < 0 ? 2 : v->cpu > 1 ? 3 : v->cpu] += v->samples;
+	return 0;
+}
+
+/* by_cpu: a stack per CPU, also once the processes are merged by
+ * command (merged stacks keep their CPU); without it, cpu is -1. */
+static void test_by_cpu_merged(void **state)
+{
+	for (int by = 0; by <= 1; by++) {
+		struct kp_model_opts o = { .resolver = { .ops = &fake_ops },
+					   .merge_at = 16, .by_cpu = by };
+		struct fake f = { 0 };
+		struct kp_model_summary s;
+		uint64_t n[4] = { 0 };
+		struct kp_model *m;
+
+		(void)state;
+		o.resolver.ctx = &f;
+		m = kp_model__new(&o);
+		assert_non_null(m);
+		for (uint32_t k = 0; k < 100; k++) {
+			uint64_t pcs[2] = { U(0x11), U(0x10) };
+			struct kp_record r = { .type = KP_REC_SAMPLE };
+
+			assert_int_equal(feed_process(m, 5000 + k, 10 + k, "sh"), 0);
+			assert_int_equal(feed_mmap(m, 5000 + k, APP, 0x1000000, 0, "/bin/sh", 2), 0);
+			r.sample.pid = r.sample.tid = 5000 + k;
+			snprintf(r.sample.comm, sizeof(r.sample.comm), "sh");
+			r.sample.uframes = pcs;
+			r.sample.nr_uframes = 2;
+			for (uint32_t i = 0; i < 3; i++) {	/* CPU 0, 0, 1 */
+				r.sample.time_ns = k * 10 + i;
+				r.sample.cpu = i / 2;
+				assert_int_equal(kp_model__feed(m, &r), 0);
+			}
+			exit_proc(m, 5000 + k);
+		}
+		view_kind(m, KP_VIEW_FLAT);
+		kp_model__summary(m, &s);
+		assert_true(s.merged_procs >= 16);
+		assert_int_equal(kp_model__foreach_stack(m, sh_by_cpu, n), 0);
+		if (by) {
+			assert_int_equal(n[0], 200);
+			assert_int_equal(n[1], 100);
+			assert_int_equal(n[2] + n[3], 0);
+		} else {
+			assert_int_equal(n[2], 300);
+			assert_int_equal(n[0] + n[1] + n[3], 0);
+		}
+		kp_model__free(m);
+	}
+}
+
 /* Deferred: a stack hung after its process exited makes no tree of its
  * own (only the process's root waits for the merge): 200 short "sh"
  * processes of one stack are one path under the merged "sh" root, which
@@ -573,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_merged_counts),
 		cmocka_unit_test(test_merged_counts_defer),
 		cmocka_unit_test(test_exited_hang_merged),
+		cmocka_unit_test(test_by_cpu_merged),
 		cmocka_unit_test(test_unknown_merged),
 		cmocka_unit_test(test_merged_by_line),
 		cmocka_unit_test(test_budget),

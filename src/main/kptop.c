@@ -248,7 +248,11 @@ static int build_model(struct run *r)
 	 * structure as stacks are hung. */
 	struct kp_model_opts mo = { .max_nodes = r->o.max_nodes, .defer_stacks = 1,
 				    .eager_views = !r->o.batch,
-				    .max_bytes = share(r, KP_SHARE_MODEL) };
+				    .max_bytes = share(r, KP_SHARE_MODEL),
+				    /* pprof's cpu label: a pprof report (not a
+				     * push: days of stacks per CPU) */
+				    .by_cpu = !r->o.push && r->o.batch &&
+					      r->o.format == KP_FORMAT_PPROF };
 	struct kp_filter f = { .show_idle = r->o.idle };
 	/* The live view names frames at every refresh: a big JIT map is read
 	 * by a thread of its own and never holds a refresh up for long. */

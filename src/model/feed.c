@@ -211,6 +211,7 @@ struct kp_bhdr {
 	uint64_t cgroup;
 	uint32_t proc, tid;
 	uint32_t flags;		/* KP_STK_IDLE, KP_STK_OFFCPU */
+	uint32_t cpu;		/* 1 + the CPU (opts.by_cpu), else 0 */
 	uint16_t nk, nu;	/* kernel pcs, user pcs */
 	uint8_t nx;		/* offcpu.c's frames after them */
 };
@@ -223,7 +224,7 @@ static uint32_t new_stack(struct kp_model *m, const struct kp_bhdr *hdr,
 	const uint64_t *k = pcs, *u = pcs + hdr->nk, *x = u + hdr->nu;
 	size_t nk = hdr->nk, nu = hdr->nu;
 	struct kp_stk s = { .key = (uint32_t)(hdr->key >> 32), .flags = hdr->flags,
-			    .lfr = KP_NONE };
+			    .lfr = KP_NONE, .cpu = hdr->cpu };
 	uint32_t cg;
 
 	s.thr = kp_proc__seen_thread(m, hdr->proc, hdr->tid, comm);
@@ -410,7 +411,8 @@ static void batch_push(struct kp_batch *b, const struct kp_rec_sample *s,
 }
 
 /* The 64-bit hash a stack is keyed by: the identity's serial, not its
- * index (procs are renumbered: merge.c), tid, cgroup, idleness and pcs. */
+ * index (procs are renumbered: merge.c), tid, cgroup, idleness, the CPU
+ * (by_cpu) and pcs. */
 static uint64_t stack_key(const struct kp_model *m, const struct kp_bhdr *hdr,
 			  const uint64_t *k, const uint64_t *u, const uint64_t *x)
 {
@@ -419,6 +421,8 @@ static uint64_t stack_key(const struct kp_model *m, const struct kp_bhdr *hdr,
 	key = kp_hash2((uint64_t)m->pr.procs[hdr->proc].serial << 32 | hdr->tid,
 		       hdr->cgroup ^ ((uint64_t)hdr->flags << 48 | (uint64_t)hdr->nx << 40 |
 				      (uint64_t)hdr->nk << 16 | hdr->nu));
+	if (hdr->cpu)
+		key = kp_hash2(key, hdr->cpu);
 	return kp_mix64(hash_pcs(hash_pcs(hash_pcs(key, k, hdr->nk), u, hdr->nu), x, hdr->nx));
 }
 
@@ -447,6 +451,7 @@ int kp_feed__sample_x(struct kp_model *m, const struct kp_rec_sample *s,
 	memset(hdr, 0, sizeof(*hdr));
 	hdr->tid = s->tid;
 	hdr->cgroup = s->cgroup_id;
+	hdr->cpu = m->fd.by_cpu && s->cpu < UINT32_MAX ? s->cpu + 1 : 0;
 	hdr->proc = kp_proc__for_pid(m, s->pid, s->comm, &created);
 	if (hdr->proc == KP_NONE)
 		return -ENOMEM;

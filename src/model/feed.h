@@ -16,6 +16,7 @@ struct kp_off_cache;
 struct kp_feed {
 	struct kp_batch *batch;		/* samples not yet counted */
 	int defer;			/* kp_model_opts.defer_stacks */
+	int by_cpu;			/* kp_model_opts.by_cpu */
 	int eager_views;		/* kp_model_opts.eager_views */
 	int weight;			/* enum kp_weight */
 	uint64_t upcs[KP_MAX_FRAMES];	/* user pcs the resolver unwound */

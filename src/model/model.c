@@ -32,6 +32,7 @@ struct kp_model *kp_model__new(const struct kp_model_opts *opts)
 		m->tr.max_nodes = 16;
 	m->tr.fold_at = m->tr.max_nodes;
 	m->fd.defer = opts && opts->defer_stacks;
+	m->fd.by_cpu = opts && opts->by_cpu;
 	m->fd.eager_views = opts && opts->eager_views;
 	m->td.max_bytes = opts ? opts->max_bytes : 0;
 	m->td.merge_at = opts && opts->merge_at ? opts->merge_at : KP_MODEL_MERGE_AT;

@@ -247,6 +247,10 @@ struct kp_model_opts {
 	 * kp_row.nr_procs of process and tree rows) and their mappings are
 	 * freed; counts are kept. */
 	size_t merge_at;
+	/* 1: stacks are told apart by the CPU their samples ran on as well
+	 * (kp_stack_visit.cpu: pprof's cpu label); a thread that moves
+	 * between CPUs has a stack per CPU. 0: cpu is -1. */
+	int by_cpu;
 };
 #define KP_MODEL_DEFAULT_MAX_NODES 1000000
 #define KP_MODEL_MERGE_AT 1024
@@ -467,6 +471,7 @@ struct kp_stack_visit {
 	uint64_t samples;	/* raw samples */
 	int offcpu;		/* off-CPU intervals (in off or wall weight), not
 				 * CPU samples */
+	int cpu;		/* the CPU (opts.by_cpu), else -1 */
 };
 
 /* Call cb for every distinct stack with a non-zero count, honouring the

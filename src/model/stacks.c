@@ -133,6 +133,7 @@ int kp_model__foreach_stack_if(struct kp_model *m,
 		v.count = s->cur;
 		v.samples = s->samples;
 		v.offcpu = !!(s->flags & KP_STK_OFFCPU);
+		v.cpu = s->cpu ? (int)(s->cpu - 1) : -1;
 		if (keep && !keep(kctx, &v))
 			continue;
 		err = stack_path(m, &p, kp_eff(&p, s->leaf), s->lfr, &path, &cap, &v.depth);

@@ -18,7 +18,8 @@ struct kp_mem;
 
 /* 40 bytes. The 64-bit hash of the raw sample is split: its low half is
  * the record's hash in stk_tab, its high half is kept here. The process
- * identity and tid are the thread's; the cgroup id is interned. A stack
+ * identity and tid are the thread's; the cgroup id is interned; the CPU
+ * is kept only when the model keys by it (opts.by_cpu). A stack
  * whose path a fold cut ends at an [other] node and keeps its leaf's
  * function in lfr (a frame of it: kp_intern__fn_frame), so that
  * its function's counts stay exact (view-cache.c, stacks.c); the top
@@ -33,7 +34,9 @@ struct kp_stk {
 	double cur;		/* count in the time mode */
 	uint64_t samples;	/* raw samples since the zero or the mark */
 	uint32_t lfr;		/* a folded stack's leaf frame, else KP_NONE */
+	uint32_t cpu;		/* 1 + the CPU when keyed by it (by_cpu), else 0 */
 };
+_Static_assert(sizeof(struct kp_stk) == 40, "a stack record stays 40 bytes");
 #define KP_LFR_DUP 0x80000000u	/* lfr's function is on the path */
 #define KP_LFR_FRAME(x) ((x) & ~KP_LFR_DUP)
 #define KP_STK_IDLE 1u
@@ -45,11 +48,12 @@ struct kp_stk {
 #define KP_CGROUP_MAX (1u << 27)	/* interned cgroups */
 
 /* Merged stacks (folded cold ones, and those of exited processes) are
- * keyed by thread, cgroup, leaf and leaf frame, never by a sample. */
+ * keyed by thread, cgroup, CPU, leaf and leaf frame, never by a sample. */
 static inline int kp_stk__same_merged(const struct kp_stk *a, const struct kp_stk *b)
 {
 	return a->key == b->key && (a->flags & KP_STK_MERGED) && a->thr == b->thr &&
 	       a->leaf == b->leaf && a->cgroup == b->cgroup && a->lfr == b->lfr &&
+	       a->cpu == b->cpu &&
 	       (a->flags & KP_STK_KEEP) == (b->flags & KP_STK_KEEP);
 }
 

@@ -170,7 +170,7 @@ void kp_tree__bytes(const struct kp_trie *t, struct kp_mem *a)
 
 uint64_t kp_tree__merged_key(const struct kp_stk *s, uint32_t leaf)
 {
-	return kp_hash2(s->thr, kp_hash2(s->cgroup ^ (uint64_t)s->lfr << 32,
+	return kp_hash2(s->thr ^ (uint64_t)s->cpu << 32, kp_hash2(s->cgroup ^ (uint64_t)s->lfr << 32,
 					 (uint64_t)leaf << 8 | KP_STK_MERGED));
 }
 

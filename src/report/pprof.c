@@ -40,7 +40,7 @@ enum {
 	P_DEFAULT_SAMPLE_TYPE = 14,
 	VT_TYPE = 1, VT_UNIT = 2,
 	S_LOCATION_ID = 1, S_VALUE = 2, S_LABEL = 3,
-	L_KEY = 1, L_STR = 2, L_NUM = 3,
+	L_KEY = 1, L_STR = 2, L_NUM = 3, L_NUM_UNIT = 4,
 	M_ID = 1, M_START = 2, M_LIMIT = 3, M_OFFSET = 4, M_FILENAME = 5,
 	M_BUILD_ID = 6, M_HAS_FUNCTIONS = 7, M_HAS_FILENAMES = 8,
 	M_HAS_LINE_NUMBERS = 9, M_HAS_INLINE_FRAMES = 10,
@@ -291,7 +291,9 @@ static int reserve(struct pp *pp, size_t depth)
 	return 0;
 }
 
-static void add_label(struct pp *pp, const char *key, const char *s, uint64_t num)
+/* A label: string s, else number num in unit (or NULL). */
+static void add_label(struct pp *pp, const char *key, const char *s, uint64_t num,
+		      const char *unit)
 {
 	kp_pb_reset(&pp->sub);
 	kp_pb_uint(&pp->sub, L_KEY, str(pp, key));
@@ -299,6 +301,8 @@ static void add_label(struct pp *pp, const char *key, const char *s, uint64_t nu
 		kp_pb_uint(&pp->sub, L_STR, str(pp, s));
 	else
 		kp_pb_uint(&pp->sub, L_NUM, num);
+	if (!s && unit)
+		kp_pb_uint(&pp->sub, L_NUM_UNIT, str(pp, unit));
 	kp_pb_msg(&pp->tmp, S_LABEL, &pp->sub);
 }
 
@@ -428,13 +432,15 @@ static int one_sample(void *ctx, const struct kp_stack_visit *v)
 	kp_pb_reset(&pp->tmp);
 	kp_pb_packed(&pp->tmp, S_LOCATION_ID, pp->locids, nloc, &pp->scratch);
 	kp_pb_packed(&pp->tmp, S_VALUE, values, nv, &pp->scratch);
-	add_label(pp, "comm", v->comm && *v->comm ? v->comm : "[unknown]", 0);
-	add_label(pp, "pid", NULL, v->pid);
-	add_label(pp, "tid", NULL, v->tid);
+	add_label(pp, "comm", v->comm && *v->comm ? v->comm : "[unknown]", 0, NULL);
+	add_label(pp, "pid", NULL, v->pid, NULL);
+	add_label(pp, "tid", NULL, v->tid, NULL);
 	if (v->thread && *v->thread)
-		add_label(pp, "thread", v->thread, 0);
+		add_label(pp, "thread", v->thread, 0, NULL);
 	if (v->cgroup && *v->cgroup)
-		add_label(pp, "cgroup", v->cgroup, 0);
+		add_label(pp, "cgroup", v->cgroup, 0, NULL);
+	if (v->cpu >= 0)	/* a unit keeps CPU 0: pprof drops a bare 0 */
+		add_label(pp, "cpu", NULL, (uint64_t)v->cpu, "cpu");
 	kp_pb_msg(&pp->samples, P_SAMPLE, &pp->tmp);
 	return pp->rc;
 }
