@@ -278,10 +278,6 @@ static void set_rodata(struct kp_collector *c)
 	s->rodata->take_user = !c->o.kernel_only;
 	s->rodata->unwind_mode = (uint32_t)c->o.unwind;
 	s->rodata->stack_bytes = c->o.stack_bytes;
-	for (size_t i = 0; i < c->o.nr_idle_text && i < KP_BPF_IDLE_RANGES; i++) {
-		s->rodata->idle_lo[i] = c->o.idle_text[i][0];
-		s->rodata->idle_hi[i] = c->o.idle_text[i][1];
-	}
 	/* a quarter full: the collector is woken to drain (kptop.bpf.c) */
 	s->rodata->wake_bytes = c->o.cpu_buffer_bytes / 4;
 	s->rodata->max_frames = max_stack > 0 && max_stack < KP_MAX_FRAMES ?
@@ -354,6 +350,17 @@ static int make_ring_buffers(struct kp_collector *c,
 					  strerror(errno));
 	}
 	return 0;
+}
+
+void kp_collect__set_idle(struct kp_collector *c)
+{
+	uint64_t r[KP_BPF_IDLE_RANGES][2];
+	size_t n = c->o.idle_text ? c->o.idle_text(c->o.idle_ctx, r, KP_BPF_IDLE_RANGES) : 0;
+
+	for (size_t i = 0; i < n && i < KP_BPF_IDLE_RANGES; i++) {
+		c->skel->bss->idle_lo[i] = r[i][0];
+		c->skel->bss->idle_hi[i] = r[i][1];
+	}
 }
 
 int kp_collect__open_bpf(struct kp_collector *c,

@@ -521,8 +521,10 @@ struct kp_collector *kp_collector__new(const struct kp_collect_opts *opts,
 		ret = kp_offcpu__open(c, err);
 	if (!ret)
 		ret = start_side(c, err);
-	if (!ret)
+	if (!ret) {
+		kp_collect__set_idle(c);
 		ret = kp_collect__attach(c, err);
+	}
 	if (!ret && c->o.off_cpu == KP_OFFCPU_ON && (ret = kp_offcpu__enable(c, 1)))
 		kp_err_set(err, ret, "cannot attach the off-CPU program to "
 			   "sched_switch: %s", strerror(-ret));

@@ -66,9 +66,13 @@ struct kp_collect_opts {
 	/* Kernel text where an idle CPU halts ([lo, hi)): a sample of the
 	 * idle task there keeps only that address as its kernel stack, as
 	 * the idle loop's stack never changes and walking it is the
-	 * costliest part of such a sample. None: idle stacks are walked. */
-	uint64_t idle_text[KP_COLLECT_IDLE_RANGES][2];
-	size_t nr_idle_text;
+	 * costliest part of such a sample. Asked for once the BPF program
+	 * is loaded and before sampling starts, so that the caller can find
+	 * it (reading kallsyms) while the kernel checks the program: fills
+	 * r[0..max) and returns the count; called once, within
+	 * kp_collector__new. NULL or 0 ranges: idle stacks are walked. */
+	size_t (*idle_text)(void *ctx, uint64_t (*r)[2], size_t max);
+	void *idle_ctx;
 };
 
 struct kp_collect_stats {

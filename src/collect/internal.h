@@ -63,6 +63,9 @@ int kp_collect__open_bpf(struct kp_collector *c,
 			 int (*on_sample)(void *ctx, void *data, size_t size),
 			 struct kp_err *err);
 int kp_collect__attach(struct kp_collector *c, struct kp_err *err);
+/* The idle ranges from opts.idle_text into the loaded program (before
+ * kp_collect__attach). */
+void kp_collect__set_idle(struct kp_collector *c);
 void kp_collect__close_bpf(struct kp_collector *c);
 /* Sum the per-CPU BPF counters into sum[KP_CNT_MAX] (c->cnt_buf keeps the
  * per-CPU values). */

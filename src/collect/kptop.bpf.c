@@ -30,9 +30,12 @@ const volatile __u32 unwind_mode = 0;	/* enum kp_unwind_mode */
 const volatile __u32 stack_bytes = 8192;
 const volatile __u32 max_frames = KP_BPF_MAX_FRAMES;	/* perf_event_max_stack */
 const volatile __u64 wake_bytes = 0;	/* wake the collector past it; 0: never */
-/* Kernel text where an idle CPU halts, [idle_lo, idle_hi); unused: 0, 0 */
-const volatile __u64 idle_lo[KP_BPF_IDLE_RANGES] = {};
-const volatile __u64 idle_hi[KP_BPF_IDLE_RANGES] = {};
+/* Kernel text where an idle CPU halts, [idle_lo, idle_hi); unused: 0, 0.
+ * Written after the load, before the perf events are opened (bpfload.c
+ * set_idle): the caller reads kallsyms for them while the kernel checks
+ * this program. */
+__u64 idle_lo[KP_BPF_IDLE_RANGES] = {};
+__u64 idle_hi[KP_BPF_IDLE_RANGES] = {};
 
 struct ringbuf_inner {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

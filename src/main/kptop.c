@@ -303,8 +303,54 @@ static int rights_code(int code)
 	       code == -EACCES;
 }
 
+/* The idle text found by a thread of its own (kallsyms takes 100-200 ms
+ * to read) while the collector loads its BPF program; the collector asks
+ * for it before sampling starts. */
+struct idle_job {
+	struct kp_symbols *syms;
+	pthread_t thread;
+	int started, joined;
+	uint64_t r[KP_COLLECT_IDLE_RANGES][2];
+	size_t n;
+};
+
+static void *idle_find(void *arg)
+{
+	struct idle_job *j = arg;
+
+	j->n = kp_symbols__idle_text(j->syms, j->r, KP_COLLECT_IDLE_RANGES);
+	return NULL;
+}
+
+static void idle_join(struct idle_job *j)
+{
+	if (j->started && !j->joined)
+		pthread_join(j->thread, NULL);
+	j->joined = 1;
+}
+
+static size_t idle_text(void *ctx, uint64_t (*r)[2], size_t max)
+{
+	struct idle_job *j = ctx;
+	size_t n;
+
+	idle_join(j);
+	n = j->n < max ? j->n : max;
+	memcpy(r, j->r, n * sizeof(*r));
+	return n;
+}
+
+/* The job started; without a thread it is done here and now. */
+static void idle_start(struct idle_job *j)
+{
+	j->started = pthread_create(&j->thread, NULL, idle_find, j) == 0;
+	if (!j->started)
+		idle_find(j);
+}
+
 static int build_collector(struct run *r)
 {
+	struct idle_job idle = { .syms = r->syms };
 	struct kp_collect_opts co = {
 		.freq_hz = r->o.freq_hz, .event = r->o.event, .period = r->o.period,
 		.off_cpu = r->o.off_cpu ? KP_OFFCPU_ON : 0,
@@ -321,11 +367,13 @@ static int build_collector(struct run *r)
 
 	if (r->o.push && !co.cpu_buffer_bytes && r->o.freq_hz <= KP_PUSH_LOW_HZ)
 		co.cpu_buffer_bytes = KP_PUSH_CPU_BUFFER;
-	if (r->syms && !r->o.user_only)	/* idle samples take kernel stacks */
-		co.nr_idle_text = kp_symbols__idle_text(r->syms, co.idle_text,
-							KP_COLLECT_IDLE_RANGES);
-
+	if (r->syms && !r->o.user_only) {	/* idle samples take kernel stacks */
+		idle_start(&idle);
+		co.idle_text = idle_text;
+		co.idle_ctx = &idle;
+	}
 	r->c = kp_collector__new(&co, &r->err);
+	idle_join(&idle);	/* asked for, or the collector failed first */
 	if (!r->c) {
 		if (!r->err.code)
 			kp_err_set(&r->err, -errno, "starting the collector: %s",
