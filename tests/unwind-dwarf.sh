@@ -6,14 +6,23 @@
 # -> level2 -> level3 -> hot_X in at least 90% of the hot samples. Twice:
 # split-nofp has its CFI in .eh_frame, split-debugframe in .debug_frame
 # only (the unwinder's fallback).
+#
+# Shares taken while other work competes for the CPUs drift: the
+# workload's own CPU time per function stays 50/30/20 (measured with
+# CLOCK_THREAD_CPUTIME_ID around each call) while timer samples of it,
+# perf record -p's as much as kptop's, came out as far as 44/33/23 or
+# 57/23/20 with two busy loops beside it. A split that misses is sampled
+# once more; a wrong unwinder misses both times (and its chains too).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/unwind-lib.sh"
 require_bpf
 tmp=$(mktemp -d) || fail mktemp
 trap 'kill $wl_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 
-for name in split-nofp split-debugframe; do
-	wl=$top_builddir/tests/workload/$name
+# one NAME: profile workload NAME in dwarf mode and check it; its figures
+# in $tmp/r, and a status.
+one() {
+	wl=$top_builddir/tests/workload/$1
 	[ -x "$wl" ] || fail "workload not built: $wl"
 	start_workload "$wl" 8
 	run_profiler "$tmp/f" dwarf "$wl_pid" 6
@@ -40,7 +49,14 @@ for name in split-nofp split-debugframe; do
 			exit bad;
 		}' "$tmp/s"
 	rc=$?
-	printf "%s: %s\n" "$name" "$(cat "$tmp/r")"
-	[ "$rc" = 0 ] || { head -20 "$tmp/f"; fail "$name in dwarf mode: $(printf "%s: %s\n" "$name" "$(cat "$tmp/r")")"; }
+	printf "%s: %s\n" "$1" "$(cat "$tmp/r")"
+	return $rc
+}
+
+for name in split-nofp split-debugframe; do
+	one "$name" && continue
+	echo "$name: missed; once more (see the head of this file)"
+	one "$name" ||
+		{ head -20 "$tmp/f"; fail "$name in dwarf mode: $(printf "%s: %s\n" "$name" "$(cat "$tmp/r")")"; }
 done
 exit 0
