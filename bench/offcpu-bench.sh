@@ -6,7 +6,9 @@
 # Workloads (tests/workload/pingpong):
 #   pipe   two processes pass a byte back and forth through pipes, both
 #          pinned to CPU 1 (taskset -c 1): every pass is a switch
-#   mutex  a pool of threads contending on one mutex
+#   mutex  8 threads contending on one mutex, each holding it for 5,000
+#          increments (a few us: the waiters sleep on the futex), a
+#          half the passes each
 # Rows, run interleaved (row by row in each repetition):
 #   none        no tracer
 #   bpf-count   bpftrace counting sched_switch (the tracepoint's floor)
@@ -14,7 +16,9 @@
 #   perf-record perf record -e sched:sched_switch -a -g
 #   offcputime  offcputime-bpfcc (where it runs: it needs kprobes)
 #   kptop       kptop --batch --off-cpu (--off-cpu-min default, folded)
-#   kptop-min0  the same with --off-cpu-min 0 (a record per interval)
+#   kptop-min0  the same with --off-cpu-min 0 (a record per interval);
+#               kptop-minN any other N (microseconds), for a sweep:
+#               -p "none kptop-min0 kptop-min250 kptop-min1000 ..."
 # Columns: the workload's wall time (median of the repetitions, min-max),
 # slowdown over none, the switches in the window (/proc/stat ctxt), the
 # tracer's own CPU per 1000 switches (schedstat of its threads over the
@@ -63,7 +67,8 @@ start_row() {	# ROW: starts the tracer; sets tpid (empty: none)
 	perf-record) perf record -q -e sched:sched_switch -a -g -o "$T/perf.data" >"$T/out" 2>&1 & ;;
 	offcputime) offcputime-bpfcc -f >"$T/out" 2>&1 & ;;
 	kptop) "$KPTOP" --batch --off-cpu --weight off --format text >"$T/out" 2>&1 & ;;
-	kptop-min0) "$KPTOP" --batch --off-cpu --off-cpu-min 0 --weight off --format text >"$T/out" 2>&1 & ;;
+	kptop-min[0-9]*) "$KPTOP" --batch --off-cpu --off-cpu-min "${1#kptop-min}" --weight off \
+		--format text >"$T/out" 2>&1 & ;;
 	esac
 	tpid=$!
 	sleep 2	# attached (bpftrace and BCC compile first)
@@ -79,7 +84,7 @@ stop_row() {
 run_work() {	# WORK: prints its wall time
 	case $1 in
 	pipe) taskset -c 1 "$PP" pipe "$passes" ;;
-	mutex) "$PP" mutex 8 "$passes" ;;
+	mutex) "$PP" mutex 8 $((passes / 2)) 5000 ;;
 	esac | sed -n 's/^wall=//p'
 }
 

@@ -3,7 +3,10 @@
  *   pingpong pipe N      two processes pass a byte back and forth N times
  *                        through two pipes (run it under taskset -c 1 so
  *                        that every pass is a context switch)
- *   pingpong mutex T N   T threads take and release one mutex N times each
+ *   pingpong mutex T N [K]  T threads take and release one mutex N times
+ *                        each, holding it for K increments and working
+ *                        as long without it (default 200; thousands make
+ *                        the waiters sleep on the futex, a switch each)
  * Prints "wall=SECONDS" when done. */
 #include <pthread.h>
 #include <stdio.h>
@@ -14,7 +17,7 @@
 #include <unistd.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static long iters;
+static long iters, hold = 200;
 static volatile long shared;
 
 static double now(void)
@@ -49,13 +52,19 @@ static int pipes(long n)
 	return 0;
 }
 
+/* Held for hold increments, then as long outside: with more threads
+ * than CPUs a thread finds it taken about half the time. */
 static void *contend(void *a)
 {
+	volatile long mine = 0;
+
 	for (long i = 0; i < iters; i++) {
 		pthread_mutex_lock(&lock);
-		for (int k = 0; k < 200; k++)
+		for (long k = 0; k < hold; k++)
 			shared++;
 		pthread_mutex_unlock(&lock);
+		for (long k = 0; k < hold; k++)
+			mine++;
 	}
 	return a;
 }
@@ -82,10 +91,12 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "pipe"))
 		rc = pipes(atol(argv[2]));
-	else if (argc == 4 && !strcmp(argv[1], "mutex"))
+	else if ((argc == 4 || argc == 5) && !strcmp(argv[1], "mutex")) {
+		if (argc == 5)
+			hold = atol(argv[4]);
 		rc = mutexes(atoi(argv[2]), atol(argv[3]));
-	else {
-		fprintf(stderr, "usage: pingpong pipe N | pingpong mutex THREADS N\n");
+	} else {
+		fprintf(stderr, "usage: pingpong pipe N | pingpong mutex THREADS N [HOLD]\n");
 		return 2;
 	}
 	if (!rc)
