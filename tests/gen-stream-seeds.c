@@ -261,6 +261,34 @@ static int code(struct out *o, const char *dir)
 	return save(o, dir, "code-start-lines", o->len);
 }
 
+/* Python 3.10 (minor 9): a PYCODE record of co_name and co_linetable,
+ * and a sample whose frames are each entered from C (one call of the
+ * loop per frame before 3.11). */
+static int python_310(struct out *o, const char *dir)
+{
+	static const uint8_t lt310[] = { 4, 1, 12, 1, 8, 1, 10, 2, 4, 1 };
+	static uint64_t f[4];
+	struct kp_record r = meta(), c = { .type = KP_REC_PYCODE };
+	int rc;
+
+	c.pycode = (struct kp_rec_pycode){ 20, 100, 0x7f1200002000ull, 0x2345,
+		0x30a, 2, "spin", "/srv/app/worker.py", sizeof(lt310), lt310 };
+	f[0] = 0x7f1200002000ull;
+	f[1] = 9 | KP_PYF_ENTRY | (uint64_t)0x2345 << 40;
+	f[2] = 0x7f1200002000ull;
+	f[3] = 1 | KP_PYF_ENTRY | (uint64_t)0x2345 << 40;
+	header(o);
+	if ((rc = add(o, &r)) || (rc = add(o, &c)))
+		return rc;
+	r = sample(21, 2, 3, 0, 0);
+	r.sample.py_status = KP_PY_OK;
+	r.sample.nr_pyframes = 2;
+	r.sample.pyframes = f;
+	if ((rc = add(o, &r)))
+		return rc;
+	return save(o, dir, "python-310", o->len);
+}
+
 /* Python (minor 5): a PYCODE record and samples with Python frames; at
  * the limits (127 frames, a 64 KiB line table); a frame with a reserved
  * bit set (damage). */
@@ -298,7 +326,9 @@ static int python(struct out *o, const char *dir)
 	c.pycode.linetable_len = sizeof(linetable);
 	if ((rc = add(o, &c)) || (rc = add(o, &r)))
 		return rc;
-	return save(o, dir, "python-limits", o->len);
+	if ((rc = save(o, dir, "python-limits", o->len)))
+		return rc;
+	return python_310(o, dir);
 }
 
 static int gen(struct out *o, const char *dir)

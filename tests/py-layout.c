@@ -3,14 +3,23 @@
  * installed headers (Py_BUILD_CORE, for the internal ones) with
  * src/symbols/pylayout.c: prints "ok" when kptop's layout of that version
  * has every offset the headers give, else each one that differs. For
- * 3.13, also built with src/symbols/pydebug.c: the _Py_DebugOffsets of
+ * 3.8 to 3.10 (PyFrameObject chains), the offsets and the kinds of walk.
+ * For 3.13, also built with src/symbols/pydebug.c: the _Py_DebugOffsets of
  * the headers' own type, filled as the interpreter fills them, read back
  * by kptop's reader as the same layout. */
 #define Py_BUILD_CORE 1
 #include <Python.h>
+#if PY_VERSION_HEX >= 0x030b0000
 #include <internal/pycore_frame.h>
+#else
+#include <frameobject.h>
+#endif
+#if PY_VERSION_HEX >= 0x03090000
 #include <internal/pycore_interp.h>
 #include <internal/pycore_runtime.h>
+#else
+#include <internal/pycore_pystate.h>
+#endif
 
 #include <stddef.h>
 #include <stdio.h>
@@ -95,7 +104,37 @@ int main(void)
 		printf("kptop has no layout for %d.%d\n", PY_MAJOR_VERSION, PY_MINOR_VERSION);
 		return 1;
 	}
-#if PY_VERSION_HEX >= 0x030b0000 && PY_VERSION_HEX < 0x030c0000
+#if PY_VERSION_HEX >= 0x03080000 && PY_VERSION_HEX < 0x030b0000
+	/* 3.8 to 3.10: frame objects; the thread's pthread_self; co_name;
+	 * a code object read whole */
+	CHECK(interp_head, offsetof(_PyRuntimeState, interpreters.head));
+	CHECK(tstate_head, offsetof(PyInterpreterState, tstate_head));
+	CHECK(ts_next, offsetof(PyThreadState, next));
+	CHECK(ts_tid, offsetof(PyThreadState, thread_id));
+	CHECK(ts_cframe, KP_PY_OFF_NONE);
+	CHECK(ts_frame, offsetof(PyThreadState, frame));
+	CHECK(f_code, offsetof(PyFrameObject, f_code));
+	CHECK(f_previous, offsetof(PyFrameObject, f_back));
+	CHECK(f_instr, offsetof(PyFrameObject, f_lasti));
+	CHECK(f_entry, KP_PY_OFF_NONE);
+	CHECK(f_owner, KP_PY_OFF_NONE);
+#if PY_VERSION_HEX >= 0x030a0000
+	CHECK(co_linetable, offsetof(PyCodeObject, co_linetable));
+	CHECK(frames, KP_PY_FRAMES_LASTI);
+#else
+	CHECK(co_linetable, offsetof(PyCodeObject, co_lnotab));
+	CHECK(frames, KP_PY_FRAMES_LASTI_BYTES);
+#endif
+	CHECK(tid, KP_PY_TID_PTHREAD);
+	CHECK(co_code, sizeof(PyCodeObject));
+	CHECK(co_firstlineno, offsetof(PyCodeObject, co_firstlineno));
+	CHECK(co_filename, offsetof(PyCodeObject, co_filename));
+	CHECK(co_qualname, offsetof(PyCodeObject, co_name));
+	CHECK(str_ascii_data, sizeof(PyASCIIObject));
+	CHECK(str_utf8_len, offsetof(PyCompactUnicodeObject, utf8_length));
+	CHECK(str_utf8, offsetof(PyCompactUnicodeObject, utf8));
+	CHECK(str_data, sizeof(PyCompactUnicodeObject));
+#elif PY_VERSION_HEX >= 0x030b0000 && PY_VERSION_HEX < 0x030c0000
 	CHECK(interp_head, offsetof(_PyRuntimeState, interpreters.head));
 	CHECK(tstate_head, offsetof(PyInterpreterState, threads.head));
 	CHECK(ts_next, offsetof(PyThreadState, next));
@@ -164,6 +203,10 @@ int main(void)
 #else
 	printf("no check written for %d.%d\n", PY_MAJOR_VERSION, PY_MINOR_VERSION);
 	return 1;
+#endif
+#if PY_VERSION_HEX >= 0x030b0000
+	CHECK(frames, KP_PY_FRAMES_INTERP);
+	CHECK(tid, KP_PY_TID_NATIVE);
 #endif
 	if (!bad)
 		printf("ok\n");

@@ -52,8 +52,37 @@ static void test_lines(void **state)
 			assert_int_equal(kp_py__line(0x30b, lt, n, 2, k), want[i].line);
 	assert_int_equal(kp_py__line(0x30b, lt, n, 2, 39), 0);	/* past the end */
 	assert_int_equal(kp_py__line(0x30c, lt, n, 2, 3), 4);	/* 3.12: same format */
-	assert_int_equal(kp_py__line(0x30a, lt, n, 2, 3), 0);	/* 3.10: another */
+	assert_int_equal(kp_py__line(0x307, lt, n, 2, 3), 0);	/* 3.7: not read */
 	assert_int_equal(kp_py__line(0x30b, NULL, 0, 2, 0), 0);
+}
+
+/* f() of 3.8 to 3.10 (def f(n): / s = 0 / for i in range(n): / s += i /
+ * (blank) / s *= 2 / return s, firstlineno 2), its table as the
+ * interpreters wrote it; dis gives each instruction's line: byte offsets
+ * 0-3 line 3, 4-15 line 4, 16-23 line 5, 24-33 line 7, 34-37 line 8. */
+static const uint8_t lt310[] = { 4, 1, 12, 1, 8, 1, 10, 2, 4, 1 };	/* co_linetable */
+static const uint8_t lt38[] = { 0, 1, 4, 1, 12, 1, 8, 2, 10, 1 };	/* co_lnotab */
+static const uint32_t old_lines[19] = { 3, 3, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 7, 7, 7, 7, 7, 8, 8 };
+
+static void test_lines_old(void **state)
+{
+	(void)state;
+	for (uint32_t i = 0; i < 19; i++) {
+		assert_int_equal(kp_py__line(0x30a, lt310, sizeof(lt310), 2, i), old_lines[i]);
+		assert_int_equal(kp_py__line(0x309, lt38, sizeof(lt38), 2, i), old_lines[i]);
+		assert_int_equal(kp_py__line(0x308, lt38, sizeof(lt38), 2, i), old_lines[i]);
+	}
+	assert_int_equal(kp_py__line(0x30a, lt310, sizeof(lt310), 2, 19), 0);	/* past it */
+	/* a range without a line (-128), and a cut table: no line */
+	static const uint8_t noline[] = { 4, 1, 4, 0x80, 4, 2 };
+	assert_int_equal(kp_py__line(0x30a, noline, sizeof(noline), 10, 2), 0);
+	assert_int_equal(kp_py__line(0x30a, noline, sizeof(noline), 10, 4), 13);
+	assert_int_equal(kp_py__line(0x30a, lt310, 3, 2, 3), 0);
+	for (size_t cut = 0; cut <= sizeof(lt38); cut++)
+		for (uint32_t i = 0; i < 40; i++) {
+			assert_true(kp_py__line(0x308, lt38, cut, 2, i) <= 8);
+			assert_true(kp_py__line(0x30a, lt310, cut, 2, i) <= 8);
+		}
 }
 
 static void test_damaged(void **state)
@@ -82,10 +111,13 @@ static void test_layouts(void **state)
 {
 	(void)state;
 	assert_non_null(kp_py__layout(0x30b));
-	assert_null(kp_py__layout(0x30a));
+	assert_null(kp_py__layout(0x307));
 	assert_null(kp_py__layout(0x40b));
-	for (uint32_t v = 0x30b; v <= 0x30d; v++)
+	for (uint32_t v = 0x308; v <= 0x30d; v++)
 		assert_true(kp_py__layout_fits(kp_py__layout(v)));
+	assert_int_equal(kp_py__layout(0x30a)->frames, KP_PY_FRAMES_LASTI);
+	assert_int_equal(kp_py__layout(0x309)->frames, KP_PY_FRAMES_LASTI_BYTES);
+	assert_int_equal(kp_py__layout(0x30b)->frames, KP_PY_FRAMES_INTERP);
 }
 
 /* _Py_DebugOffsets of 3.13 as 64-bit words: the index of each field read
@@ -172,6 +204,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_lines_old),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_layouts),
 		cmocka_unit_test(test_debug_offsets),

@@ -215,6 +215,42 @@ static void test_start_line(void **state)
 	assert_int_equal(line, 10);
 }
 
+/* The line of the frame named "spin", when a stack has one. */
+static int spin_line_cb(void *ctx, const struct kp_stack_visit *v)
+{
+	for (size_t i = 0; i < v->depth; i++)
+		if (!strcmp(v->frames[i]->name, "spin"))
+			*(uint32_t *)ctx = v->frames[i]->line;
+	return 0;
+}
+
+/* 3.10: the code object's co_linetable gives the line of f_lasti's
+ * instruction (index 8, byte 16: line 5 of f() in test-pycode.c). */
+static void test_line_310(void **state)
+{
+	static const uint8_t lt310[] = { 4, 1, 12, 1, 8, 1, 10, 2, 4, 1 };
+	struct ctx *c = *state;
+	struct kp_record r = { .type = KP_REC_PYCODE };
+	uint64_t f[2] = { 0x9000, (8 + 1) | KP_PYF_ENTRY | (uint64_t)1 << 40 };
+	uint32_t line = 0;
+
+	process(c, 7, 1);
+	r.pycode = (struct kp_rec_pycode){ .pid = 7, .code = 0x9000, .token = 1,
+		.version = 0x30a, .firstlineno = 2, .qualname = "spin",
+		.filename = "/srv/app.py", .linetable = lt310,
+		.linetable_len = sizeof(lt310) };
+	feed(c, &r);
+	r = (struct kp_record){ .type = KP_REC_SAMPLE };
+	r.sample.pid = r.sample.tid = 7;
+	snprintf(r.sample.comm, sizeof(r.sample.comm), "python3");
+	r.sample.py_status = KP_PY_OK;
+	r.sample.nr_pyframes = 1;
+	r.sample.pyframes = f;
+	feed(c, &r);
+	assert_int_equal(kp_model__foreach_stack(c->m, spin_line_cb, &line), 0);
+	assert_int_equal(line, 5);
+}
+
 static int count_emit(void *ctx, const struct kp_record *r)
 {
 	struct ctx *c = ctx;
@@ -248,6 +284,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_churn_one_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reused_code, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_start_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_line_310, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_foreach_live, setup, teardown),
 	};
 

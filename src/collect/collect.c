@@ -345,9 +345,13 @@ int kp_collector__python(struct kp_collector *c, uint32_t pid,
 		return ret == -ENOENT ? 0 : ret;
 	}
 	if (py->f_code > KP_BPF_PY_WINDOW - 8 || py->f_previous > KP_BPF_PY_WINDOW - 8 ||
-	    py->f_instr > KP_BPF_PY_WINDOW - 8 ||
-	    (py->f_entry != KP_COLLECT_PY_NONE && py->f_entry >= KP_BPF_PY_WINDOW) ||
-	    py->f_owner >= KP_BPF_PY_WINDOW)
+	    py->frames > KP_BPF_PY_FRAMES_LASTI_BYTES || py->tid > KP_BPF_PY_TID_PTHREAD)
+		return -EINVAL;
+	if (py->frames == KP_BPF_PY_FRAMES_INTERP ?
+	    py->f_instr > KP_BPF_PY_WINDOW - 8 || py->f_owner >= KP_BPF_PY_WINDOW ||
+	    (py->f_entry != KP_COLLECT_PY_NONE && py->f_entry >= KP_BPF_PY_WINDOW) :
+	    py->f_instr > 4096 - 4 || py->f_entry != KP_COLLECT_PY_NONE ||
+	    py->f_owner != KP_COLLECT_PY_NONE)
 		return -EINVAL;
 	v.runtime = py->runtime;
 	v.version = py->version;
@@ -365,6 +369,8 @@ int kp_collector__python(struct kp_collector *c, uint32_t pid,
 	v.f_owner = py->f_owner;
 	v.co_linetable = py->co_linetable;
 	v.co_code = py->co_code;
+	v.frames = py->frames;
+	v.tid = py->tid;
 	return bpf_map__update_elem(c->skel->maps.py_procs, &pid, sizeof(pid),
 				    &v, sizeof(v), BPF_ANY);
 }

@@ -122,6 +122,14 @@ struct kp_collect_py {
 	uint16_t f_code, f_previous, f_instr;	/* _PyInterpreterFrame, < 64 */
 	uint16_t f_entry, f_owner;	/* .is_entry (NONE: shim frames), .owner */
 	uint16_t co_linetable, co_code;	/* PyCodeObject */
+	/* 0: _PyInterpreterFrame (3.11 and later); 1: PyFrameObject, f_instr
+	 * is f_lasti, an int in code units (3.10; f_entry and f_owner NONE,
+	 * every frame a call of the loop of its own); 2: the same with
+	 * f_lasti in bytes (3.8, 3.9) */
+	uint8_t frames;
+	/* 0: ts_tid is the kernel's thread id; 1: pthread_self(), which is
+	 * the thread's fs base on x86-64 (3.10 and older) */
+	uint8_t tid;
 };
 
 struct kp_collector;

@@ -67,13 +67,23 @@ struct kp_bpf_py_proc {
 	__u16 ts_frame;		/* cframe.current_frame (or the thread's) */
 	__u16 f_code;		/* _PyInterpreterFrame.f_code, < WINDOW - 8 */
 	__u16 f_previous;	/* .previous, < WINDOW - 8 */
-	__u16 f_instr;		/* .prev_instr, < WINDOW - 8 */
+	__u16 f_instr;		/* .prev_instr, < WINDOW - 8; PyFrameObject.f_lasti
+				 * (read apart, anywhere) */
 	__u16 f_entry;		/* .is_entry (1 byte), NONE: shim frames */
 	__u16 f_owner;		/* .owner (1 byte) */
 	__u16 co_linetable;	/* PyCodeObject.co_linetable */
 	__u16 co_code;		/* PyCodeObject.co_code_adaptive */
-	__u16 pad[3];
+	__u8 frames;		/* KP_BPF_PY_FRAMES_* */
+	__u8 tid;		/* KP_BPF_PY_TID_* */
+	__u16 pad[2];
 };
+/* How the frames are walked (struct kp_bpf_py_proc.frames). */
+#define KP_BPF_PY_FRAMES_INTERP 0	/* _PyInterpreterFrame, f_instr a pointer (3.11-) */
+#define KP_BPF_PY_FRAMES_LASTI 1	/* PyFrameObject, f_instr an int index (3.10) */
+#define KP_BPF_PY_FRAMES_LASTI_BYTES 2	/* ... the int in bytes (3.8, 3.9) */
+/* What ts_tid holds (.tid). */
+#define KP_BPF_PY_TID_NATIVE 0		/* native_thread_id */
+#define KP_BPF_PY_TID_PTHREAD 1		/* thread_id: pthread_self, the fs base */
 
 /* Per-CPU counters (counters map, one struct per CPU). */
 enum kp_bpf_counter {

@@ -48,9 +48,26 @@ struct pid___kp {
 	struct upid numbers[1];
 } __attribute__((preserve_access_index));
 
+struct thread_struct___kp {
+	unsigned long fsbase;
+} __attribute__((preserve_access_index));
+
 struct task_struct___kp {
 	struct pid___kp *thread_pid;
+	struct thread_struct___kp thread;
 } __attribute__((preserve_access_index));
+
+/* pthread_self() of the sampled thread, which 3.10 and older keep as a
+ * thread state's thread_id: on x86-64 glibc its fs base. 0 if unread. */
+static __always_inline __u64 py_pthread(void)
+{
+	struct task_struct___kp *t = (void *)bpf_get_current_task_btf();
+	unsigned long fs = 0;
+
+	if (bpf_core_read(&fs, sizeof(fs), &t->thread.fsbase))
+		return 0;
+	return fs;
+}
 
 static __always_inline __u32 py_ns_tid(void)
 {
@@ -128,7 +145,7 @@ static __always_inline int py_shim(struct py_fw *w)
 {
 	__u32 at;
 
-	if (w->pp->f_entry != KP_BPF_PY_NONE ||
+	if (w->pp->frames != KP_BPF_PY_FRAMES_INTERP || w->pp->f_entry != KP_BPF_PY_NONE ||
 	    py_byte(w->win, w->pp->f_owner) != 3)
 		return 0;
 	if (w->n) {
@@ -138,6 +155,21 @@ static __always_inline int py_shim(struct py_fw *w)
 			*(__u64 *)((char *)w->s->data + at) |= KP_PYF_ENTRY;
 	}
 	return 1;
+}
+
+/* Before 3.11 (PyFrameObject): f_lasti, the index (3.10) or byte
+ * offset (3.8, 3.9) of the instruction last started (-1: none yet), read
+ * apart from the window; every frame is one call of the loop. */
+static __always_inline __u64 py_info_lasti(struct py_fw *w, __u64 frame, __u64 lt)
+{
+	__s32 lasti = -1;
+	__u64 info = 0;
+
+	if (!bpf_probe_read_user(&lasti, sizeof(lasti), (void *)(frame + w->pp->f_instr)) &&
+	    lasti >= 0)
+		info = (w->pp->frames == KP_BPF_PY_FRAMES_LASTI_BYTES ? (__u64)lasti / 2
+								       : (__u64)lasti) + 1;
+	return info | KP_PYF_ENTRY | (((lt >> 4) & 0xffffff) << 40);
 }
 
 static __always_inline __u64 py_info(struct py_fw *w, __u64 code, __u64 lt)
@@ -155,7 +187,7 @@ static __always_inline __u64 py_info(struct py_fw *w, __u64 code, __u64 lt)
 static long py_frame_step(__u64 i, void *ctx)
 {
 	struct py_fw *w = ctx;
-	__u64 code, lt = 0;
+	__u64 code, lt = 0, frame = w->frame;
 	__u32 at;
 
 	if (!w->frame) {
@@ -185,7 +217,9 @@ static long py_frame_step(__u64 i, void *ctx)
 		return 1;
 	}
 	*(__u64 *)((char *)w->s->data + at) = code;
-	*(__u64 *)((char *)w->s->data + at + 8) = py_info(w, code, lt);
+	*(__u64 *)((char *)w->s->data + at + 8) =
+		w->pp->frames == KP_BPF_PY_FRAMES_INTERP ? py_info(w, code, lt)
+							 : py_info_lasti(w, frame, lt);
 	w->n++;
 	return 0;
 }
@@ -208,7 +242,8 @@ static __always_inline __u64 py_current(struct kp_bpf_sample *s,
 	struct py_thr t = { .ts_next = pp->ts_next, .ts_tid = pp->ts_tid };
 	__u64 interp = 0, frame = 0, at;
 
-	t.tid = pp->own_pidns ? py_ns_tid() : s->gtid;
+	t.tid = pp->tid == KP_BPF_PY_TID_PTHREAD ? py_pthread() :
+		pp->own_pidns ? py_ns_tid() : s->gtid;
 	if (bpf_probe_read_user(&interp, 8, (void *)(pp->runtime + pp->interp_head)) ||
 	    !interp ||
 	    bpf_probe_read_user(&t.ts, 8, (void *)(interp + pp->tstate_head))) {

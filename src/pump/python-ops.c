@@ -93,6 +93,7 @@ static void tell_bpf(struct kp_python *py, struct py_proc *p, uint64_t runtime)
 		.f_code = l->f_code, .f_previous = l->f_previous,
 		.f_instr = l->f_instr, .f_entry = l->f_entry, .f_owner = l->f_owner,
 		.co_linetable = l->co_linetable, .co_code = l->co_code,
+		.frames = l->frames, .tid = l->tid,
 	};
 
 	if (kp_collector__python(py->c, p->pid, &cp) == 0) {
@@ -102,12 +103,16 @@ static void tell_bpf(struct kp_python *py, struct py_proc *p, uint64_t runtime)
 	}
 }
 
-/* The version a process runs (Py_Version, 3.11 and later), 0 if unread. */
-static uint32_t read_version(int memfd, uint64_t addr)
+/* The version a process runs: Py_Version (3.11 and later), read from
+ * its memory; without one (3.10 and older) the newest version whose API
+ * its interpreter defines (kp_py_syms.api); 0 if neither. */
+static uint32_t read_version(int memfd, uint64_t addr, uint32_t api)
 {
 	uint64_t hex = 0;
 
-	if (!addr || pread(memfd, &hex, sizeof(hex), (off_t)addr) != sizeof(hex))
+	if (!addr)
+		return api;
+	if (pread(memfd, &hex, sizeof(hex), (off_t)addr) != sizeof(hex))
 		return 0;
 	return (uint32_t)(hex >> 24 & 0xff) << 8 | (uint32_t)(hex >> 16 & 0xff);
 }
@@ -123,8 +128,8 @@ static void unknown(struct kp_python *py, struct py_proc *p, uint32_t v, int ft)
 	if (v)
 		snprintf(last, sizeof(py->st.last_unknown), "%u.%u%s", v >> 8, v & 0xff,
 			 ft ? " (free-threaded)" : "");
-	else	/* no Py_Version: before 3.11 */
-		snprintf(last, sizeof(py->st.last_unknown), "3.10 or older");
+	else	/* no Py_Version, none of 3.8's API: before 3.8 */
+		snprintf(last, sizeof(py->st.last_unknown), "3.7 or older");
 	if (!py->st.unknown[0])
 		snprintf(py->st.unknown, sizeof(py->st.unknown), "%s", last);
 }
@@ -152,7 +157,8 @@ void kp_py_on_mmap(struct kp_python *py, const struct kp_rec_mmap *m)
 		p->memfd = open(path, O_RDONLY | O_CLOEXEC);
 	if (p->memfd < 0)
 		return;
-	p->version = read_version(p->memfd, f->syms.version ? bias + f->syms.version : 0);
+	p->version = read_version(p->memfd, f->syms.version ? bias + f->syms.version : 0,
+				  f->syms.api);
 	/* the interpreter's own offsets where it publishes them (3.13),
 	 * else kptop's table's for its version */
 	rc = kp_py__debug_layout(p->memfd, bias + f->syms.runtime, p->version, &p->own);
@@ -175,6 +181,12 @@ static const char *const call_fns[] = {
 	"cfunction_vectorcall_FASTCALL", "cfunction_vectorcall_FASTCALL_KEYWORDS",
 	"vectorcall_method", "_PyObject_Vectorcall", "PyObject_CallOneArg",
 	"py_trampoline_evaluator",	/* -X perf: calls the loop through a trampoline */
+	/* 3.8 to 3.10 */
+	"function_code_fastcall", "_PyEval_EvalCode", "_PyEval_EvalCodeWithName",
+	"_PyFunction_FastCallDict", "call_function", "PyEval_EvalFrameEx",
+	"_PyEval_EvalFrame", "_PyObject_FastCallDict", "PyObject_VectorcallDict",
+	"method_vectorcall_O", "method_vectorcall_NOARGS",
+	"method_vectorcall_FASTCALL", "method_vectorcall_FASTCALL_KEYWORDS",
 };
 
 static int name_class(const char *name)

@@ -16,8 +16,23 @@
 
 /* ---- the ELF file's symbols ---- */
 
+/* Functions of the C API and the version that added them: before 3.11
+ * (no Py_Version) the newest one an interpreter defines is its version. */
+static const struct { const char *name; uint32_t version; } api_marks[] = {
+	{ "PyIter_Send", 0x30a }, { "PyFrame_GetCode", 0x309 },
+	{ "Py_BytesMain", 0x308 },
+};
+
+static void note_api(const char *name, struct kp_py_syms *o)
+{
+	for (size_t i = 0; i < sizeof(api_marks) / sizeof(api_marks[0]); i++)
+		if (!strcmp(name, api_marks[i].name) && api_marks[i].version > o->api)
+			o->api = api_marks[i].version;
+}
+
 static void note_sym(const char *name, const GElf_Sym *s, struct kp_py_syms *o)
 {
+	note_api(name, o);
 	if (!strcmp(name, "_PyRuntime"))
 		o->runtime = s->st_value;
 	else if (!strcmp(name, "Py_Version"))
@@ -306,6 +321,46 @@ static int32_t lt_entry(struct lt *t, unsigned code, int *none)
 	return d;
 }
 
+static uint32_t line_ok(int64_t line)
+{
+	return line <= 0 || line > INT32_MAX ? 0 : (uint32_t)line;
+}
+
+/* 3.10's co_linetable: (bytes of code, signed line delta or -128: no
+ * line) pairs, ranges from offset 0 (Objects/lnotab_notes.txt). */
+static uint32_t line_310(const uint8_t *lt, size_t len, int64_t line, uint64_t addr)
+{
+	uint64_t start = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2) {
+		uint64_t end = start + lt[i];
+		int8_t d = (int8_t)lt[i + 1];
+		int none = d == -128;
+
+		if (!none)
+			line += d;
+		if (addr >= start && addr < end)
+			return none ? 0 : line_ok(line);
+		start = end;
+	}
+	return 0;
+}
+
+/* 3.8 and 3.9's co_lnotab: (bytes of code, signed lines) increments; the
+ * line of the last offset reached at or before addr (PyCode_Addr2Line). */
+static uint32_t line_38(const uint8_t *lt, size_t len, int64_t line, uint64_t addr)
+{
+	uint64_t at = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2) {
+		at += lt[i];
+		if (at > addr)
+			break;
+		line += (int8_t)lt[i + 1];
+	}
+	return line_ok(line);
+}
+
 uint32_t kp_py__line(uint32_t version, const uint8_t *lt, size_t len,
 		     uint32_t firstlineno, uint32_t instr)
 {
@@ -314,6 +369,10 @@ uint32_t kp_py__line(uint32_t version, const uint8_t *lt, size_t len,
 	uint64_t at = 0;
 	int none;
 
+	if (version == 0x30a && lt)
+		return line_310(lt, len, line, (uint64_t)instr * 2);
+	if ((version == 0x308 || version == 0x309) && lt)
+		return line_38(lt, len, line, (uint64_t)instr * 2);
 	if (version < 0x30b || version > 0x30d || !lt)
 		return 0;
 	t.p = lt;
@@ -328,7 +387,7 @@ uint32_t kp_py__line(uint32_t version, const uint8_t *lt, size_t len,
 		if (t.bad)
 			return 0;
 		if (instr < at + units)
-			return none || line <= 0 || line > INT32_MAX ? 0 : (uint32_t)line;
+			return none ? 0 : line_ok(line);
 		at += units;
 	}
 	return 0;

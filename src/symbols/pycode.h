@@ -6,10 +6,12 @@
  *
  * The layouts are taken from each version's own headers (3.11:
  * Include/internal/pycore_frame.h, pycore_runtime.h, pycore_interp.h,
- * Include/cpython/pystate.h, code.h, unicodeobject.h); tests/py-layout.sh
- * checks them against the installed headers. Nothing here guesses a
- * version from a file name: the version is Py_Version, read from the
- * running process.
+ * Include/cpython/pystate.h, code.h, unicodeobject.h; 3.8 to 3.10 their
+ * frameobject.h and pycore_pystate.h or pycore_interp.h);
+ * tests/py-layout.sh checks them against the installed headers. Nothing
+ * here guesses a version from a file name: the version is Py_Version,
+ * read from the running process, and before 3.11 (no Py_Version) the API
+ * the interpreter exports (kp_py_syms.api).
  *
  * Who calls it: src/pump/python.c. Stateless; every value read from a
  * process or a file is checked before use (a hostile process gets no
@@ -23,14 +25,36 @@
 
 #define KP_PY_OFF_NONE 0xffff	/* the version has no such field */
 
+/* How a version's frames are walked (kp_py_layout.frames; the values of
+ * collect.h's and kp_bpf.h's py frames field). */
+enum kp_py_frames {
+	/* 3.11 and later: _PyInterpreterFrame, f_instr a pointer into the
+	 * code object (co_code: its first code unit) */
+	KP_PY_FRAMES_INTERP = 0,
+	/* 3.10: PyFrameObject, f_instr is f_lasti, an int in code units;
+	 * one call of the evaluation loop per frame */
+	KP_PY_FRAMES_LASTI = 1,
+	/* 3.8, 3.9: the same, f_lasti in bytes */
+	KP_PY_FRAMES_LASTI_BYTES = 2,
+};
+
+/* What ts_tid holds (kp_py_layout.tid; collect.h's, kp_bpf.h's). */
+enum kp_py_tid {
+	KP_PY_TID_NATIVE = 0,	/* native_thread_id: the kernel's thread id */
+	KP_PY_TID_PTHREAD = 1,	/* thread_id, pthread_self(): on x86-64 the
+				 * thread's fs base (3.10 and older) */
+};
+
 /* Byte offsets of one interpreter version's structures. */
 struct kp_py_layout {
 	uint32_t version;		/* major << 8 | minor */
 	/* read by the BPF program (collect.h struct kp_collect_py) */
 	uint16_t interp_head, tstate_head, ts_next, ts_tid, ts_cframe, ts_frame;
 	uint16_t f_code, f_previous, f_instr, f_entry, f_owner;
-	uint16_t co_linetable, co_code;
-	/* read here, from the code object */
+	uint16_t co_linetable, co_code;	/* co_code: before 3.11 the size read */
+	uint8_t frames, tid;		/* enum kp_py_frames, enum kp_py_tid */
+	/* read here, from the code object; co_qualname is co_name before
+	 * 3.11, which have no qualified names */
 	uint16_t co_firstlineno, co_filename, co_qualname;
 	uint16_t str_ascii_data;	/* compact ASCII str: its bytes */
 	uint16_t str_utf8_len, str_utf8;	/* compact str: utf8 cache */
@@ -66,6 +90,10 @@ int kp_py__debug_layout(int memfd, uint64_t runtime, uint32_t version,
 struct kp_py_syms {
 	uint64_t runtime;		/* _PyRuntime */
 	uint64_t version;		/* Py_Version (3.11 and later) */
+	/* before 3.11: the newest of the versions whose API it exports
+	 * (PyIter_Send 3.10, PyFrame_GetCode 3.9, Py_BytesMain 3.8), as
+	 * major << 8 | minor; 0: none of them */
+	uint32_t api;
 	uint64_t eval_lo, eval_hi;	/* _PyEval_EvalFrameDefault */
 	uint64_t map_vaddr;		/* the link-time address of file offset
 					 * pgoff (kp_py__elf_syms's argument) */
@@ -93,8 +121,9 @@ int kp_py__read_code(int memfd, const struct kp_py_layout *l, uint64_t code,
 		     struct kp_py_code *out);
 
 /* The line of instruction index instr (code units) in a line table of
- * version's format (3.11 to 3.13: the location table), or 0 when it has
- * none or the table is cut. */
+ * version's format (3.11 to 3.13: the location table; 3.10 co_linetable,
+ * 3.8 and 3.9 co_lnotab: kptop-stream(5), PYCODE), or 0 when it has none
+ * or the table is cut. */
 uint32_t kp_py__line(uint32_t version, const uint8_t *lt, size_t len,
 		     uint32_t firstlineno, uint32_t instr);
 

@@ -7,7 +7,31 @@
 
 /* ---- layouts, from each version's headers ---- */
 
+/* 3.8 to 3.10: PyFrameObject chains (f_back), a thread found by its
+ * pthread_self (thread_id: there is no native_thread_id), code objects
+ * read whole (co_code is sizeof(PyCodeObject)), named by co_name.
+ * _PyRuntime.interpreters.head, _is.tstate_head, _ts.next / .thread_id
+ * / .frame, PyFrameObject.f_code / .f_back / .f_lasti, PyCodeObject
+ * .co_linetable (3.10) or .co_lnotab / .co_firstlineno / .co_filename /
+ * .co_name; str as 3.11. Only f_lasti moves: 104, 96 in 3.10. */
+#define KP_PY_LAYOUT_FRAMEOBJ(v, lasti, kind) {				\
+		.version = (v),						\
+		.interp_head = 32, .tstate_head = 8,			\
+		.ts_next = 8, .ts_tid = 176, .ts_cframe = KP_PY_OFF_NONE,	\
+		.ts_frame = 24,						\
+		.f_code = 32, .f_previous = 24, .f_instr = (lasti),	\
+		.f_entry = KP_PY_OFF_NONE, .f_owner = KP_PY_OFF_NONE,	\
+		.co_linetable = 120, .co_code = 176,			\
+		.frames = (kind), .tid = KP_PY_TID_PTHREAD,		\
+		.co_firstlineno = 40, .co_filename = 104, .co_qualname = 112, \
+		.str_ascii_data = 48, .str_utf8_len = 48, .str_utf8 = 56,	\
+		.str_data = 72,						\
+	}
+
 static const struct kp_py_layout layouts[] = {
+	KP_PY_LAYOUT_FRAMEOBJ(0x308, 104, KP_PY_FRAMES_LASTI_BYTES),
+	KP_PY_LAYOUT_FRAMEOBJ(0x309, 104, KP_PY_FRAMES_LASTI_BYTES),
+	KP_PY_LAYOUT_FRAMEOBJ(0x30a, 96, KP_PY_FRAMES_LASTI),
 	{	/* 3.11: _PyRuntime.interpreters.head, _is.threads.head,
 		 * _ts.next / .native_thread_id / .cframe,
 		 * _PyCFrame.current_frame, _PyInterpreterFrame.f_code /
