@@ -107,9 +107,7 @@ int main(void)
 #if PY_VERSION_HEX >= 0x03080000 && PY_VERSION_HEX < 0x030b0000
 	/* 3.8 to 3.10: frame objects; the thread's pthread_self; co_name;
 	 * a code object read whole */
-	CHECK(interp_head, offsetof(_PyRuntimeState, interpreters.head));
 	CHECK(tstate_head, offsetof(PyInterpreterState, tstate_head));
-	CHECK(ts_next, offsetof(PyThreadState, next));
 	CHECK(ts_tid, offsetof(PyThreadState, thread_id));
 	CHECK(ts_cframe, KP_PY_OFF_NONE);
 	CHECK(ts_frame, offsetof(PyThreadState, frame));
@@ -127,17 +125,9 @@ int main(void)
 #endif
 	CHECK(tid, KP_PY_TID_PTHREAD);
 	CHECK(co_code, sizeof(PyCodeObject));
-	CHECK(co_firstlineno, offsetof(PyCodeObject, co_firstlineno));
-	CHECK(co_filename, offsetof(PyCodeObject, co_filename));
 	CHECK(co_qualname, offsetof(PyCodeObject, co_name));
-	CHECK(str_ascii_data, sizeof(PyASCIIObject));
-	CHECK(str_utf8_len, offsetof(PyCompactUnicodeObject, utf8_length));
-	CHECK(str_utf8, offsetof(PyCompactUnicodeObject, utf8));
-	CHECK(str_data, sizeof(PyCompactUnicodeObject));
 #elif PY_VERSION_HEX >= 0x030b0000 && PY_VERSION_HEX < 0x030c0000
-	CHECK(interp_head, offsetof(_PyRuntimeState, interpreters.head));
 	CHECK(tstate_head, offsetof(PyInterpreterState, threads.head));
-	CHECK(ts_next, offsetof(PyThreadState, next));
 	CHECK(ts_tid, offsetof(PyThreadState, native_thread_id));
 	CHECK(ts_cframe, offsetof(PyThreadState, cframe));
 	CHECK(ts_frame, offsetof(_PyCFrame, current_frame));
@@ -148,18 +138,10 @@ int main(void)
 	CHECK(f_owner, offsetof(_PyInterpreterFrame, owner));
 	CHECK(co_linetable, offsetof(PyCodeObject, co_linetable));
 	CHECK(co_code, offsetof(PyCodeObject, co_code_adaptive));
-	CHECK(co_firstlineno, offsetof(PyCodeObject, co_firstlineno));
-	CHECK(co_filename, offsetof(PyCodeObject, co_filename));
 	CHECK(co_qualname, offsetof(PyCodeObject, co_qualname));
-	CHECK(str_ascii_data, sizeof(PyASCIIObject));
-	CHECK(str_utf8_len, offsetof(PyCompactUnicodeObject, utf8_length));
-	CHECK(str_utf8, offsetof(PyCompactUnicodeObject, utf8));
-	CHECK(str_data, sizeof(PyCompactUnicodeObject));
 #elif PY_VERSION_HEX >= 0x030c0000 && PY_VERSION_HEX < 0x030d0000
 	/* 3.12: entries from C are shim frames (no is_entry) */
-	CHECK(interp_head, offsetof(_PyRuntimeState, interpreters.head));
 	CHECK(tstate_head, offsetof(PyInterpreterState, threads.head));
-	CHECK(ts_next, offsetof(PyThreadState, next));
 	CHECK(ts_tid, offsetof(PyThreadState, native_thread_id));
 	CHECK(ts_cframe, offsetof(PyThreadState, cframe));
 	CHECK(ts_frame, offsetof(_PyCFrame, current_frame));
@@ -170,18 +152,10 @@ int main(void)
 	CHECK(f_owner, offsetof(_PyInterpreterFrame, owner));
 	CHECK(co_linetable, offsetof(PyCodeObject, co_linetable));
 	CHECK(co_code, offsetof(PyCodeObject, co_code_adaptive));
-	CHECK(co_firstlineno, offsetof(PyCodeObject, co_firstlineno));
-	CHECK(co_filename, offsetof(PyCodeObject, co_filename));
 	CHECK(co_qualname, offsetof(PyCodeObject, co_qualname));
-	CHECK(str_ascii_data, sizeof(PyASCIIObject));
-	CHECK(str_utf8_len, offsetof(PyCompactUnicodeObject, utf8_length));
-	CHECK(str_utf8, offsetof(PyCompactUnicodeObject, utf8));
-	CHECK(str_data, sizeof(PyCompactUnicodeObject));
 #elif PY_VERSION_HEX >= 0x030d0000 && PY_VERSION_HEX < 0x030e0000
 	/* 3.13: the thread's current frame directly; f_executable */
-	CHECK(interp_head, offsetof(_PyRuntimeState, interpreters.head));
 	CHECK(tstate_head, offsetof(PyInterpreterState, threads.head));
-	CHECK(ts_next, offsetof(PyThreadState, next));
 	CHECK(ts_tid, offsetof(PyThreadState, native_thread_id));
 	CHECK(ts_cframe, KP_PY_OFF_NONE);
 	CHECK(ts_frame, offsetof(PyThreadState, current_frame));
@@ -192,13 +166,7 @@ int main(void)
 	CHECK(f_owner, offsetof(_PyInterpreterFrame, owner));
 	CHECK(co_linetable, offsetof(PyCodeObject, co_linetable));
 	CHECK(co_code, offsetof(PyCodeObject, co_code_adaptive));
-	CHECK(co_firstlineno, offsetof(PyCodeObject, co_firstlineno));
-	CHECK(co_filename, offsetof(PyCodeObject, co_filename));
 	CHECK(co_qualname, offsetof(PyCodeObject, co_qualname));
-	CHECK(str_ascii_data, sizeof(PyASCIIObject));
-	CHECK(str_utf8_len, offsetof(PyCompactUnicodeObject, utf8_length));
-	CHECK(str_utf8, offsetof(PyCompactUnicodeObject, utf8));
-	CHECK(str_data, sizeof(PyCompactUnicodeObject));
 	check_debug(l);
 #else
 	printf("no check written for %d.%d\n", PY_MAJOR_VERSION, PY_MINOR_VERSION);
@@ -208,6 +176,15 @@ int main(void)
 	CHECK(frames, KP_PY_FRAMES_INTERP);
 	CHECK(tid, KP_PY_TID_NATIVE);
 #endif
+	/* the same fields in every version */
+	CHECK(interp_head, offsetof(_PyRuntimeState, interpreters.head));
+	CHECK(ts_next, offsetof(PyThreadState, next));
+	CHECK(co_firstlineno, offsetof(PyCodeObject, co_firstlineno));
+	CHECK(co_filename, offsetof(PyCodeObject, co_filename));
+	CHECK(str_ascii_data, sizeof(PyASCIIObject));
+	CHECK(str_utf8_len, offsetof(PyCompactUnicodeObject, utf8_length));
+	CHECK(str_utf8, offsetof(PyCompactUnicodeObject, utf8));
+	CHECK(str_data, sizeof(PyCompactUnicodeObject));
 	if (!bad)
 		printf("ok\n");
 	return bad;
