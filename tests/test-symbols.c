@@ -1140,6 +1140,35 @@ static void test_jit_map_untrusted(void **state)
 	kp_symbols__free(s);
 }
 
+/* A perf map of KP_JITMAP_MAX_BYTES (a sparse file: a good first line,
+ * then zeros, lines of junk) is read; one byte more is refused unread,
+ * counted. */
+static void test_jit_map_size_limit(void **state)
+{
+	struct kp_symbols *s;
+	struct kp_symbols_stats st;
+	struct kp_sym_frame f[2];
+	struct kp_sym_map m;
+	char path[PATH_MAX + 64];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/perf-%d.map", tmpdir, getpid());
+	for (int over = 0; over <= 1; over++) {
+		s = jit_syms();
+		write_file(path, "7f1200001000 100 atlimit\n");
+		assert_int_equal(truncate(path, (off_t)KP_JITMAP_MAX_BYTES + over), 0);
+		jit_map(&m, 1);
+		assert_int_equal(kp_symbols__user(s, &m, 0x7f1200001010ull, f, 2), !over);
+		if (!over)
+			assert_string_equal(f[0].name, "atlimit");
+		kp_symbols__stats(s, &st);
+		assert_int_equal(st.jit_refused, over);
+		assert_int_equal(st.jit_maps, !over);
+		kp_symbols__free(s);
+		unlink(path);
+	}
+}
+
 /* ---- JIT maps: what hostile ones may cost ---- */
 
 /* A kp_symbols whose processes are fake pids under tmp("proc") (owned by
@@ -1959,6 +1988,7 @@ int main(void)
 		cmocka_unit_test(test_hold),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_jit_map_untrusted),
+		cmocka_unit_test(test_jit_map_size_limit),
 		cmocka_unit_test(test_jit_map_compact),
 		cmocka_unit_test(test_jit_map_shared),
 		cmocka_unit_test(test_jit_map_junk),
