@@ -31,6 +31,7 @@
 #define UW_MAX_ENTRY 16
 #define UW_BUILD_ID_MAX 64
 #define UW_MAX_MODULES 256	/* cached modules, the least recently used go */
+#define UW_FRAME_SLOTS 256	/* frame states kept per module, by address */
 #define UW_DEBUG_DIR "/usr/lib/debug/.build-id"
 #define UW_FP_MIN_FDES 4	/* fewer FDEs: keeps_fp does not judge */
 /* libdw makes a frame state as large as the highest register number its
@@ -87,6 +88,9 @@ struct uw_module {
 	Dwarf_CFI *eh;		/* .eh_frame, ours to end */
 	struct uw_cfi_fp fp;	/* its FDEs, and those keeping rbp */
 	Dwarf_CFI *dbg_frame;	/* .debug_frame (owned by its Dwarf) */
+	/* the frame states looked up, by ELF address (direct-mapped, made
+	 * at the first lookup; without memory for it, one kept in one) */
+	struct uw_fslot { uint64_t a; Dwarf_Frame *f; } *fslots, one;
 	int nr_loads, nr_entry;
 	struct uw_load loads[UW_MAX_LOADS];
 	struct uw_range entry[UW_MAX_ENTRY];
@@ -181,8 +185,20 @@ static void file_close(struct uw_file *f)
 	f->fd = -1;
 }
 
+/* The frame states kept: they point into the CFI, which goes with them. */
+static void frames_drop(struct uw_module *m)
+{
+	for (size_t i = 0; m->fslots && i < UW_FRAME_SLOTS; i++)
+		free(m->fslots[i].f);
+	free(m->fslots);
+	free(m->one.f);
+	m->fslots = NULL;
+	m->one = (struct uw_fslot){ 0 };
+}
+
 static void module_free(struct uw_module *m)
 {
+	frames_drop(m);
 	if (m->eh)
 		dwarf_cfi_end(m->eh);
 	file_close(&m->debug);
@@ -544,6 +560,7 @@ static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
 	path = map_path(c, map);
 	if (!strcmp(m->path, path) || !(p = strdup(path)))
 		return NULL;
+	frames_drop(m);
 	if (m->eh)
 		dwarf_cfi_end(m->eh);
 	file_close(&m->debug);
@@ -656,23 +673,42 @@ static int module_addrframe(struct uw_module *m, Dwarf_CFI *cfi, uint64_t a,
 	return 0;
 }
 
+/* Where the frame state of address a is kept: its slot. */
+static struct uw_fslot *frame_slot(struct uw_module *m, uint64_t a)
+{
+	if (!m->fslots)
+		m->fslots = calloc(UW_FRAME_SLOTS, sizeof(*m->fslots));
+	if (!m->fslots)
+		return &m->one;
+	return &m->fslots[(a * 0x9E3779B97F4A7C15ull) >> 56 & (UW_FRAME_SLOTS - 1)];
+}
+
 int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 		     uint64_t pc, bool debug_frame, Dwarf_Frame **frame)
 {
 	uint64_t a = elf_addr(m, map, pc);
+	struct uw_fslot *s;
 
 	*frame = NULL;
 	if (!a)
 		return KP_ENOCFI;
-	if (m->eh && module_addrframe(m, m->eh, a, frame) == 0)
+	s = frame_slot(m, a);
+	if (s->f && s->a == a && !m->hostile) {
+		*frame = s->f;
 		return 0;
-	if (!debug_frame && !m->dbg_frame)
-		return KP_ENOCFI;
-	if (!m->debug_tried)
-		module_need_debug(m);
-	if (m->dbg_frame && module_addrframe(m, m->dbg_frame, a, frame) == 0)
-		return 0;
-	return KP_ENOCFI;
+	}
+	if (!(m->eh && module_addrframe(m, m->eh, a, frame) == 0)) {
+		if (!debug_frame && !m->dbg_frame)
+			return KP_ENOCFI;
+		if (!m->debug_tried)
+			module_need_debug(m);
+		if (!m->dbg_frame || module_addrframe(m, m->dbg_frame, a, frame))
+			return KP_ENOCFI;
+	}
+	free(s->f);
+	s->a = a;
+	s->f = *frame;
+	return 0;
 }
 
 int uw_module__keeps_fp(const struct uw_module *m)

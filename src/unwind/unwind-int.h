@@ -91,8 +91,10 @@ void uw_cache__set_max(struct uw_cache *c, size_t max);
  * file without CFI is a module (its pcs have no frame state). */
 struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_map *map);
 
-/* The CFI frame state at pc (a process address inside map); the caller
- * frees *frame. .eh_frame first; then, if debug_frame, a .debug_frame
+/* The CFI frame state at pc (a process address inside map). *frame is
+ * the module's (it keeps the states it looked up, by address): valid
+ * until the next lookup in the same module or its eviction; the caller
+ * never frees it. .eh_frame first; then, if debug_frame, a .debug_frame
  * (of the file or its debug file: beginning its DWARF may inflate every
  * debug section, tens of ms for libc's). Returns 0, KP_ENOCFI or -errno. */
 int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,

@@ -329,8 +329,7 @@ static int step_frame(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 	if (err)
 		return err;
 	dwarf_frame_info(frame, NULL, NULL, &signalp);
-	err = step(frame, r, mem);
-	free(frame);
+	err = step(frame, r, mem);	/* frame is the module's */
 	*exact = signalp;
 	return err;
 }
@@ -451,8 +450,7 @@ static int leaf_rule(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 	*delta = (int32_t)d;
 	state = UW_LEAF_AT_SP;
 out:
-	free(frame);
-	return state;
+	return state;	/* frame is the module's */
 }
 
 /* The leaf's return address if the CFI at the sampled pc finds it through
@@ -554,8 +552,7 @@ static int pc_is_entry(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		return 0;
 	if (!dwarf_frame_register(frame, UW_RA, mem_ops, &ops, &nops) && nops == 0 && ops)
 		ret = 1;
-	free(frame);
-	return ret;
+	return ret;	/* frame is the module's */
 }
 
 int kp_unwinder__reaches_entry(struct kp_unwinder *u, uint32_t pid,
