@@ -190,9 +190,18 @@ static int caller_reg(Dwarf_Frame *frame, int n, const struct uw_regs *regs,
 	return 0;
 }
 
+/* Registers a function keeps for its caller (x86-64 SysV: rbx, rbp,
+ * r12-r15): after a frame-pointer step only these (and the stack pointer
+ * and return address) are known; after a CFI step out of a call only
+ * these are worth computing (the others are the callee's scratch: a
+ * call site's CFI never needs them). */
+#define UW_CALLEE_SAVED ((1u << 3) | (1u << UW_FP) | (0xfu << 12))
+
 /* One step from the state in regs (whose pc's frame state is frame) to
- * its caller's. */
-static int step(Dwarf_Frame *frame, struct uw_regs *regs, const struct uw_mem *mem)
+ * its caller's: every register out of a signal frame (all registers,
+ * the interrupted code's), else the callee-saved ones. */
+static int step(Dwarf_Frame *frame, struct uw_regs *regs, const struct uw_mem *mem,
+		bool signalp)
 {
 	struct uw_regs next = { .valid = 0 };
 	uint64_t cfa;
@@ -208,7 +217,7 @@ static int step(Dwarf_Frame *frame, struct uw_regs *regs, const struct uw_mem *m
 	if (!(next.valid & (1u << UW_RA)))
 		return KP_ENOCFI;
 	for (int n = 0; n < UW_RA; n++) {
-		if (n == UW_SP)
+		if (n == UW_SP || (!signalp && !(UW_CALLEE_SAVED & (1u << n))))
 			continue;
 		err = caller_reg(frame, n, regs, mem, cfa, &next);
 		if (err < 0)
@@ -221,11 +230,6 @@ static int step(Dwarf_Frame *frame, struct uw_regs *regs, const struct uw_mem *m
 	*regs = next;
 	return next.r[UW_RA] ? UW_STEP_OK : UW_STEP_END;
 }
-
-/* Registers a function keeps for its caller (x86-64 SysV: rbx, rbp,
- * r12-r15): after a frame-pointer step only these (and the stack pointer
- * and return address) are known. */
-#define UW_CALLEE_SAVED ((1u << 3) | (1u << UW_FP) | (0xfu << 12))
 
 /* The caller's state after a step without CFI: its return address ra,
  * stack pointer sp and, when fp_known, rbp fp; of the rest only the
@@ -329,7 +333,7 @@ static int step_frame(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 	if (err)
 		return err;
 	dwarf_frame_info(frame, NULL, NULL, &signalp);
-	err = step(frame, r, mem);	/* frame is the module's */
+	err = step(frame, r, mem, signalp);	/* frame is the module's */
 	*exact = signalp;
 	return err;
 }
