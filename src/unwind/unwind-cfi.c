@@ -31,7 +31,7 @@
 #define UW_MAX_ENTRY 16
 #define UW_BUILD_ID_MAX 64
 #define UW_MAX_MODULES 256	/* cached modules, the least recently used go */
-#define UW_FRAME_SLOTS 256	/* frame states kept per module, by address */
+#define UW_FRAME_SLOTS 64	/* frame states kept per module, by address */
 #define UW_DEBUG_DIR "/usr/lib/debug/.build-id"
 #define UW_FP_MIN_FDES 4	/* fewer FDEs: keeps_fp does not judge */
 /* libdw makes a frame state as large as the highest register number its
