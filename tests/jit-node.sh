@@ -33,8 +33,9 @@ console.log('done ' + s);
 EOF
 
 for mode in auto dwarf; do
-	"$NODE" --perf-basic-prof --interpreted-frames-native-stack --no-turbo-inlining \
-		"$T/hot.js" 20 >"$T/node.out" 2>&1 &
+	# from $T: --perf-basic-prof writes an isolate-*-v8.log where it runs
+	(cd "$T" && exec "$NODE" --perf-basic-prof --interpreted-frames-native-stack \
+		--no-turbo-inlining "$T/hot.js" 20) >"$T/node.out" 2>&1 &
 	wl_pid=$!
 	n=100
 	until grep -q '^ready' "$T/node.out"; do
