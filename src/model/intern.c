@@ -133,6 +133,12 @@ uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name)
 	return (uint32_t)m->in.nr_fns++;
 }
 
+void kp_intern__fn_start_line(struct kp_model *m, uint32_t fn, uint32_t line)
+{
+	if (line && !m->in.fns[fn].start_line)
+		m->in.fns[fn].start_line = line;
+}
+
 static uint32_t add_module(struct kp_model *m, const struct kp_model_module *mod,
 			   uint32_t hash)
 {
@@ -278,8 +284,8 @@ static int add_frame(struct kp_model *m, uint32_t pck, uint32_t fn,
 		f->line = fi->line < (1u << 31) ? fi->line : 0;
 	}
 	f->inlined = fi ? !!fi->inlined : 0;
-	if (fi && fi->start_line && !m->in.fns[fn].start_line)
-		m->in.fns[fn].start_line = fi->start_line;
+	if (fi)
+		kp_intern__fn_start_line(m, fn, fi->start_line);
 	return 0;
 }
 

@@ -117,6 +117,9 @@ int kp_intern__init(struct kp_model *m);
 void kp_intern__fini(struct kp_model *m);
 void kp_intern__bytes(const struct kp_intern *in, struct kp_mem *a);
 uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name);
+/* Function fn's first line is line (0: not known) unless one is kept:
+ * the first frame that knew it says it. */
+void kp_intern__fn_start_line(struct kp_model *m, uint32_t fn, uint32_t line);
 /* The pc key of a user pc of process p (ret: a return address, named at
  * pc - 1) or of a kernel address; KP_NONE on -ENOMEM. late: a new key of
  * a file mapping is named later (kp_intern__name_late), its module held

@@ -58,8 +58,7 @@ static int refresh_frame(struct kp_model *m, uint32_t k, const struct kp_frame_i
 	fn = kp_intern__fn(m, m->in.pcks[k].module, fi->name);
 	if (fn == KP_NONE)
 		return -ENOMEM;
-	if (fi->start_line && !m->in.fns[fn].start_line)
-		m->in.fns[fn].start_line = fi->start_line;
+	kp_intern__fn_start_line(m, fn, fi->start_line);
 	if (fi->file) {
 		file = kp_strpool__intern_idx(&m->strs, fi->file);
 		if (file == KP_NONE)
