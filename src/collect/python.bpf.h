@@ -157,10 +157,11 @@ static __always_inline int py_shim(struct py_fw *w)
 	return 1;
 }
 
-/* Before 3.11 (PyFrameObject): f_lasti, the index (3.10) or byte
+/* A frame's info but its token (bits 0-32: the instruction, the entry).
+ * Before 3.11 (PyFrameObject): f_lasti, the index (3.10) or byte
  * offset (3.8, 3.9) of the instruction last started (-1: none yet), read
  * apart from the window; every frame is one call of the loop. */
-static __always_inline __u64 py_info_lasti(struct py_fw *w, __u64 frame, __u64 lt)
+static __always_inline __u64 py_info_lasti(struct py_fw *w, __u64 frame)
 {
 	__s32 lasti = -1;
 	__u64 info = 0;
@@ -169,10 +170,11 @@ static __always_inline __u64 py_info_lasti(struct py_fw *w, __u64 frame, __u64 l
 	    lasti >= 0)
 		info = (w->pp->frames == KP_BPF_PY_FRAMES_LASTI_BYTES ? (__u64)lasti / 2
 								       : (__u64)lasti) + 1;
-	return info | KP_PYF_ENTRY | (((lt >> 4) & 0xffffff) << 40);
+	return info | KP_PYF_ENTRY;
 }
 
-static __always_inline __u64 py_info(struct py_fw *w, __u64 code, __u64 lt)
+/* The same for 3.11 and later: prev_instr (or instr_ptr) in the window. */
+static __always_inline __u64 py_info(struct py_fw *w, __u64 code)
 {
 	__u64 start = code + w->pp->co_code, instr, info = 0;
 
@@ -181,7 +183,7 @@ static __always_inline __u64 py_info(struct py_fw *w, __u64 code, __u64 lt)
 		info = (instr - start) / 2 + 1;
 	if (w->pp->f_entry != KP_BPF_PY_NONE && py_byte(w->win, w->pp->f_entry))
 		info |= KP_PYF_ENTRY;
-	return info | (((lt >> 4) & 0xffffff) << 40);
+	return info;
 }
 
 static long py_frame_step(__u64 i, void *ctx)
@@ -217,9 +219,11 @@ static long py_frame_step(__u64 i, void *ctx)
 		return 1;
 	}
 	*(__u64 *)((char *)w->s->data + at) = code;
+	/* the token: bits 4 to 27 of the line table's address */
 	*(__u64 *)((char *)w->s->data + at + 8) =
-		w->pp->frames == KP_BPF_PY_FRAMES_INTERP ? py_info(w, code, lt)
-							 : py_info_lasti(w, frame, lt);
+		(w->pp->frames == KP_BPF_PY_FRAMES_INTERP ? py_info(w, code)
+							  : py_info_lasti(w, frame)) |
+		((lt >> 4) & 0xffffff) << 40;
 	w->n++;
 	return 0;
 }
