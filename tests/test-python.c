@@ -61,9 +61,11 @@ static void pycode(struct ctx *c, uint32_t pid, uint64_t code, uint32_t token,
 	feed(c, &r);
 }
 
-static void pysample(struct ctx *c, uint32_t pid, uint64_t code, uint32_t token)
+/* A sample of one Python frame: code, its info (instruction, entry,
+ * token: kptop-stream(5), SAMPLE's pyframes). */
+static void pysample_info(struct ctx *c, uint32_t pid, uint64_t code, uint64_t info)
 {
-	uint64_t f[2] = { code, (uint64_t)token << 40 };
+	uint64_t f[2] = { code, info };
 	struct kp_record r = { .type = KP_REC_SAMPLE };
 
 	r.sample.pid = r.sample.tid = pid;
@@ -72,6 +74,11 @@ static void pysample(struct ctx *c, uint32_t pid, uint64_t code, uint32_t token)
 	r.sample.nr_pyframes = 1;
 	r.sample.pyframes = f;
 	feed(c, &r);
+}
+
+static void pysample(struct ctx *c, uint32_t pid, uint64_t code, uint32_t token)
+{
+	pysample_info(c, pid, code, (uint64_t)token << 40);
 }
 
 static void process(struct ctx *c, uint32_t pid, int start)
@@ -192,12 +199,21 @@ static void test_reused_code(void **state)
 	assert_true(self == 1);
 }
 
-/* The start line of the frame named "fn", when a stack has one. */
-static int start_line_cb(void *ctx, const struct kp_stack_visit *v)
+/* The line and start line of the frame named name, when a stack has one. */
+struct named_frame {
+	const char *name;
+	uint32_t line, start_line;
+};
+
+static int named_frame_cb(void *ctx, const struct kp_stack_visit *v)
 {
+	struct named_frame *nf = ctx;
+
 	for (size_t i = 0; i < v->depth; i++)
-		if (!strcmp(v->frames[i]->name, "fn"))
-			*(uint32_t *)ctx = v->frames[i]->start_line;
+		if (!strcmp(v->frames[i]->name, nf->name)) {
+			nf->line = v->frames[i]->line;
+			nf->start_line = v->frames[i]->start_line;
+		}
 	return 0;
 }
 
@@ -206,22 +222,13 @@ static int start_line_cb(void *ctx, const struct kp_stack_visit *v)
 static void test_start_line(void **state)
 {
 	struct ctx *c = *state;
-	uint32_t line = 0;
+	struct named_frame nf = { .name = "fn" };
 
 	process(c, 7, 1);
 	pycode(c, 7, 0x9000, 1, "fn");
 	pysample(c, 7, 0x9000, 1);
-	assert_int_equal(kp_model__foreach_stack(c->m, start_line_cb, &line), 0);
-	assert_int_equal(line, 10);
-}
-
-/* The line of the frame named "spin", when a stack has one. */
-static int spin_line_cb(void *ctx, const struct kp_stack_visit *v)
-{
-	for (size_t i = 0; i < v->depth; i++)
-		if (!strcmp(v->frames[i]->name, "spin"))
-			*(uint32_t *)ctx = v->frames[i]->line;
-	return 0;
+	assert_int_equal(kp_model__foreach_stack(c->m, named_frame_cb, &nf), 0);
+	assert_int_equal(nf.start_line, 10);
 }
 
 /* 3.10: the code object's co_linetable gives the line of f_lasti's
@@ -231,8 +238,7 @@ static void test_line_310(void **state)
 	static const uint8_t lt310[] = { 4, 1, 12, 1, 8, 1, 10, 2, 4, 1 };
 	struct ctx *c = *state;
 	struct kp_record r = { .type = KP_REC_PYCODE };
-	uint64_t f[2] = { 0x9000, (8 + 1) | KP_PYF_ENTRY | (uint64_t)1 << 40 };
-	uint32_t line = 0;
+	struct named_frame nf = { .name = "spin" };
 
 	process(c, 7, 1);
 	r.pycode = (struct kp_rec_pycode){ .pid = 7, .code = 0x9000, .token = 1,
@@ -240,15 +246,9 @@ static void test_line_310(void **state)
 		.filename = "/srv/app.py", .linetable = lt310,
 		.linetable_len = sizeof(lt310) };
 	feed(c, &r);
-	r = (struct kp_record){ .type = KP_REC_SAMPLE };
-	r.sample.pid = r.sample.tid = 7;
-	snprintf(r.sample.comm, sizeof(r.sample.comm), "python3");
-	r.sample.py_status = KP_PY_OK;
-	r.sample.nr_pyframes = 1;
-	r.sample.pyframes = f;
-	feed(c, &r);
-	assert_int_equal(kp_model__foreach_stack(c->m, spin_line_cb, &line), 0);
-	assert_int_equal(line, 5);
+	pysample_info(c, 7, 0x9000, (8 + 1) | KP_PYF_ENTRY | (uint64_t)1 << 40);
+	assert_int_equal(kp_model__foreach_stack(c->m, named_frame_cb, &nf), 0);
+	assert_int_equal(nf.line, 5);
 }
 
 static int count_emit(void *ctx, const struct kp_record *r)
