@@ -16,6 +16,8 @@
 #   perf-record perf record -e sched:sched_switch -a -g
 #   offcputime  offcputime-bpfcc (where it runs: it needs kprobes)
 #   kptop       kptop --batch --off-cpu (--off-cpu-min default, folded)
+#   kptop-fp    the same with --unwind fp (no program on the return to
+#               user space, which --unwind auto and dwarf attach)
 #   kptop-min0  the same with --off-cpu-min 0 (a record per interval);
 #               kptop-minN any other N (microseconds), for a sweep:
 #               -p "none kptop-min0 kptop-min250 kptop-min1000 ..."
@@ -67,6 +69,7 @@ start_row() {	# ROW: starts the tracer; sets tpid (empty: none)
 	perf-record) perf record -q -e sched:sched_switch -a -g -o "$T/perf.data" >"$T/out" 2>&1 & ;;
 	offcputime) offcputime-bpfcc -f >"$T/out" 2>&1 & ;;
 	kptop) "$KPTOP" --batch --off-cpu --weight off --format text >"$T/out" 2>&1 & ;;
+	kptop-fp) "$KPTOP" --batch --off-cpu --unwind fp --weight off --format text >"$T/out" 2>&1 & ;;
 	kptop-min[0-9]*) "$KPTOP" --batch --off-cpu --off-cpu-min "${1#kptop-min}" --weight off \
 		--format text >"$T/out" 2>&1 & ;;
 	esac

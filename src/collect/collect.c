@@ -310,6 +310,8 @@ static void offcpu_stats(struct kp_collector *c, struct kp_collect_stats *out)
 	out->off_lost_ns = off[KP_OFF_CNT_LOST_NS];
 	out->off_unpaired = off[KP_OFF_CNT_UNPAIRED];
 	out->off_wakeups = off[KP_OFF_CNT_WAKEUPS];
+	out->off_stack_wanted = off[KP_OFF_CNT_STACK_WANTED];
+	out->off_stack_copied = off[KP_OFF_CNT_STACK_COPIED];
 }
 
 int kp_collector__mark_dwarf(struct kp_collector *c, uint32_t pid, int on)

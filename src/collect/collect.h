@@ -97,10 +97,15 @@ struct kp_collect_stats {
 	 * folded into a later record (under --off-cpu-min), intervals lost
 	 * (buffer full) and their nanoseconds. Exact: every interval ended
 	 * is in a record's count, in off_lost, or waits in BPF for its
-	 * thread's sum to reach --off-cpu-min. */
+	 * thread's sum to reach --off-cpu-min. Records of processes unwound
+	 * by DWARF wait for their whole user stack (off_stack_wanted);
+	 * off_stack_copied of them had it copied (the others left their CPU
+	 * again before returning to user space, or have no rseq area, and
+	 * keep the frame-pointer stack). */
 	int off_on;
 	uint64_t off_switches, off_intervals, off_ns, off_records;
 	uint64_t off_short, off_lost, off_lost_ns, off_unpaired, off_wakeups;
+	uint64_t off_stack_wanted, off_stack_copied;
 	/* Samples of known Python processes, by how their Python frames
 	 * were read (kptop-stream(5), SAMPLE py_status). */
 	uint64_t py_ok, py_no_thread, py_trunc, py_fault;

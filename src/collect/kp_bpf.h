@@ -147,6 +147,8 @@ enum kp_bpf_off_counter {
 	KP_OFF_CNT_KSTACK_ERR,		/* kernel stack could not be read */
 	KP_OFF_CNT_USTACK_ERR,		/* user stack could not be read */
 	KP_OFF_CNT_WAKEUPS,		/* wakers noted */
+	KP_OFF_CNT_STACK_WANTED,	/* records held for a whole user stack */
+	KP_OFF_CNT_STACK_COPIED,	/* ... which had it copied (offcpu.bpf.c) */
 	KP_OFF_CNT_MAX,
 };
 
@@ -176,7 +178,10 @@ struct kp_bpf_off_thread {
 
 /* An off-CPU record in its ring buffer: struct kp_bpf_offcpu up to
  * data[], then nr_kframes + nr_uframes addresses (kernel first,
- * innermost first), then stack_len bytes of user stack at regs[7]. */
+ * innermost first), then stack_len bytes of user stack at regs[7]:
+ * KP_BPF_STACK_MIN copied at the switch-out, or, for a process unwound by
+ * DWARF, up to stack_bytes copied when the thread returns to user space
+ * (its user stack is still the one it left with). */
 struct kp_bpf_offcpu {
 	__u64 time_ns;			/* switch-out of the last interval */
 	__u64 off_ns;			/* the intervals' sum */
@@ -189,7 +194,7 @@ struct kp_bpf_offcpu {
 	char comm[KP_BPF_COMM_LEN];
 	char waker_comm[KP_BPF_COMM_LEN];
 	__u64 regs[KP_BPF_NR_REGS];
-	__u64 data[KP_BPF_MAX_FRAMES + KP_BPF_OFF_UFRAMES + KP_BPF_STACK_MIN / 8];
+	__u64 data[KP_BPF_MAX_FRAMES + KP_BPF_OFF_UFRAMES + KP_BPF_STACK_MAX / 8];
 };
 
 #define KP_BPF_OFFCPU_HDR ((unsigned long)&((struct kp_bpf_offcpu *)0)->data)

@@ -17,6 +17,7 @@
 
 #include "kp_bpf.h"
 #include "stream/sample-flags.h"
+#include "stack.bpf.h"
 
 #define FRAMES_BYTES (KP_BPF_MAX_FRAMES * 8)
 
@@ -177,35 +178,6 @@ static __always_inline __u32 walk_fp(struct kp_bpf_sample *s, __u32 off)
 	return w.n;
 }
 
-/* Copy the user stack from rsp up: want bytes, or the longest readable
- * prefix (the stack mapping ends a few pages above rsp): after a failed
- * read, drop the last page touched and retry. At least KP_BPF_STACK_MIN.
- * Returns the bytes copied. */
-static __always_inline __u32 copy_stack(struct kp_bpf_sample *s, __u32 off,
-					__u32 want)
-{
-	__u64 sp = s->regs[7], last, len = want;	/* 64-bit: one register */
-	int i;
-
-	asm volatile("" : "+r"(off));
-	if (off > 2 * FRAMES_BYTES)	/* for the verifier: (nk + nu) * 8 */
-		return 0;
-	for (i = 0; i < 20; i++) {
-		if (len < KP_BPF_STACK_MIN)
-			return 0;
-		if (len > KP_BPF_STACK_MAX)
-			len = KP_BPF_STACK_MAX;
-		asm volatile("" : "+r"(len));
-		if (len > KP_BPF_STACK_MAX || len == 0)
-			return 0;
-		if (!bpf_probe_read_user((char *)s->data + off, len, (void *)sp))
-			return (__u32)len;
-		last = (sp + len - 1) & ~4095ull;	/* the last page touched */
-		len = last > sp ? last - sp : len / 2;
-	}
-	return 0;
-}
-
 static __always_inline int wants_dwarf(__u32 pid)
 {
 	if (unwind_mode == 2)
@@ -285,7 +257,8 @@ static __always_inline void take_stacks(struct bpf_perf_event_data *ctx,
 	s->nr_regs = KP_BPF_NR_REGS;
 	s->flags |= KP_SAMPLE_REGS;
 	want = wants_dwarf(s->pid) ? stack_bytes : KP_BPF_STACK_MIN;
-	s->stack_len = copy_stack(s, (nk + nu) * 8, want);
+	s->stack_len = kp_copy_user_stack((char *)s->data, (nk + nu) * 8,
+					   2 * FRAMES_BYTES, s->regs[7], want);
 	if (want > KP_BPF_STACK_MIN && s->stack_len > KP_BPF_STACK_MIN)
 		count(cnt, KP_CNT_DWARF);
 }

@@ -24,7 +24,7 @@ KP_BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_x86 $(BPF_ARCH_INCLUDE) \
 	-I$(top_srcdir)/src -I$(top_srcdir)/src/collect -Wall -Werror
 src/collect/kptop.bpf.o: $(top_srcdir)/src/collect/kptop.bpf.c \
 		$(top_srcdir)/src/collect/kp_bpf.h $(top_srcdir)/src/stream/sample-flags.h \
-		$(top_srcdir)/src/collect/python.bpf.h
+		$(top_srcdir)/src/collect/python.bpf.h $(top_srcdir)/src/collect/stack.bpf.h
 	@$(MKDIR_P) src/collect
 	$(AM_V_GEN)$(BPF_CLANG) $(KP_BPF_CFLAGS) -c $(top_srcdir)/src/collect/kptop.bpf.c -o $@
 src/collect/kptop.skel.h: src/collect/kptop.bpf.o
@@ -32,11 +32,12 @@ src/collect/kptop.skel.h: src/collect/kptop.bpf.o
 		&& mv $@.tmp $@
 BUILT_SOURCES += src/collect/kptop.skel.h
 CLEANFILES += src/collect/kptop.bpf.o src/collect/kptop.skel.h src/collect/kptop.skel.h.tmp
-EXTRA_DIST += src/collect/kptop.bpf.c src/collect/python.bpf.h
+EXTRA_DIST += src/collect/kptop.bpf.c src/collect/python.bpf.h src/collect/stack.bpf.h
 
 ## The off-CPU program (--off-cpu), the same way: offcpu.skel.h.
 src/collect/offcpu.bpf.o: $(top_srcdir)/src/collect/offcpu.bpf.c \
-		$(top_srcdir)/src/collect/kp_bpf.h $(top_srcdir)/src/stream/sample-flags.h
+		$(top_srcdir)/src/collect/kp_bpf.h $(top_srcdir)/src/stream/sample-flags.h \
+		$(top_srcdir)/src/collect/stack.bpf.h
 	@$(MKDIR_P) src/collect
 	$(AM_V_GEN)$(BPF_CLANG) $(KP_BPF_CFLAGS) -c $(top_srcdir)/src/collect/offcpu.bpf.c -o $@
 src/collect/offcpu.skel.h: src/collect/offcpu.bpf.o
@@ -83,11 +84,15 @@ tests_collect_probe_SOURCES = tests/collect-probe.c
 tests_collect_probe_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
 tests_collect_probe_LDADD = $(KP_COLLECT_LIBS)
 
-## The off-CPU workload: spinning, pipe, nanosleep and mutex threads.
-check_PROGRAMS += tests/workload/offcpu
+## The off-CPU workload: spinning, pipe, nanosleep and mutex threads;
+## offcpu-nofp the same without frame pointers (DWARF off-CPU stacks).
+check_PROGRAMS += tests/workload/offcpu tests/workload/offcpu-nofp
 tests_workload_offcpu_SOURCES = tests/workload/offcpu.c
 tests_workload_offcpu_CFLAGS = $(AM_CFLAGS) $(KP_WORKLOAD_CFLAGS) -fno-omit-frame-pointer
 tests_workload_offcpu_LDADD = -lpthread
+tests_workload_offcpu_nofp_SOURCES = tests/workload/offcpu.c
+tests_workload_offcpu_nofp_CFLAGS = $(AM_CFLAGS) $(KP_WORKLOAD_CFLAGS) -fomit-frame-pointer
+tests_workload_offcpu_nofp_LDADD = -lpthread
 
 ## Switch-heavy workloads of bench/offcpu-bench.sh (built, never run).
 check_PROGRAMS += tests/workload/pingpong

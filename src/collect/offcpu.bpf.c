@@ -16,6 +16,15 @@
  * sched_waking notes the waker (current) in the slot of the thread woken,
  * and whether it ran in interrupt context (then current was only the task
  * the interrupt found running: KP_SAMPLE_WAKER_IRQ).
+ * A process unwound by DWARF (--unwind dwarf, or marked by --unwind auto:
+ * off_dwarf_pids, the sampling program's dwarf_pids shared) needs kilobytes
+ * of its user stack, which only its own thread can read and which would
+ * cost a copy at every switch-out: instead, its record is held in its
+ * CPU's off_scratch at the switch-in, and completed on the thread's return
+ * to user space (rseq_update, in its context), where its user stack is
+ * still the one it left with; if it leaves the CPU first (or its thread
+ * has no rseq area), the next switch there sends the record as it was
+ * held.
  * Every interval is counted, recorded or not, in off_counters.
  */
 #include <linux/bpf.h>
@@ -24,6 +33,7 @@
 
 #include "kp_bpf.h"
 #include "stream/sample-flags.h"
+#include "stack.bpf.h"
 
 #define UFRAMES_BYTES (KP_BPF_OFF_UFRAMES * 8)
 #define KFRAMES_BYTES (KP_BPF_MAX_FRAMES * 8)
@@ -47,6 +57,8 @@ const volatile __u32 filter_cgroup = 0;
 const volatile __u32 take_kernel = 1, take_user = 1;
 const volatile __u64 off_min_ns = 0;	/* record once the sum reaches it */
 const volatile __u64 wake_bytes = 0;
+const volatile __u32 unwind_mode = 0;	/* enum kp_unwind_mode, as kptop.bpf.c */
+const volatile __u32 stack_bytes = 8192;
 /* Counted up by the collector at each attach: a slot written before a
  * detach is stale (its interval spans the time nothing was watched). */
 __u32 attach_gen = 0;
@@ -70,13 +82,36 @@ struct {
 	__type(value, struct kp_bpf_off_counters);
 } off_counters SEC(".maps");
 
-/* Building one record; sched_switch does not nest on a CPU. */
+/* Building one record, an entry per CPU (a per-CPU array's value is
+ * limited to 32 KiB; the collector sizes it): sched_switch does not nest
+ * on a CPU, and rseq_update's probes run with preemption off. */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct kp_bpf_offcpu);
 } off_scratch SEC(".maps");
+
+/* The record off_scratch holds on its CPU for a whole user stack: the
+ * thread (global tid, 0: none) and the attach it was made in. */
+struct kp_off_held {
+	__u32 gtid, gen;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kp_off_held);
+} off_held SEC(".maps");
+
+/* kptop.bpf.c's dwarf_pids (the collector reuses its fd). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KP_BPF_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} off_dwarf_pids SEC(".maps");
 
 /* A zeroed slot to insert from (never written). */
 struct {
@@ -290,19 +325,47 @@ static __always_inline void put_user(struct kp_bpf_offcpu *r,
 	r->stack_len = KP_BPF_STACK_MIN;
 }
 
-/* The record of the slot's intervals, next's kernel stack read now. */
-static __always_inline void emit(struct task_struct *next,
-				 struct kp_bpf_off_thread *v, __u32 cpu,
-				 struct kp_bpf_off_counters *cnt)
+/* Send the record built in r on this CPU's ring buffer. */
+static __always_inline void output(struct kp_bpf_offcpu *r, __u32 cpu,
+				   struct kp_bpf_off_counters *cnt)
 {
-	__u32 zero = 0, nk = 0;
-	struct kp_bpf_offcpu *r = bpf_map_lookup_elem(&off_scratch, &zero);
 	void *rb = bpf_map_lookup_elem(&off_bufs, &cpu);
 	__u64 len, flags = BPF_RB_NO_WAKEUP;
-	long n;
 
-	if (!r || !rb)
-		goto lost;
+	len = KP_BPF_OFFCPU_HDR + (__u64)(r->nr_kframes + r->nr_uframes) * 8 +
+	      r->stack_len;
+	if (len > sizeof(*r))
+		len = sizeof(*r);
+	if (rb && wake_bytes) {
+		__u64 avail = bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA);
+
+		if (avail < wake_bytes && avail + len + 8 >= wake_bytes)
+			flags = BPF_RB_FORCE_WAKEUP;
+	}
+	if (!rb || bpf_ringbuf_output(rb, r, len, flags)) {
+		count(cnt, KP_OFF_CNT_LOST, r->count);
+		count(cnt, KP_OFF_CNT_LOST_NS, r->off_ns);
+		return;
+	}
+	count(cnt, KP_OFF_CNT_RECORDS, 1);
+}
+
+/* Is the slot's record to wait for the whole user stack (above)? */
+static __always_inline int wants_stack(const struct kp_bpf_off_thread *v)
+{
+	__u32 pid = v->pid;
+
+	if (!v->nr_regs || stack_bytes <= KP_BPF_STACK_MIN)
+		return 0;
+	if (unwind_mode == 2)
+		return 1;
+	return unwind_mode == 0 && bpf_map_lookup_elem(&off_dwarf_pids, &pid);
+}
+
+/* The record's fields from the slot. */
+static __always_inline void put_header(struct kp_bpf_offcpu *r,
+				       const struct kp_bpf_off_thread *v)
+{
 	r->time_ns = v->out_ns;
 	r->off_ns = v->pend_ns;
 	r->count = v->pend_n;
@@ -320,6 +383,25 @@ static __always_inline void emit(struct task_struct *next,
 	r->waker_tid = v->waker_tid;
 	__builtin_memcpy(r->comm, v->comm, sizeof(r->comm));
 	__builtin_memcpy(r->waker_comm, v->waker_comm, sizeof(r->waker_comm));
+}
+
+/* The record of the slot's intervals, next's kernel stack read now; sent,
+ * or held in off_scratch until next returns to user space. */
+static __always_inline void emit(struct task_struct *next,
+				 struct kp_bpf_off_thread *v, __u32 cpu,
+				 struct kp_bpf_off_counters *cnt)
+{
+	__u32 zero = 0, nk = 0;
+	struct kp_bpf_offcpu *r = bpf_map_lookup_elem(&off_scratch, &cpu);
+	struct kp_off_held *h = bpf_map_lookup_elem(&off_held, &zero);
+	long n;
+
+	if (!r || !h) {
+		count(cnt, KP_OFF_CNT_LOST, v->pend_n);
+		count(cnt, KP_OFF_CNT_LOST_NS, v->pend_ns);
+		return;
+	}
+	put_header(r, v);
 	if (take_kernel) {
 		n = bpf_get_task_stack(next, r->data, KFRAMES_BYTES, 0);
 		if (n < 0) {
@@ -332,23 +414,33 @@ static __always_inline void emit(struct task_struct *next,
 	}
 	r->nr_kframes = nk;
 	put_user(r, v, nk);
-	len = KP_BPF_OFFCPU_HDR + (__u64)(r->nr_kframes + r->nr_uframes) * 8 +
-	      r->stack_len;
-	if (len > sizeof(*r))
-		len = sizeof(*r);
-	if (wake_bytes) {
-		__u64 avail = bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA);
-
-		if (avail < wake_bytes && avail + len + 8 >= wake_bytes)
-			flags = BPF_RB_FORCE_WAKEUP;
+	if (wants_stack(v)) {
+		h->gtid = v->gtid;
+		h->gen = attach_gen;
+		count(cnt, KP_OFF_CNT_STACK_WANTED, 1);
+		return;
 	}
-	if (bpf_ringbuf_output(rb, r, len, flags))
-		goto lost;
-	count(cnt, KP_OFF_CNT_RECORDS, 1);
-	return;
-lost:
-	count(cnt, KP_OFF_CNT_LOST, v->pend_n);
-	count(cnt, KP_OFF_CNT_LOST_NS, v->pend_ns);
+	output(r, cpu, cnt);
+}
+
+/* A record still held on this CPU goes out as it is (its thread left the
+ * CPU, or exited, before it returned to user space), before
+ * off_scratch is used again; one of an earlier attach is counted lost. */
+static __always_inline void flush_held(__u32 cpu, struct kp_bpf_off_counters *cnt)
+{
+	__u32 zero = 0;
+	struct kp_off_held *h = bpf_map_lookup_elem(&off_held, &zero);
+	struct kp_bpf_offcpu *r = bpf_map_lookup_elem(&off_scratch, &cpu);
+
+	if (!h || !h->gtid || !r)
+		return;
+	h->gtid = 0;
+	if (h->gen != attach_gen) {
+		count(cnt, KP_OFF_CNT_LOST, r->count);
+		count(cnt, KP_OFF_CNT_LOST_NS, r->off_ns);
+		return;
+	}
+	output(r, cpu, cnt);
 }
 
 /* next comes back on a CPU: the interval ends. */
@@ -392,8 +484,51 @@ int kp_switch(__u64 *ctx)
 	__u64 now = bpf_ktime_get_ns();
 
 	count(cnt, KP_OFF_CNT_SWITCHES, 1);
+	flush_held(cpu, cnt);
 	switch_out(prev, ctx[3], now, cnt);
 	switch_in(next, now, cpu, cnt);
+	return 0;
+}
+
+/* current is about to return to user space after it was switched back
+ * in (rseq's notification on that return: glibc registers every thread
+ * with rseq, so the kernel's rseq_update runs there, in its context,
+ * after each switch): if its CPU holds its record, the user stack it left
+ * with is copied in and the record sent. Runs once per return after a
+ * switch; one per-CPU look-up when nothing is held. */
+SEC("tp_btf/rseq_update")
+int kp_user_return(__u64 *ctx)
+{
+	__u32 zero = 0, cpu, off, n;
+	struct kp_off_held *h = bpf_map_lookup_elem(&off_held, &zero);
+	struct kp_bpf_off_counters *cnt;
+	const struct pt_regs *p;
+	struct kp_bpf_offcpu *r;
+
+	if (!h || !h->gtid || h->gtid != (__u32)bpf_get_current_pid_tgid())
+		return 0;
+	h->gtid = 0;
+	cnt = bpf_map_lookup_elem(&off_counters, &zero);
+	cpu = bpf_get_smp_processor_id();
+	r = bpf_map_lookup_elem(&off_scratch, &cpu);
+	if (!r)
+		return 0;
+	if (h->gen != attach_gen) {	/* held before a detach */
+		count(cnt, KP_OFF_CNT_LOST, r->count);
+		count(cnt, KP_OFF_CNT_LOST_NS, r->off_ns);
+		return 0;
+	}
+	p = (const struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	off = (r->nr_kframes + r->nr_uframes) * 8;
+	if (p && p->rsp == r->regs[7]) {	/* the stack it left with */
+		n = kp_copy_user_stack((char *)r->data, off, KFRAMES_BYTES + UFRAMES_BYTES,
+				       r->regs[7], stack_bytes);
+		if (n > r->stack_len) {
+			r->stack_len = n;
+			count(cnt, KP_OFF_CNT_STACK_COPIED, 1);
+		}
+	}
+	output(r, cpu, cnt);
 	return 0;
 }
 

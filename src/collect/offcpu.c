@@ -18,12 +18,14 @@
 #include <bpf/libbpf.h>
 
 #include "collect/kp_bpf.h"
+#include "collect/kptop.skel.h"
 #include "collect/offcpu.skel.h"
 
 
 struct kp_offcpu {
 	struct offcpu_bpf *skel;
 	struct bpf_link *sw, *wk;	/* attached: both, or neither */
+	struct bpf_link *uret;		/* rseq_update, with them where it loads */
 	int *rb_fds;			/* [nr_cpus] */
 	int cgroup_fd;
 	uint64_t *cnt_buf;		/* [nr_possible][KP_OFF_CNT_MAX] */
@@ -45,7 +47,7 @@ static int on_offcpu(void *ctx, void *data, size_t size)
 	cpu = b->cpu < (uint32_t)c->nr_possible ? b->cpu : 0;
 	c->cycle_bytes[cpu] += size + 8;
 	if (b->nr_kframes > KP_MAX_FRAMES || b->nr_uframes > KP_BPF_OFF_UFRAMES ||
-	    b->stack_len > KP_BPF_STACK_MIN || !b->count ||
+	    b->stack_len > KP_BPF_STACK_MAX || !b->count ||
 	    KP_BPF_OFFCPU_HDR + (b->nr_kframes + b->nr_uframes) * 8ul +
 	    b->stack_len > size)
 		return 0;	/* malformed: the BPF side counted it sent */
@@ -93,6 +95,20 @@ static void set_rodata(struct kp_collector *c, struct offcpu_bpf *s)
 	s->rodata->take_user = !c->o.kernel_only;
 	s->rodata->off_min_ns = c->o.off_cpu_min_ns;
 	s->rodata->wake_bytes = c->o.cpu_buffer_bytes / 4;
+	s->rodata->unwind_mode = (uint32_t)c->o.unwind;
+	s->rodata->stack_bytes = c->o.stack_bytes;
+}
+
+/* Whole user stacks are taken on the return to user space (offcpu.bpf.c)
+ * where DWARF may unwind them: that program loads only then, and shares
+ * the sampling program's marked processes. */
+static int want_user_return(struct kp_collector *c, struct offcpu_bpf *s)
+{
+	if (c->o.unwind == KP_UNWIND_FP || c->o.kernel_only ||
+	    c->o.stack_bytes <= KP_BPF_STACK_MIN)
+		return bpf_program__set_autoload(s->progs.kp_user_return, false);
+	return bpf_map__reuse_fd(s->maps.off_dwarf_pids,
+				 bpf_map__fd(c->skel->maps.dwarf_pids));
 }
 
 static int fill_filters(struct kp_collector *c, struct kp_offcpu *f,
@@ -174,6 +190,11 @@ int kp_offcpu__open(struct kp_collector *c, struct kp_err *err)
 				  strerror(errno ? errno : ENOMEM));
 	set_rodata(c, f->skel);
 	bpf_map__set_max_entries(f->skel->maps.off_bufs, (uint32_t)c->nr_possible);
+	bpf_map__set_max_entries(f->skel->maps.off_scratch, (uint32_t)c->nr_possible);
+	ret = want_user_return(c, f->skel);
+	if (ret)
+		return kp_err_set(err, ret, "cannot share the marked processes with "
+				  "the off-CPU program: %s", strerror(-ret));
 	ret = offcpu_bpf__load(f->skel);
 	if (ret)
 		return kp_err_set(err, -ENOTSUP, "cannot load the off-CPU BPF program "
@@ -195,22 +216,29 @@ int kp_offcpu__enable(struct kp_collector *c, int on)
 		if (!on && f->sw) {
 			bpf_link__destroy(f->sw);
 			bpf_link__destroy(f->wk);
-			f->sw = f->wk = NULL;
+			bpf_link__destroy(f->uret);
+			f->sw = f->wk = f->uret = NULL;
 		}
 		return 0;
 	}
 	f->skel->bss->attach_gen++;	/* slots of an earlier attach are stale */
-	f->wk = bpf_program__attach(f->skel->progs.kp_waking);
-	if (!f->wk)
+	if (bpf_program__autoload(f->skel->progs.kp_user_return) &&
+	    !(f->uret = bpf_program__attach(f->skel->progs.kp_user_return)))
 		return -errno;
-	f->sw = bpf_program__attach(f->skel->progs.kp_switch);
-	if (!f->sw) {
+	f->wk = bpf_program__attach(f->skel->progs.kp_waking);
+	if (!f->wk) {
 		ret = -errno;
-		bpf_link__destroy(f->wk);
-		f->wk = NULL;
-		return ret;
+		goto out;
 	}
-	return 0;
+	f->sw = bpf_program__attach(f->skel->progs.kp_switch);
+	if (f->sw)
+		return 0;
+	ret = -errno;
+out:
+	bpf_link__destroy(f->wk);
+	bpf_link__destroy(f->uret);
+	f->wk = f->uret = NULL;
+	return ret;
 }
 
 int kp_offcpu__on(const struct kp_collector *c)

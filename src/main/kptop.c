@@ -661,6 +661,8 @@ static void count_interval(struct run *r, struct kp_report_counts *c)
 	c->off_switches = st.off_switches - a->off_switches;
 	c->off_intervals = st.off_intervals - a->off_intervals;
 	c->off_ns = st.off_ns - a->off_ns;
+	c->off_stack_wanted = st.off_stack_wanted - a->off_stack_wanted;
+	c->off_stack_copied = st.off_stack_copied - a->off_stack_copied;
 	r->cut = st;
 }
 

@@ -49,8 +49,8 @@ TESTS += tests/cli-event.sh
 EXTRA_DIST += tests/cli-event.sh
 
 ## --off-cpu and --weight in batch, on the off-CPU workload (root + BPF).
-TESTS += tests/batch-offcpu.sh
-EXTRA_DIST += tests/batch-offcpu.sh
+TESTS += tests/batch-offcpu.sh tests/batch-offcpu-dwarf.sh
+EXTRA_DIST += tests/batch-offcpu.sh tests/batch-offcpu-dwarf.sh
 ## --weight wall in one pprof: wall, cpu and off_cpu sample types (go tool pprof).
 TESTS += tests/batch-wall-pprof.sh
 EXTRA_DIST += tests/batch-wall-pprof.sh tests/offcpu-lib.sh

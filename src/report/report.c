@@ -110,9 +110,13 @@ void kp_report_counters(FILE *out, const char *prefix,
 		double d = f->duration_s > 0 ? f->duration_s : 1;
 
 		fprintf(out, "%soff-cpu: switches %" PRIu64 " (%.0f/s), intervals %"
-			PRIu64 ", %.3f s off\n", prefix, k->off_switches,
+			PRIu64 ", %.3f s off", prefix, k->off_switches,
 			(double)k->off_switches / d, k->off_intervals,
 			(double)k->off_ns / 1e9);
+		if (k->off_stack_wanted)
+			fprintf(out, ", whole user stacks %" PRIu64 " of %" PRIu64,
+				k->off_stack_copied, k->off_stack_wanted);
+		fputc('\n', out);
 	}
 	drops_line(out, prefix, "drops", f->lost);
 	if (run)

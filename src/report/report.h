@@ -53,9 +53,12 @@ struct kp_report_counts {
 						 * kernel + user */
 	uint64_t stack_err_kernel, stack_err_user;
 	/* --off-cpu: on, scheduler switches seen, off-CPU intervals ended
-	 * and their nanoseconds (recorded, held or lost: lost[KP_LOST_OFFCPU]) */
+	 * and their nanoseconds (recorded, held or lost: lost[KP_LOST_OFFCPU]);
+	 * records that waited for a whole user stack, and those that had it
+	 * (collect.h kp_collect_stats) */
 	int off_on;
 	uint64_t off_switches, off_intervals, off_ns;
+	uint64_t off_stack_wanted, off_stack_copied;
 };
 
 /* What the report says about the run beyond the model's contents.

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* stack.bpf.h — the copy of a user stack for DWARF unwinding, shared by
+ * the BPF programs (included by kptop.bpf.c and offcpu.bpf.c, after
+ * kp_bpf.h).
+ *
+ * Owns: kp_copy_user_stack, which reads the current task's user stack from
+ * its stack pointer up into a record's data. It never reads another
+ * task's memory (bpf_probe_read_user reads current's) and never sleeps:
+ * a page that is not present ends the copy there.
+ */
+#ifndef KP_COLLECT_STACK_BPF_H
+#define KP_COLLECT_STACK_BPF_H
+
+/* Copy want bytes of user stack from sp up into dst + off, or the longest
+ * readable prefix (the stack mapping ends a few pages above sp): after a
+ * failed read, drop the last page touched and retry. off_max bounds off
+ * for the verifier (a constant: dst must have off_max + KP_BPF_STACK_MAX
+ * bytes). Returns the bytes copied, 0 if not even KP_BPF_STACK_MIN. */
+static __always_inline __u32 kp_copy_user_stack(char *dst, __u32 off, __u32 off_max,
+						__u64 sp, __u32 want)
+{
+	__u64 last, len = want;	/* 64-bit: one register */
+	int i;
+
+	asm volatile("" : "+r"(off));
+	if (off > off_max)
+		return 0;
+	for (i = 0; i < 20; i++) {
+		if (len < KP_BPF_STACK_MIN)
+			return 0;
+		if (len > KP_BPF_STACK_MAX)
+			len = KP_BPF_STACK_MAX;
+		asm volatile("" : "+r"(len));
+		if (len > KP_BPF_STACK_MAX || len == 0)
+			return 0;
+		if (!bpf_probe_read_user(dst + off, len, (void *)sp))
+			return (__u32)len;
+		last = (sp + len - 1) & ~4095ull;	/* the last page touched */
+		len = last > sp ? last - sp : len / 2;
+	}
+	return 0;
+}
+
+#endif /* KP_COLLECT_STACK_BPF_H */
