@@ -23,11 +23,9 @@
 #include "collect/kp_bpf.h"
 #include "collect/kptop.skel.h"
 
-#define KP_DEFAULT_HZ 999
 #define KP_DEFAULT_QUEUE (64u << 20)
 #define KP_DEFAULT_CPU_BUF (2u << 20)
 #define KP_DEFAULT_CPU_BUF_DWARF (8u << 20)
-#define KP_DEFAULT_STACK_BYTES 8192
 #define KP_PROC_PID_INIT_INO 0xEFFFFFFCu	/* the initial pid namespace */
 
 int kp_collect__pidns(uint64_t *dev, uint64_t *ino)
@@ -126,7 +124,7 @@ static int fill_opts(struct kp_collector *c, const struct kp_collect_opts *o,
 	c->o = *o;
 	c->o.pids = NULL;	/* copied below: the caller's array is not kept */
 	if (!c->o.freq_hz)
-		c->o.freq_hz = KP_DEFAULT_HZ;
+		c->o.freq_hz = KP_DEFAULT_FREQ;
 	if (!c->o.period && c->o.freq_hz > (uint64_t)max_rate)
 		return kp_err_set(err, KP_EUSAGE,
 			"-F %u is over the kernel's limit of %ld samples per second per CPU "

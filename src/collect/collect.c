@@ -347,12 +347,12 @@ int kp_collector__python(struct kp_collector *c, uint32_t pid,
 		return ret == -ENOENT ? 0 : ret;
 	}
 	if (py->f_code > KP_BPF_PY_WINDOW - 8 || py->f_previous > KP_BPF_PY_WINDOW - 8 ||
-	    py->frames > KP_BPF_PY_FRAMES_LASTI_BYTES || py->tid > KP_BPF_PY_TID_PTHREAD)
+	    py->frames > KP_PY_FRAMES_LASTI_BYTES || py->tid > KP_PY_TID_PTHREAD)
 		return -EINVAL;
-	if (py->frames == KP_BPF_PY_FRAMES_INTERP ?
+	if (py->frames == KP_PY_FRAMES_INTERP ?
 	    py->f_instr > KP_BPF_PY_WINDOW - 8 || py->f_owner >= KP_BPF_PY_WINDOW ||
 	    (py->f_entry != KP_COLLECT_PY_NONE && py->f_entry >= KP_BPF_PY_WINDOW) :
-	    py->f_instr > 4096 - 4 || py->f_entry != KP_COLLECT_PY_NONE ||
+	    py->f_instr > KP_PY_LASTI_OFF_MAX || py->f_entry != KP_COLLECT_PY_NONE ||
 	    py->f_owner != KP_COLLECT_PY_NONE)
 		return -EINVAL;
 	v.runtime = py->runtime;

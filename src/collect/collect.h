@@ -35,6 +35,7 @@
 #include <sys/types.h>
 
 #include "util/kp_err.h"
+#include "util/py-walk.h"
 
 enum { KP_OFFCPU_ON = 1, KP_OFFCPU_READY = 2 };
 
@@ -46,8 +47,12 @@ enum kp_unwind_mode {
 
 #define KP_COLLECT_IDLE_RANGES 4	/* = KP_BPF_IDLE_RANGES */
 
+/* The collector's defaults, which main's options show and start from. */
+#define KP_DEFAULT_FREQ 999
+#define KP_DEFAULT_STACK_BYTES 8192
+
 struct kp_collect_opts {
-	uint32_t freq_hz;		/* per CPU; 0 = 999 */
+	uint32_t freq_hz;		/* per CPU; 0 = KP_DEFAULT_FREQ */
 	const char *event;		/* -e: perf's name (event.h); NULL = cpu-clock */
 	uint64_t period;		/* -c: a sample every period events; 0 = freq_hz */
 	/* --off-cpu: 0 not loaded; KP_OFFCPU_ON loaded and attached at
@@ -61,7 +66,7 @@ struct kp_collect_opts {
 	size_t cpu_buffer_bytes;	/* per-CPU buffer size; 0 = default */
 	size_t queue_limit_bytes;	/* central queue byte limit; 0 = 64 MiB */
 	enum kp_unwind_mode unwind;
-	uint32_t stack_bytes;		/* user stack copy for dwarf; 0 = 8192 */
+	uint32_t stack_bytes;		/* user stack copy for dwarf; 0 = default */
 	int no_snapshot;		/* tests: skip the /proc snapshot */
 	/* Kernel text where an idle CPU halts ([lo, hi)): a sample of the
 	 * idle task there keeps only that address as its kernel stack, as
@@ -127,14 +132,10 @@ struct kp_collect_py {
 	uint16_t f_code, f_previous, f_instr;	/* _PyInterpreterFrame, < 64 */
 	uint16_t f_entry, f_owner;	/* .is_entry (NONE: shim frames), .owner */
 	uint16_t co_linetable, co_code;	/* PyCodeObject */
-	/* 0: _PyInterpreterFrame (3.11 and later); 1: PyFrameObject, f_instr
-	 * is f_lasti, an int in code units (3.10; f_entry and f_owner NONE,
-	 * every frame a call of the loop of its own); 2: the same with
-	 * f_lasti in bytes (3.8, 3.9) */
+	/* util/py-walk.h KP_PY_FRAMES_* (with PyFrameObject frames, f_entry
+	 * and f_owner are NONE and f_instr at most KP_PY_LASTI_OFF_MAX) */
 	uint8_t frames;
-	/* 0: ts_tid is the kernel's thread id; 1: pthread_self(), which is
-	 * the thread's fs base on x86-64 (3.10 and older) */
-	uint8_t tid;
+	uint8_t tid;			/* util/py-walk.h KP_PY_TID_* */
 };
 
 struct kp_collector;

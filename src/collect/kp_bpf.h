@@ -18,6 +18,8 @@
 #ifndef KP_COLLECT_BPF_H
 #define KP_COLLECT_BPF_H
 
+#include "util/py-walk.h"
+
 #ifndef KP_BPF_MAX_FRAMES
 #define KP_BPF_MAX_FRAMES 127		/* per stack, = KP_MAX_FRAMES */
 #endif
@@ -49,6 +51,10 @@
 #ifndef KP_BPF_PY_PROCS
 #define KP_BPF_PY_PROCS 4096		/* py_procs entries */
 #endif
+/* The kernel's task flag of a kernel thread (include/linux/sched.h), in
+ * task_struct.flags and /proc/PID/stat's flags field. */
+#define KP_PF_KTHREAD 0x00200000u
+
 #define KP_BPF_PY_NONE 0xffff		/* an offset the version lacks */
 #define KP_BPF_PY_WINDOW 72		/* bytes of a frame read at once */
 
@@ -73,17 +79,10 @@ struct kp_bpf_py_proc {
 	__u16 f_owner;		/* .owner (1 byte) */
 	__u16 co_linetable;	/* PyCodeObject.co_linetable */
 	__u16 co_code;		/* PyCodeObject.co_code_adaptive */
-	__u8 frames;		/* KP_BPF_PY_FRAMES_* */
-	__u8 tid;		/* KP_BPF_PY_TID_* */
+	__u8 frames;		/* util/py-walk.h KP_PY_FRAMES_* */
+	__u8 tid;		/* util/py-walk.h KP_PY_TID_* */
 	__u16 pad[2];
 };
-/* How the frames are walked (struct kp_bpf_py_proc.frames). */
-#define KP_BPF_PY_FRAMES_INTERP 0	/* _PyInterpreterFrame, f_instr a pointer (3.11-) */
-#define KP_BPF_PY_FRAMES_LASTI 1	/* PyFrameObject, f_instr an int index (3.10) */
-#define KP_BPF_PY_FRAMES_LASTI_BYTES 2	/* ... the int in bytes (3.8, 3.9) */
-/* What ts_tid holds (.tid). */
-#define KP_BPF_PY_TID_NATIVE 0		/* native_thread_id */
-#define KP_BPF_PY_TID_PTHREAD 1		/* thread_id: pthread_self, the fs base */
 
 /* Per-CPU counters (counters map, one struct per CPU). */
 enum kp_bpf_counter {

@@ -37,7 +37,6 @@
 
 #define UFRAMES_BYTES (KP_BPF_OFF_UFRAMES * 8)
 #define KFRAMES_BYTES (KP_BPF_MAX_FRAMES * 8)
-#define PF_KTHREAD 0x00200000
 #define TASK_REPORT 0x7f	/* the state bits sched_switch reports */
 
 /* The fields read, relocated by CO-RE against the kernel's BTF. */
@@ -298,7 +297,7 @@ static __always_inline void switch_out(struct task_struct *prev, __u64 state,
 	v->waker_pid = v->waker_tid = 0;
 	v->waker_comm[0] = '\0';
 	bpf_get_current_comm(v->comm, sizeof(v->comm));
-	if (take_user && !(prev->flags & PF_KTHREAD))
+	if (take_user && !(prev->flags & KP_PF_KTHREAD))
 		user_part(v, cnt);
 }
 
@@ -556,7 +555,7 @@ static __always_inline int in_irq_context(void)
 		return 0;
 	if (here - base > KP_THREAD_SIZE)
 		return 1;
-	if (t->flags & PF_KTHREAD)
+	if (t->flags & KP_PF_KTHREAD)
 		return 0;
 	if (bpf_probe_read_kernel(&orig_ax, sizeof(orig_ax),
 				  (char *)bpf_task_pt_regs(t) + offsetof(struct pt_regs, orig_rax)))

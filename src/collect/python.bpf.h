@@ -145,7 +145,7 @@ static __always_inline int py_shim(struct py_fw *w)
 {
 	__u32 at;
 
-	if (w->pp->frames != KP_BPF_PY_FRAMES_INTERP || w->pp->f_entry != KP_BPF_PY_NONE ||
+	if (w->pp->frames != KP_PY_FRAMES_INTERP || w->pp->f_entry != KP_BPF_PY_NONE ||
 	    py_byte(w->win, w->pp->f_owner) != 3)
 		return 0;
 	if (w->n) {
@@ -168,7 +168,7 @@ static __always_inline __u64 py_info_lasti(struct py_fw *w, __u64 frame)
 
 	if (!bpf_probe_read_user(&lasti, sizeof(lasti), (void *)(frame + w->pp->f_instr)) &&
 	    lasti >= 0)
-		info = (w->pp->frames == KP_BPF_PY_FRAMES_LASTI_BYTES ? (__u64)lasti / 2
+		info = (w->pp->frames == KP_PY_FRAMES_LASTI_BYTES ? (__u64)lasti / 2
 								       : (__u64)lasti) + 1;
 	return info | KP_PYF_ENTRY;
 }
@@ -221,7 +221,7 @@ static long py_frame_step(__u64 i, void *ctx)
 	*(__u64 *)((char *)w->s->data + at) = code;
 	/* the token: bits 4 to 27 of the line table's address */
 	*(__u64 *)((char *)w->s->data + at + 8) =
-		(w->pp->frames == KP_BPF_PY_FRAMES_INTERP ? py_info(w, code)
+		(w->pp->frames == KP_PY_FRAMES_INTERP ? py_info(w, code)
 							  : py_info_lasti(w, frame)) |
 		((lt >> 4) & 0xffffff) << 40;
 	w->n++;
@@ -246,7 +246,7 @@ static __always_inline __u64 py_current(struct kp_bpf_sample *s,
 	struct py_thr t = { .ts_next = pp->ts_next, .ts_tid = pp->ts_tid };
 	__u64 interp = 0, frame = 0, at;
 
-	t.tid = pp->tid == KP_BPF_PY_TID_PTHREAD ? py_pthread() :
+	t.tid = pp->tid == KP_PY_TID_PTHREAD ? py_pthread() :
 		pp->own_pidns ? py_ns_tid() : s->gtid;
 	if (bpf_probe_read_user(&interp, 8, (void *)(pp->runtime + pp->interp_head)) ||
 	    !interp ||

@@ -16,7 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PF_KTHREAD 0x00200000u
+#include "collect/kp_bpf.h"
+
 #define CGROUP_MAX_DEPTH 32
 
 struct proc_stat {
@@ -204,11 +205,11 @@ static void emit_process(struct kp_emit *e, uint32_t pid, uint64_t now,
 		.time_ns = now, .start_ns = start > boot_off ? start - boot_off : 0,
 		.pid = pid, .ppid = ps.ppid, .gpid = pid, .uid = uid,
 		.flags = KP_PROC_SNAPSHOT |
-			 ((ps.flags & PF_KTHREAD) ? KP_PROC_KTHREAD : 0),
+			 ((ps.flags & KP_PF_KTHREAD) ? KP_PROC_KTHREAD : 0),
 		.comm = ps.comm, .exe = exe,
 	};
 	kp_emit(e, &r);
-	if (ps.flags & PF_KTHREAD)
+	if (ps.flags & KP_PF_KTHREAD)
 		return;
 	emit_threads(e, pid, now);
 	emit_maps(e, pid, now);

@@ -34,14 +34,11 @@ enum kp_exit {
 	KP_EXIT_INPUT = 4,
 };
 
-#define KP_DEFAULT_FREQ 999
 #define KP_DEFAULT_SPOOL_S 60
 /* The model gets three quarters of --max-memory, the spool the rest. */
 #define KP_DEFAULT_MAX_MEMORY_MB 96
-#define KP_DEFAULT_STACK_BYTES 8192
 #define KP_DEFAULT_OFF_CPU_MIN_US 1000
 #define KP_DEFAULT_DELAY_S 2.0
-#define KP_DEFAULT_WINDOW_S 10
 #define KP_DEFAULT_PUSH_DELAY_S 15.0
 #define KP_DEFAULT_PUSH_SPOOL_MB 64
 

@@ -219,6 +219,7 @@ enum kp_time_mode {
 				 * (a stack below 0.01 drops to 0) */
 	KP_TIME_WINDOW = 2,	/* the last window_s seconds */
 };
+#define KP_DEFAULT_WINDOW_S 10	/* window_s 0 */
 
 struct kp_model_opts {
 	size_t max_nodes;		/* 0 = default (KP_MODEL_DEFAULT_MAX_NODES) */
@@ -283,7 +284,7 @@ void kp_model__refresh(struct kp_model *m, uint64_t now_ns);
 
 /* To CUMULATIVE: every sample since the zero or mark counts again. To
  * DECAY: the current counts start decaying. To WINDOW (window_s 0: the
- * last one, else 10): the window starts empty; it is exact to one second
+ * last one, else KP_DEFAULT_WINDOW_S): the window starts empty; it is exact to one second
  * and older samples (by their time) are not counted. */
 void kp_model__set_time_mode(struct kp_model *m, enum kp_time_mode mode,
 			     unsigned window_s);

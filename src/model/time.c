@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KP_DEFAULT_WINDOW_S 10
 #define KP_DECAY_FLOOR 0.01
 
 static void expire(struct kp_model *m, struct kp_wbucket *b)

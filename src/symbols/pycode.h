@@ -23,27 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/py-walk.h"
+
 #define KP_PY_OFF_NONE 0xffff	/* the version has no such field */
-
-/* How a version's frames are walked (kp_py_layout.frames; the values of
- * collect.h's and kp_bpf.h's py frames field). */
-enum kp_py_frames {
-	/* 3.11 and later: _PyInterpreterFrame, f_instr a pointer into the
-	 * code object (co_code: its first code unit) */
-	KP_PY_FRAMES_INTERP = 0,
-	/* 3.10: PyFrameObject, f_instr is f_lasti, an int in code units;
-	 * one call of the evaluation loop per frame */
-	KP_PY_FRAMES_LASTI = 1,
-	/* 3.8, 3.9: the same, f_lasti in bytes */
-	KP_PY_FRAMES_LASTI_BYTES = 2,
-};
-
-/* What ts_tid holds (kp_py_layout.tid; collect.h's, kp_bpf.h's). */
-enum kp_py_tid {
-	KP_PY_TID_NATIVE = 0,	/* native_thread_id: the kernel's thread id */
-	KP_PY_TID_PTHREAD = 1,	/* thread_id, pthread_self(): on x86-64 the
-				 * thread's fs base (3.10 and older) */
-};
 
 /* Byte offsets of one interpreter version's structures. */
 struct kp_py_layout {
@@ -52,7 +34,7 @@ struct kp_py_layout {
 	uint16_t interp_head, tstate_head, ts_next, ts_tid, ts_cframe, ts_frame;
 	uint16_t f_code, f_previous, f_instr, f_entry, f_owner;
 	uint16_t co_linetable, co_code;	/* co_code: before 3.11 the size read */
-	uint8_t frames, tid;		/* enum kp_py_frames, enum kp_py_tid */
+	uint8_t frames, tid;		/* util/py-walk.h KP_PY_FRAMES_*, KP_PY_TID_* */
 	/* read here, from the code object; co_qualname is co_name before
 	 * 3.11, which have no qualified names */
 	uint16_t co_firstlineno, co_filename, co_qualname;

@@ -7,6 +7,7 @@ libkputil_a_SOURCES = src/util/kp_err.h src/util/kp_err.c \
 	src/util/crc32c.h src/util/crc32c.c \
 	src/util/safedir.h src/util/safedir.c \
 	src/util/cfi-rec.h src/util/cfi-rec.c \
+	src/util/py-walk.h \
 	src/util/srcline.h src/util/srcline.c \
 	src/util/filemap.h src/util/filemap.c src/util/mappath.h
 
