@@ -398,6 +398,7 @@ void kp_collector__stats(struct kp_collector *c, struct kp_collect_stats *out)
 	out->stack_err_kernel = sum[KP_CNT_KSTACK_ERR];
 	out->stack_err_user = sum[KP_CNT_USTACK_ERR];
 	out->dwarf_samples = sum[KP_CNT_DWARF];
+	out->dwarf_spec = sum[KP_CNT_DWARF_SPEC];
 	out->py_ok = sum[KP_CNT_PY_OK];
 	out->py_no_thread = sum[KP_CNT_PY_NO_THREAD];
 	out->py_trunc = sum[KP_CNT_PY_TRUNC];

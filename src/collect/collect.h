@@ -93,6 +93,7 @@ struct kp_collect_stats {
 	uint64_t stack_err_kernel;	/* samples kept whose kernel stack failed */
 	uint64_t stack_err_user;	/* samples kept whose user stack failed */
 	uint64_t dwarf_samples;		/* samples that carried regs + stack bytes */
+	uint64_t dwarf_spec;		/* ... before their process was marked (auto) */
 	uint64_t marked_pids;		/* processes marked for DWARF in auto mode */
 	uint64_t queue_bytes, queue_limit;	/* current fill and limit */
 	uint64_t records;		/* all records queued (samples + control) */

@@ -41,6 +41,12 @@
 #ifndef KP_BPF_MAX_PIDS
 #define KP_BPF_MAX_PIDS 8192		/* -p filter and dwarf_pids entries */
 #endif
+#ifndef KP_BPF_EXE_STATES
+#define KP_BPF_EXE_STATES 1024		/* programs --unwind auto follows (LRU) */
+#endif
+#ifndef KP_BPF_SPEC_SAMPLES
+#define KP_BPF_SPEC_SAMPLES 512		/* a program's samples copied unmarked */
+#endif
 
 #ifndef KP_BPF_PY_MAX_FRAMES
 #define KP_BPF_PY_MAX_FRAMES 127	/* = KP_MAX_PYFRAMES */
@@ -91,6 +97,8 @@ enum kp_bpf_counter {
 	KP_CNT_KSTACK_ERR,	/* kernel stack could not be read */
 	KP_CNT_USTACK_ERR,	/* user stack could not be read */
 	KP_CNT_DWARF,		/* samples with regs + a stack_bytes copy */
+	KP_CNT_DWARF_SPEC,	/* ... of which of a process not marked
+				 * (--unwind auto: kptop.bpf.c auto_dwarf) */
 	KP_CNT_FILTERED,	/* samples skipped by -p / --cgroup */
 	KP_CNT_PY_OK,		/* Python samples: the whole chain read */
 	KP_CNT_PY_NO_THREAD,	/* ... the thread's state not found */

@@ -8,12 +8,16 @@
  * variable-size sample into that CPU's ring buffer without a wakeup, but
  * for the sample that takes the buffer past wake_bytes (the collector
  * drains the buffers then, or on a timer). Every way a sample can fail to
- * be recorded is counted in the per-CPU counters map.
+ * be recorded is counted in the per-CPU counters map. With --unwind
+ * auto, a sample copies kilobytes of user stack for DWARF unwinding when
+ * its process is marked (dwarf_pids, by the collector), or its program
+ * (exe_state, by file) has not had KP_BPF_SPEC_SAMPLES such samples yet.
  */
 #include <linux/bpf.h>
 #include <linux/bpf_perf_event.h>
 #include <linux/ptrace.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 
 #include "kp_bpf.h"
 #include "stream/sample-flags.h"
@@ -81,6 +85,23 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } dwarf_pids SEC(".maps");
+
+/* --unwind auto's programs (below, auto_dwarf), by their file. */
+struct kp_exe_key {
+	__u64 ino;
+	__u32 dev, pad;
+};
+
+struct kp_exe_state {
+	__u32 spec;	/* samples of unmarked processes copied */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, KP_BPF_EXE_STATES);
+	__type(key, struct kp_exe_key);
+	__type(value, struct kp_exe_state);
+} exe_state SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
@@ -178,12 +199,75 @@ static __always_inline __u32 walk_fp(struct kp_bpf_sample *s, __u32 off)
 	return w.n;
 }
 
-static __always_inline int wants_dwarf(__u32 pid)
+/* The current process's program file (mm->exe_file), read by CO-RE. */
+struct super_block___exe {
+	unsigned int s_dev;
+} __attribute__((preserve_access_index));
+
+struct inode___exe {
+	unsigned long i_ino;
+	struct super_block___exe *i_sb;
+} __attribute__((preserve_access_index));
+
+struct file___exe {
+	struct inode___exe *f_inode;
+} __attribute__((preserve_access_index));
+
+struct mm_struct___exe {
+	struct file___exe *exe_file;
+} __attribute__((preserve_access_index));
+
+struct task_struct___exe {
+	struct mm_struct___exe *mm;
+} __attribute__((preserve_access_index));
+
+static __always_inline int exe_key(struct kp_exe_key *k)
+{
+	struct task_struct___exe *t = (void *)bpf_get_current_task_btf();
+	struct inode___exe *ino = BPF_CORE_READ(t, mm, exe_file, f_inode);
+
+	if (!ino)
+		return -1;
+	k->ino = BPF_CORE_READ(ino, i_ino);
+	k->dev = BPF_CORE_READ(ino, i_sb, s_dev);
+	return 0;
+}
+
+/* --unwind auto: a marked process copies; an unmarked one while its
+ * program has had fewer than KP_BPF_SPEC_SAMPLES samples of unmarked
+ * processes (speculative: counted). A program whose processes are marked
+ * soon keeps most of that budget for its next processes; one whose
+ * processes are never marked (frame pointers, or too short-lived to be
+ * judged) spends it once. */
+static __always_inline int auto_dwarf(__u32 pid, struct kp_bpf_counters *cnt)
+{
+	struct kp_exe_state *e, zero = {};
+	struct kp_exe_key k = {};
+
+	if (bpf_map_lookup_elem(&dwarf_pids, &pid))
+		return 1;
+	if (exe_key(&k))
+		return 0;
+	e = bpf_map_lookup_elem(&exe_state, &k);
+	if (!e) {
+		bpf_map_update_elem(&exe_state, &k, &zero, BPF_NOEXIST);
+		e = bpf_map_lookup_elem(&exe_state, &k);
+		if (!e)
+			return 0;
+	}
+	if (e->spec >= KP_BPF_SPEC_SAMPLES)
+		return 0;
+	__sync_fetch_and_add(&e->spec, 1);
+	count(cnt, KP_CNT_DWARF_SPEC);
+	return 1;
+}
+
+static __always_inline int wants_dwarf(__u32 pid, struct kp_bpf_counters *cnt)
 {
 	if (unwind_mode == 2)
 		return 1;
 	if (unwind_mode == 0)
-		return bpf_map_lookup_elem(&dwarf_pids, &pid) != 0;
+		return auto_dwarf(pid, cnt);
 	return 0;
 }
 
@@ -256,7 +340,7 @@ static __always_inline void take_stacks(struct bpf_perf_event_data *ctx,
 		return;	/* a kernel thread, or no saved user registers */
 	s->nr_regs = KP_BPF_NR_REGS;
 	s->flags |= KP_SAMPLE_REGS;
-	want = wants_dwarf(s->pid) ? stack_bytes : KP_BPF_STACK_MIN;
+	want = wants_dwarf(s->pid, cnt) ? stack_bytes : KP_BPF_STACK_MIN;
 	s->stack_len = kp_copy_user_stack((char *)s->data, (nk + nu) * 8,
 					   2 * FRAMES_BYTES, s->regs[7], want);
 	if (want > KP_BPF_STACK_MIN && s->stack_len > KP_BPF_STACK_MIN)

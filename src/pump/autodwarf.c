@@ -314,11 +314,12 @@ static int op_unwind(void *ctx, const struct kp_rec_sample *s,
 {
 	struct kp_autodwarf *a = ctx;
 
-	if (s->stack_len <= KP_UNWIND_LEAF_BYTES) {
-		/* Not a marked process: its frame-pointer stack stands. */
-		check_mark(a, s, maps, nr_maps);
+	/* A stack copy also comes with the first samples of a program none
+	 * of whose processes is marked yet (kptop.bpf.c auto_dwarf): they
+	 * are judged too, by their frame-pointer stack. */
+	check_mark(a, s, maps, nr_maps);
+	if (s->stack_len <= KP_UNWIND_LEAF_BYTES)	/* its frame-pointer stack stands */
 		return fix_leaf(a, s, maps, nr_maps, pcs, max, truncated);
-	}
 	if (!a->inner.ops->unwind)
 		return -ENOTSUP;
 	return a->inner.ops->unwind(a->inner.ctx, s, maps, nr_maps, pcs, max,

@@ -18,7 +18,10 @@
  * by its rule
  * (kp_unwinder__reaches_entry: the entry functions' ranges and the CFI,
  * no whole symbol table loaded as samples come); without one, by the
- * outermost frames' names from the inner resolver.
+ * outermost frames' names from the inner resolver. Every sample is judged
+ * while its process is not marked, also one that carries a stack copy
+ * already (its program's first samples: kptop.bpf.c auto_dwarf), which is
+ * unwound with it.
  *
  * Who calls it: src/main/kptop.c builds it between the resolver and the model
  * and hands it the collector once that exists (NULL: nothing is marked).
