@@ -589,6 +589,21 @@ static void test_user_stack(void **state)
 		assert_int_equal(trunc, 1);
 		assert_true(n >= 20);
 	}
+	{	/* a pc in no mapping (the registers of an image an exec is
+		 * replacing): the walk cannot step, the fp stack decides and
+		 * nothing stopped early */
+		struct sample *s = &nofp->s[0];
+		uint64_t regs[17], fp1 = 0x10;
+
+		memcpy(regs, s->regs, sizeof(regs));
+		regs[16] = fp1;
+		n = kp_unwinder__user_stack(u, 1, nofp->maps, nofp->nr_maps, regs, 17,
+					    s->stack, s->len, &fp1, 1, pcs, 128,
+					    &trunc, &how, NULL);
+		assert_int_not_equal(how, KP_USTACK_DWARF);
+		assert_int_equal(n, 1);
+		assert_int_equal(trunc, 0);
+	}
 	kp_unwinder__free(u);
 	free_snap(nofp);
 	free_snap(leaf);

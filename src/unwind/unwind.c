@@ -611,7 +611,10 @@ int kp_unwinder__user_stack(struct kp_unwinder *u, uint32_t pid,
 	if (len > KP_UNWIND_LEAF_BYTES && nr_regs > UW_RA) {
 		n = kp_unwinder__unwind(u, pid, maps, nr_maps, regs, nr_regs, stack,
 					len, pcs, max, truncated);
-		if (n > 0 && (!*truncated || n >= nfp)) {
+		/* a walk that could not step from the pc (no CFI for it, or
+		 * registers of an image an exec is replacing) is no better
+		 * than the frame pointers: they decide */
+		if (n > 0 && (!*truncated || (n >= nfp && n > 1))) {
 			*how = KP_USTACK_DWARF;
 			return n;
 		}

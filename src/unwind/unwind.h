@@ -136,7 +136,8 @@ enum kp_ustack_how {
 
 /* The best user stack of one sample, for the resolver: CFI-unwound when
  * the sample carries more than KP_UNWIND_LEAF_BYTES of stack, else (or
- * when the unwind stops with fewer frames than the frame-pointer stack has)
+ * when the unwind stops with fewer frames than the frame-pointer stack has,
+ * or before its first step)
  * the frame-pointer stack fp[0..nfp) with a frameless leaf's caller put
  * back. Fills pcs[0..max) innermost first (pcs may not alias fp); returns
  * the count; sets *truncated (stopped before the outermost frame, as far
