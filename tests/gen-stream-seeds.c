@@ -363,7 +363,7 @@ static int gen(struct out *o, const char *dir)
 	/* Limits: 127 + 127 frames, 17 regs, a stack copy; 4096-byte path. */
 	header(o);
 	r = sample(10, KP_MAX_FRAMES, KP_MAX_FRAMES - 1, KP_MAX_REGS, sizeof(stack));
-	r.sample.flags |= KP_SAMPLE_KTRUNC;
+	r.sample.flags |= KP_SAMPLE_KTRUNC | KP_SAMPLE_SPEC;	/* minor 10 */
 	if ((rc = add(o, &r)))
 		return rc;
 	r = (struct kp_record){ .type = KP_REC_MMAP, .mmap = { 11, 1, 1,

@@ -280,7 +280,7 @@ static void test_header(void **state)
 	struct kp_err e = { 0 };
 
 	kp_stream_header_encode(h);
-	assert_memory_equal(h, "KPTOPSTR\x01\x00\x09\x00\x01\x00\x10\x00", 16);
+	assert_memory_equal(h, "KPTOPSTR\x01\x00\x0a\x00\x01\x00\x10\x00", 16);
 	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), 0);
 	assert_int_equal(hd.major, 1);
 	assert_int_equal(hd.minor, KP_STREAM_MINOR);
@@ -1082,6 +1082,33 @@ static void test_waker_irq_flag(void **state)
 	kp_decoder__free(d);
 }
 
+/* Bit 8 of the flags (minor 10): a SAMPLE's speculative stack copy,
+ * kept; not a bit before minor 10, nor ever in an OFFCPU record. */
+static void test_spec_flag(void **state)
+{
+	struct kp_record in = rec_sample(1, 2, 0, 0), out;
+	struct kp_decoder *d = kp_decoder__new();
+	struct kp_err e = { 0 };
+	uint8_t rec[1024];
+	size_t n, used;
+
+	(void)state;
+	in.sample.flags |= KP_SAMPLE_SPEC;
+	n = enc(&in, rec, sizeof(rec));
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), 1);
+	assert_true(out.sample.flags & KP_SAMPLE_SPEC);
+	kp_decoder__set_minor(d, 9);
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), 1);
+	assert_false(out.sample.flags & KP_SAMPLE_SPEC);
+	kp_decoder__set_minor(d, KP_STREAM_MINOR);
+	in = rec_offcpu(1, 1, 1);
+	in.offcpu.s.flags |= KP_SAMPLE_SPEC;
+	n = enc(&in, rec, sizeof(rec));
+	assert_int_equal(kp_decoder__next(d, rec, n, 0, &used, &out, &e), 1);
+	assert_false(out.offcpu.s.flags & KP_SAMPLE_SPEC);
+	kp_decoder__free(d);
+}
+
 static void test_unsorted_symbols(void **state)
 {
 	struct kp_record r = rec_symtab(3, syms3);
@@ -1555,6 +1582,7 @@ int main(void)
 		cmocka_unit_test(test_bad_weight),
 		cmocka_unit_test(test_offcpu_count),
 		cmocka_unit_test(test_waker_irq_flag),
+		cmocka_unit_test(test_spec_flag),
 		cmocka_unit_test(test_unsorted_symbols),
 		cmocka_unit_test(test_decoder_free_null),
 		cmocka_unit_test(test_roundtrip_code),

@@ -25,7 +25,7 @@ cut=$(sed -n 's/^python:.* cut \([0-9]*\),.*/\1/p' "$F.txt")
 tui_start 200 50
 keys "$KPTOP -i $F; echo kptop-rc=\$?" Enter
 tui_wait " leaf " 10
-screen | grep -q "py-cut $cut " || { screen >&2; fail "the Drops line does not say py-cut $cut"; }
+screen | grep -Eq "py-cut $cut( |$)" || { screen >&2; fail "the Drops line does not say py-cut $cut"; }
 type_text 'q'
 tui_wait 'kptop-rc=0' 5
 echo "ok: the view of the saved file says py-cut $cut, as its report does"

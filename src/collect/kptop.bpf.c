@@ -233,7 +233,7 @@ static __always_inline int exe_key(struct kp_exe_key *k)
 	return 0;
 }
 
-/* --unwind auto: a marked process copies; an unmarked one while its
+/* --unwind auto: a marked process copies (1); an unmarked one (2) while its
  * program has had fewer than KP_BPF_SPEC_SAMPLES samples of unmarked
  * processes (speculative: counted). A program whose processes are marked
  * soon keeps most of that budget for its next processes; one whose
@@ -259,9 +259,10 @@ static __always_inline int auto_dwarf(__u32 pid, struct kp_bpf_counters *cnt)
 		return 0;
 	__sync_fetch_and_add(&e->spec, 1);
 	count(cnt, KP_CNT_DWARF_SPEC);
-	return 1;
+	return 2;
 }
 
+/* 0: no copy; 1: a copy; 2: a speculative copy (KP_SAMPLE_SPEC). */
 static __always_inline int wants_dwarf(__u32 pid, struct kp_bpf_counters *cnt)
 {
 	if (unwind_mode == 2)
@@ -309,7 +310,7 @@ static __always_inline void take_stacks(struct bpf_perf_event_data *ctx,
 					struct kp_bpf_sample *s,
 					struct kp_bpf_counters *cnt)
 {
-	__u32 nk = 0, nu = 0, want;
+	__u32 nk = 0, nu = 0, want, how;
 	__u64 cs = 0;
 	int regs;
 	long n;
@@ -340,11 +341,15 @@ static __always_inline void take_stacks(struct bpf_perf_event_data *ctx,
 		return;	/* a kernel thread, or no saved user registers */
 	s->nr_regs = KP_BPF_NR_REGS;
 	s->flags |= KP_SAMPLE_REGS;
-	want = wants_dwarf(s->pid, cnt) ? stack_bytes : KP_BPF_STACK_MIN;
+	how = wants_dwarf(s->pid, cnt);
+	want = how ? stack_bytes : KP_BPF_STACK_MIN;
 	s->stack_len = kp_copy_user_stack((char *)s->data, (nk + nu) * 8,
 					   2 * FRAMES_BYTES, s->regs[7], want);
-	if (want > KP_BPF_STACK_MIN && s->stack_len > KP_BPF_STACK_MIN)
+	if (want > KP_BPF_STACK_MIN && s->stack_len > KP_BPF_STACK_MIN) {
 		count(cnt, KP_CNT_DWARF);
+		if (how == 2)
+			s->flags |= KP_SAMPLE_SPEC;
+	}
 }
 
 static __always_inline int filtered_out(__u32 pid)

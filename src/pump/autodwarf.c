@@ -308,17 +308,29 @@ static int fix_leaf(struct kp_autodwarf *a, const struct kp_rec_sample *s,
 	return n;
 }
 
+/* A speculative stack copy (KP_SAMPLE_SPEC: taken before the process
+ * was judged) whose frame-pointer stack reaches the entry: that stack
+ * stands, as for the process's samples without a copy. By the record
+ * alone, so that a replay chooses as the live run did. */
+static int fp_stands(struct kp_autodwarf *a, const struct kp_rec_sample *s,
+		     const struct kp_map_info *maps, size_t nr_maps)
+{
+	return (s->flags & KP_SAMPLE_SPEC) && s->uframes && s->nr_uframes &&
+	       reaches_entry(a, s, maps, nr_maps);
+}
+
 static int op_unwind(void *ctx, const struct kp_rec_sample *s,
 		     const struct kp_map_info *maps, size_t nr_maps,
 		     uint64_t *pcs, int max, int *truncated)
 {
 	struct kp_autodwarf *a = ctx;
 
-	/* A stack copy also comes with the first samples of a program none
-	 * of whose processes is marked yet (kptop.bpf.c auto_dwarf): they
-	 * are judged too, by their frame-pointer stack. */
+	/* A stack copy also comes with the first samples of a program whose
+	 * processes are not marked (kptop.bpf.c auto_dwarf): they are judged
+	 * too, by their frame-pointer stack, which stands when it reaches the
+	 * entry (so that a program's stacks do not end in two ways). */
 	check_mark(a, s, maps, nr_maps);
-	if (s->stack_len <= KP_UNWIND_LEAF_BYTES)	/* its frame-pointer stack stands */
+	if (s->stack_len <= KP_UNWIND_LEAF_BYTES || fp_stands(a, s, maps, nr_maps))
 		return fix_leaf(a, s, maps, nr_maps, pcs, max, truncated);
 	if (!a->inner.ops->unwind)
 		return -ENOTSUP;

@@ -20,6 +20,10 @@
 /* OFFCPU records (minor 7): the wakeup that ended the interval came from
  * interrupt context; the waker fields are the interrupted task's. */
 #define KP_SAMPLE_WAKER_IRQ (1u << 7)
+/* SAMPLE records (minor 10): the stack copy was taken before the process
+ * was judged for DWARF unwinding (--unwind auto, kptop.bpf.c auto_dwarf):
+ * its frame-pointer stack stands where it reaches the process entry. */
+#define KP_SAMPLE_SPEC (1u << 8)
 
 /* How a sample's Python frames were read (its py_status, minor 5). */
 #define KP_PY_NONE 0		/* no Python state looked for: no frames */

@@ -299,6 +299,8 @@ static void dec_sample(struct rd *r, struct kp_rec_sample *s, uint16_t minor)
 {
 	dec_sample_body(r, s);
 	s->flags &= ~KP_SAMPLE_WAKER_IRQ;	/* OFFCPU's: never a sample's */
+	if (minor < 10)
+		s->flags &= ~KP_SAMPLE_SPEC;	/* not a bit then */
 	if (minor >= 1 && !r->rc && r->p < r->end) {	/* minor 1: weight */
 		const uint8_t *at = r->p;
 
@@ -317,6 +319,7 @@ static void dec_offcpu(struct rd *r, struct kp_rec_offcpu *o, uint16_t minor)
 	dec_sample_body(r, &o->s);
 	if (minor < 7)
 		o->s.flags &= ~KP_SAMPLE_WAKER_IRQ;	/* not a bit then */
+	o->s.flags &= ~KP_SAMPLE_SPEC;		/* a sample's: never OFFCPU's */
 	o->off_ns = get_u64(r, "off_ns");
 	at = r->p;
 	o->count = get_u32(r, "count");
