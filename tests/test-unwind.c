@@ -864,6 +864,51 @@ static void test_module_lru(void **state)
 	free_snap(sn);
 }
 
+/* The modules' estimated bytes (--max-memory's share): counted as they
+ * are loaded and looked up; with a bound, a module added while the
+ * others hold more than it frees the least recently used first. */
+static void test_module_bytes(void **state)
+{
+	struct snap *sn = load_snap("split-nofp");
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	struct kp_unwind_map a, b, c;
+	uint64_t pcs[128], one;
+	int trunc, n;
+
+	(void)state;
+	assert_non_null(u);
+	a = b = c = *sn->exe;
+	a.ino = 1;
+	b.ino = 2;
+	c.ino = 3;
+#define UNWIND(m) kp_unwinder__unwind(u, 1, &(m), 1, sn->s[0].regs, 17, \
+				      sn->s[0].stack, sn->s[0].len, pcs, 128, &trunc)
+	n = UNWIND(a);
+	assert_true(n > 3);
+	kp_unwinder__stats(u, &st);
+	one = st.bytes;
+	assert_true(one > 4096);		/* the base and the frame states */
+	assert_int_equal(UNWIND(b), n);		/* no bound: both kept */
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.bytes, 2 * one);
+	assert_int_equal(st.modules_evicted, 0);
+	kp_unwinder__set_max_bytes(u, one);
+	assert_int_equal(UNWIND(c), n);		/* a goes, b fits the bound */
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.modules_evicted, 1);
+	assert_int_equal(st.bytes, 2 * one);
+	assert_int_equal(UNWIND(b), n);		/* cached */
+	assert_int_equal(UNWIND(a), n);		/* c goes (b was used after it) */
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.modules, 4);
+	assert_int_equal(st.modules_evicted, 2);
+	assert_int_equal(st.bytes, 2 * one);
+#undef UNWIND
+	kp_unwinder__free(u);
+	free_snap(sn);
+}
+
 /* A copy of fixture with every CIE's initial instructions replaced by
  * DW_CFA_undefined REG (a ULEB of 4 bytes) and a DW_CFA_restore_state
  * with no state to restore: libdw fails every lookup after making a
@@ -1399,6 +1444,7 @@ int main(void)
 		cmocka_unit_test(test_reaches_entry),
 		cmocka_unit_test(test_reaches_entry_nodebug),
 		cmocka_unit_test(test_user_stack),
+		cmocka_unit_test(test_module_bytes),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_module_lru),
 		cmocka_unit_test(test_module_retry_bounded),

@@ -229,11 +229,12 @@ static int built_error(struct run *r)
 }
 
 /* --max-memory, the budget of kptop as a whole, in eighths: the model
- * 3, the symbols 3 (modules and JIT tables; the JIT tables 1 at most),
- * the spool 1, the central queue 1 (unless --queue-limit says
- * otherwise). man/kptop.1.in says so. */
+ * 3, the symbols 3 (modules and JIT tables; the JIT tables 1 at most;
+ * the unwinder's modules a KP_UNWIND_PART-th of the three), the spool
+ * 1, the central queue 1 (unless --queue-limit says otherwise).
+ * man/kptop.1.in says so. */
 enum { KP_SHARE_MODEL = 3, KP_SHARE_SYMBOLS = 3, KP_SHARE_JIT = 1,
-       KP_SHARE_SPOOL = 1, KP_SHARE_QUEUE = 1 };
+       KP_SHARE_SPOOL = 1, KP_SHARE_QUEUE = 1, KP_UNWIND_PART = 6 };
 
 static size_t share(const struct run *r, unsigned eighths)
 {
@@ -258,7 +259,8 @@ static int build_model(struct run *r)
 	 * by a thread of its own and never holds a refresh up for long. */
 	struct kp_symbols_opts so = { .jit_wait_ms = r->o.batch ? 0 : KP_LIVE_JIT_WAIT_MS,
 				      .jit_budget = share(r, KP_SHARE_JIT),
-				      .max_bytes = share(r, KP_SHARE_SYMBOLS),
+				      .max_bytes = share(r, KP_SHARE_SYMBOLS) -
+						   share(r, KP_SHARE_SYMBOLS) / KP_UNWIND_PART,
 				      .debuginfod = r->debuginfod,
 				      .debuginfod_signal = r->debuginfod ? SIGRTMIN : 0,
 				      .dwarf_cache = 1 };
@@ -271,6 +273,8 @@ static int build_model(struct run *r)
 	 * caller of a frameless leaf that a frame-pointer walk skips (all).
 	 * Without one, user stacks keep their frame-pointer walk. */
 	r->unw = kp_unwinder__new(&uerr);
+	if (r->unw)
+		kp_unwinder__set_max_bytes(r->unw, share(r, KP_SHARE_SYMBOLS) / KP_UNWIND_PART);
 	r->res = kp_resolve__new(r->syms, r->unw, &r->err);
 	if (!r->res)
 		return built_error(r);

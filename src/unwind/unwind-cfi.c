@@ -48,6 +48,11 @@
  * minor faults from the page cache, and without this a big library's
  * images stay in kptop's RSS (libLLVM: 10 MB). */
 #define UW_RELEASE_EVERY (1u << 16)
+/* A module's bytes besides those counted one by one (its frame states,
+ * the DWARF of a .debug_frame): its struct and path, and libelf's and
+ * libdw's state of its file (section tables, the CIEs and FDEs looked
+ * up), estimated. */
+#define UW_MODULE_BYTES 4096
 
 struct uw_load {
 	uint64_t offset, vaddr, filesz;
@@ -78,6 +83,8 @@ struct uw_module {
 	uint64_t retry_gap;	/* ... and the wait after the next failure */
 	uint8_t build_id_len;	/* the key when non-zero (checked on load) */
 	uint8_t build_id[UW_BUILD_ID_MAX];
+	size_t bytes;		/* its estimate, in the cache's total */
+	size_t *total;		/* the cache's */
 	bool debug_opened;	/* the debug file is opened on first need */
 	bool debug_tried;	/* ... and its .debug_frame read */
 	bool entry_read;	/* entry ranges are read on first need */
@@ -101,6 +108,7 @@ struct uw_cache {
 	uint64_t loads, evicted, clock, refused;
 	uint64_t released;	/* clock at the last release of file pages */
 	size_t nr, max;
+	size_t bytes, max_bytes;	/* the modules' estimate; its bound (0: none) */
 	kp_unwind_path_fn *path_fn;
 	void *path_ctx;
 	char debug_dir[512];
@@ -172,6 +180,29 @@ void uw_cache__set_max(struct uw_cache *c, size_t max)
 	c->max = max ? max : 1;
 }
 
+void uw_cache__set_max_bytes(struct uw_cache *c, size_t bytes)
+{
+	c->max_bytes = bytes;
+}
+
+size_t uw_cache__bytes(const struct uw_cache *c)
+{
+	return c->bytes;
+}
+
+/* A module's estimate moves by delta, and the cache's total with it. */
+static void account(struct uw_module *m, ssize_t delta)
+{
+	m->bytes += (size_t)delta;
+	*m->total += (size_t)delta;
+}
+
+/* What a new (or reloaded) module counts before its first lookup. */
+static void account_base(struct uw_module *m)
+{
+	account(m, (ssize_t)(sizeof(*m) + strlen(m->path) + 1 + UW_MODULE_BYTES));
+}
+
 static void file_close(struct uw_file *f)
 {
 	if (f->dw)
@@ -188,9 +219,14 @@ static void file_close(struct uw_file *f)
 /* The frame states kept: they point into the CFI, which goes with them. */
 static void frames_drop(struct uw_module *m)
 {
-	for (size_t i = 0; m->fslots && i < UW_FRAME_SLOTS; i++)
+	for (size_t i = 0; m->fslots && i < UW_FRAME_SLOTS; i++) {
+		account(m, -(ssize_t)malloc_usable_size(m->fslots[i].f));
 		free(m->fslots[i].f);
+	}
+	if (m->fslots)
+		account(m, -(ssize_t)(UW_FRAME_SLOTS * sizeof(*m->fslots)));
 	free(m->fslots);
+	account(m, -(ssize_t)malloc_usable_size(m->one.f));
 	free(m->one.f);
 	m->fslots = NULL;
 	m->one = (struct uw_fslot){ 0 };
@@ -199,6 +235,7 @@ static void frames_drop(struct uw_module *m)
 static void module_free(struct uw_module *m)
 {
 	frames_drop(m);
+	*m->total -= m->bytes;
 	if (m->eh)
 		dwarf_cfi_end(m->eh);
 	file_close(&m->debug);
@@ -335,6 +372,29 @@ static void open_debug(struct uw_module *m)
 		m->debug.fd = -1;
 }
 
+/* The bytes of elf's .debug_* sections, as libdw holds them (a
+ * compressed section inflated): what beginning its DWARF costs. */
+static size_t debug_bytes(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, sum = 0;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		GElf_Chdr ch;
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+		    strncmp(n, ".debug_", 7))
+			continue;
+		sum += (sh.sh_flags & SHF_COMPRESSED) && gelf_getchdr(scn, &ch) ?
+		       ch.ch_size : sh.sh_size;
+	}
+	return sum;
+}
+
 /* Whether elf has a section called name (.debug_frame). */
 static bool has_section(Elf *elf, const char *name)
 {
@@ -380,8 +440,8 @@ static Dwarf_CFI *debug_frame(struct uw_module *m, struct uw_file *f)
 {
 	if (!has_section(f->elf, ".debug_frame"))
 		return NULL;
-	if (!f->dw)
-		f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+	if (!f->dw && (f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL)))
+		account(m, (ssize_t)debug_bytes(f->elf));
 	if (!f->dw || cfi_refuse(m, uw_cfi_scan_elf_debug(f->elf)))
 		return NULL;
 	return dwarf_getcfi(f->dw);
@@ -566,10 +626,13 @@ static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
 	file_close(&m->debug);
 	file_close(&m->file);
 	free(m->path);
+	c->bytes -= m->bytes;
 	*m = (struct uw_module){ .next = next, .path = p, .debug_dir = dir,
-				 .refused = &c->refused, .used = c->clock };
+				 .refused = &c->refused, .total = &c->bytes,
+				 .used = c->clock };
 	set_key(m, map);
 	m->file.fd = m->debug.fd = -1;
+	account_base(m);
 	module_load(m);
 	check_build_id(m);
 	c->loads++;
@@ -614,7 +677,7 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 			m->used = ++c->clock;
 			return module_retry(c, m, map);
 		}
-	while (c->nr >= c->max)
+	while (c->nr > 0 && (c->nr >= c->max || (c->max_bytes && c->bytes > c->max_bytes)))
 		evict_lru(c);
 	if (!(m = calloc(1, sizeof(*m))))
 		return NULL;
@@ -623,10 +686,12 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 	set_key(m, map);
 	m->debug_dir = c->debug_dir;
 	m->refused = &c->refused;
+	m->total = &c->bytes;
 	if (!(m->path = strdup(by_path ? key_path : map_path(c, map)))) {
 		free(m);
 		return NULL;
 	}
+	account_base(m);
 	module_load(m);
 	check_build_id(m);
 	c->loads++;
@@ -676,8 +741,8 @@ static int module_addrframe(struct uw_module *m, Dwarf_CFI *cfi, uint64_t a,
 /* Where the frame state of address a is kept: its slot. */
 static struct uw_fslot *frame_slot(struct uw_module *m, uint64_t a)
 {
-	if (!m->fslots)
-		m->fslots = calloc(UW_FRAME_SLOTS, sizeof(*m->fslots));
+	if (!m->fslots && (m->fslots = calloc(UW_FRAME_SLOTS, sizeof(*m->fslots))))
+		account(m, (ssize_t)(UW_FRAME_SLOTS * sizeof(*m->fslots)));
 	if (!m->fslots)
 		return &m->one;
 	return &m->fslots[(a * 0x9E3779B97F4A7C15ull) >> 56 & (UW_FRAME_SLOTS - 1)];
@@ -705,6 +770,7 @@ int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 		if (!m->dbg_frame || module_addrframe(m, m->dbg_frame, a, frame))
 			return KP_ENOCFI;
 	}
+	account(m, (ssize_t)malloc_usable_size(*frame) - (ssize_t)malloc_usable_size(s->f));
 	free(s->f);
 	s->a = a;
 	s->f = *frame;

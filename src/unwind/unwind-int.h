@@ -85,6 +85,11 @@ uint64_t uw_cache__evicted(const struct uw_cache *c);
 uint64_t uw_cache__refused(const struct uw_cache *c);
 /* At most max modules (default 256, at least 1) from the next lookup on. */
 void uw_cache__set_max(struct uw_cache *c, size_t max);
+/* At most about bytes (0: no bound) held by the modules, by their
+ * estimate (unwind.h kp_unwind_stats.bytes): checked when a module is
+ * added, the least recently used freed first. */
+void uw_cache__set_max_bytes(struct uw_cache *c, size_t bytes);
+size_t uw_cache__bytes(const struct uw_cache *c);
 
 /* The module of map (loaded on first use); NULL when its file cannot be
  * opened or read, or its CFI is hostile (remembered: not retried). A

@@ -644,6 +644,7 @@ void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out
 		out->modules = uw_cache__loads(u->cache);
 		out->modules_evicted = uw_cache__evicted(u->cache);
 		out->cfi_refused = uw_cache__refused(u->cache);
+		out->bytes = uw_cache__bytes(u->cache);
 	}
 }
 
@@ -664,4 +665,9 @@ void kp_unwinder__set_mixed(struct kp_unwinder *u, int on)
 void kp_unwinder__set_max_modules(struct kp_unwinder *u, size_t max)
 {
 	uw_cache__set_max(u->cache, max);
+}
+
+void kp_unwinder__set_max_bytes(struct kp_unwinder *u, size_t bytes)
+{
+	uw_cache__set_max_bytes(u->cache, bytes);
 }

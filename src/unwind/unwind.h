@@ -21,8 +21,9 @@
  * CPython's), by its frame pointer otherwise. A module whose file cannot
  * be read, or whose CFI is refused, is not guessed at.
  * Modules are keyed by build-id, else device + inode, else the path; at
- * most 256 stay cached (kp_unwinder__set_max_modules), the least recently
- * used freed first. A cached module holds its mapped ELF image, no fd. The
+ * most 256 stay cached (kp_unwinder__set_max_modules) and, where a bound is
+ * set, their estimated bytes under it (kp_unwinder__set_max_bytes), the
+ * least recently used freed first. A cached module holds its mapped ELF image, no fd. The
  * vdso's CFI comes from kptop's own vdso (same kernel: live use only).
  * CFI that names absurd register numbers, nests too deep or is malformed
  * is refused when its module is loaded (src/unwind/cfi-scan.h), counted
@@ -76,6 +77,9 @@ struct kp_unwind_stats {
 	uint64_t cfi_refused;	/* CFI sections (.eh_frame, .debug_frame) not
 				 * given to libdw: hostile (register numbers,
 				 * nesting, malformed records; cfi-scan.h) */
+	uint64_t bytes;		/* the cached modules' memory, estimated: a
+				 * fixed 4 KiB each for their files' state, their
+				 * frame states, the DWARF of a .debug_frame */
 };
 
 struct kp_unwinder;
@@ -170,6 +174,10 @@ void kp_unwinder__set_mixed(struct kp_unwinder *u, int on);
 
 /* Keep at most max modules cached (default 256; 0 counts as 1). */
 void kp_unwinder__set_max_modules(struct kp_unwinder *u, size_t max);
+/* Keep the cached modules under about bytes (0, the default: no bound),
+ * by their estimate (kp_unwind_stats.bytes), checked as a module is
+ * added: the least recently used are freed first (--max-memory). */
+void kp_unwinder__set_max_bytes(struct kp_unwinder *u, size_t bytes);
 
 /* Where debug files are found by build-id (default
  * /usr/lib/debug/.build-id): DIR/xx/yyyy.debug. Applies to modules first
