@@ -816,6 +816,14 @@ static void test_path_gone(void **state)
 /* The module cache is bounded: past its size the least recently used
  * module is freed, and unwinding through it again loads it again with
  * the same result. Two keys (inodes 1 and 2) for the same file. */
+/* sn's first sample unwound as if its file were the one mapping m. */
+static int unwind_first(struct kp_unwinder *u, const struct snap *sn,
+			const struct kp_unwind_map *m, uint64_t *pcs, int *trunc)
+{
+	return kp_unwinder__unwind(u, 1, m, 1, sn->s[0].regs, 17, sn->s[0].stack,
+				   sn->s[0].len, pcs, 128, trunc);
+}
+
 static void test_module_lru(void **state)
 {
 	struct snap *sn = load_snap("split-nofp");
@@ -831,8 +839,7 @@ static void test_module_lru(void **state)
 	a = b = *sn->exe;
 	a.ino = 1;
 	b.ino = 2;
-#define UNWIND(m) kp_unwinder__unwind(u, 1, &(m), 1, sn->s[0].regs, 17, \
-				      sn->s[0].stack, sn->s[0].len, pcs, 128, &trunc)
+#define UNWIND(m) unwind_first(u, sn, &(m), pcs, &trunc)
 	n = UNWIND(a);
 	assert_true(n > 3);
 	assert_int_equal(UNWIND(a), n);		/* cached */
@@ -882,8 +889,7 @@ static void test_module_bytes(void **state)
 	a.ino = 1;
 	b.ino = 2;
 	c.ino = 3;
-#define UNWIND(m) kp_unwinder__unwind(u, 1, &(m), 1, sn->s[0].regs, 17, \
-				      sn->s[0].stack, sn->s[0].len, pcs, 128, &trunc)
+#define UNWIND(m) unwind_first(u, sn, &(m), pcs, &trunc)
 	n = UNWIND(a);
 	assert_true(n > 3);
 	kp_unwinder__stats(u, &st);
