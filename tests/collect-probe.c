@@ -261,11 +261,11 @@ static int check_invariant(struct probe *p, const char *tag)
 	printf("STATS%s taken=%" PRIu64 " delivered=%" PRIu64 " read=%" PRIu64
 	       " queued=%" PRIu64 " bpf_full=%" PRIu64 " cpu_buffer=%" PRIu64
 	       " queue_full=%" PRIu64 " sideband=%" PRIu64 " kerr=%" PRIu64
-	       " uerr=%" PRIu64 " dwarf=%" PRIu64 " records=%" PRIu64
+	       " uerr=%" PRIu64 " dwarf=%" PRIu64 " dwarf_spec=%" PRIu64 " records=%" PRIu64
 	       " sample_records=%" PRIu64 "\n", tag,
 	       s.taken, s.delivered, p->samples, s.queued, s.lost_bpf_full,
 	       s.lost_cpu_buffer, s.lost_queue_full, s.lost_sideband,
-	       s.stack_err_kernel, s.stack_err_user, s.dwarf_samples, s.records,
+	       s.stack_err_kernel, s.stack_err_user, s.dwarf_samples, s.dwarf_spec, s.records,
 	       p->sample_records);
 	if (s.taken != rhs || s.delivered != p->samples || s.queued != 0) {
 		printf("INVARIANT%s BAD taken=%" PRIu64 " sum=%" PRIu64 "\n", tag,

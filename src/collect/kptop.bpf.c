@@ -21,7 +21,7 @@
 
 #include "kp_bpf.h"
 #include "stream/sample-flags.h"
-#include "stack.bpf.h"
+#include "common.bpf.h"
 
 #define FRAMES_BYTES (KP_BPF_MAX_FRAMES * 8)
 
@@ -368,7 +368,7 @@ int kp_sample(struct bpf_perf_event_data *ctx)
 	struct kp_bpf_counters *cnt;
 	struct kp_bpf_sample *s;
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
-	__u64 id = bpf_get_current_pid_tgid(), len, flags;
+	__u64 id = bpf_get_current_pid_tgid(), len;
 	void *rb;
 
 	cnt = bpf_map_lookup_elem(&counters, &zero);
@@ -413,15 +413,7 @@ int kp_sample(struct bpf_perf_event_data *ctx)
 	len += KP_BPF_SAMPLE_HDR;
 	if (len > sizeof(*s))
 		len = sizeof(*s);
-	flags = BPF_RB_NO_WAKEUP;
-	if (wake_bytes) {
-		/* one wakeup as the fill crosses the mark, not one per sample */
-		__u64 avail = bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA);
-
-		if (avail < wake_bytes && avail + len + 8 >= wake_bytes)
-			flags = BPF_RB_FORCE_WAKEUP;
-	}
-	if (bpf_ringbuf_output(rb, s, len, flags))
+	if (bpf_ringbuf_output(rb, s, len, kp_ring_flags(rb, len, wake_bytes)))
 		count(cnt, KP_CNT_BPF_FULL);
 	return 0;
 }

@@ -24,7 +24,7 @@ KP_BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_x86 $(BPF_ARCH_INCLUDE) \
 	-I$(top_srcdir)/src -I$(top_srcdir)/src/collect -Wall -Werror
 src/collect/kptop.bpf.o: $(top_srcdir)/src/collect/kptop.bpf.c \
 		$(top_srcdir)/src/collect/kp_bpf.h $(top_srcdir)/src/stream/sample-flags.h \
-		$(top_srcdir)/src/collect/python.bpf.h $(top_srcdir)/src/collect/stack.bpf.h \
+		$(top_srcdir)/src/collect/python.bpf.h $(top_srcdir)/src/collect/common.bpf.h \
 		$(top_srcdir)/src/util/py-walk.h
 	@$(MKDIR_P) src/collect
 	$(AM_V_GEN)$(BPF_CLANG) $(KP_BPF_CFLAGS) -c $(top_srcdir)/src/collect/kptop.bpf.c -o $@
@@ -33,12 +33,12 @@ src/collect/kptop.skel.h: src/collect/kptop.bpf.o
 		&& mv $@.tmp $@
 BUILT_SOURCES += src/collect/kptop.skel.h
 CLEANFILES += src/collect/kptop.bpf.o src/collect/kptop.skel.h src/collect/kptop.skel.h.tmp
-EXTRA_DIST += src/collect/kptop.bpf.c src/collect/python.bpf.h src/collect/stack.bpf.h
+EXTRA_DIST += src/collect/kptop.bpf.c src/collect/python.bpf.h src/collect/common.bpf.h
 
 ## The off-CPU program (--off-cpu), the same way: offcpu.skel.h.
 src/collect/offcpu.bpf.o: $(top_srcdir)/src/collect/offcpu.bpf.c \
 		$(top_srcdir)/src/collect/kp_bpf.h $(top_srcdir)/src/stream/sample-flags.h \
-		$(top_srcdir)/src/collect/stack.bpf.h $(top_srcdir)/src/util/py-walk.h
+		$(top_srcdir)/src/collect/common.bpf.h $(top_srcdir)/src/util/py-walk.h
 	@$(MKDIR_P) src/collect
 	$(AM_V_GEN)$(BPF_CLANG) $(KP_BPF_CFLAGS) -c $(top_srcdir)/src/collect/offcpu.bpf.c -o $@
 src/collect/offcpu.skel.h: src/collect/offcpu.bpf.o

@@ -33,7 +33,7 @@
 
 #include "kp_bpf.h"
 #include "stream/sample-flags.h"
-#include "stack.bpf.h"
+#include "common.bpf.h"
 
 #define UFRAMES_BYTES (KP_BPF_OFF_UFRAMES * 8)
 #define KFRAMES_BYTES (KP_BPF_MAX_FRAMES * 8)
@@ -329,19 +329,13 @@ static __always_inline void output(struct kp_bpf_offcpu *r, __u32 cpu,
 				   struct kp_bpf_off_counters *cnt)
 {
 	void *rb = bpf_map_lookup_elem(&off_bufs, &cpu);
-	__u64 len, flags = BPF_RB_NO_WAKEUP;
+	__u64 len;
 
 	len = KP_BPF_OFFCPU_HDR + (__u64)(r->nr_kframes + r->nr_uframes) * 8 +
 	      r->stack_len;
 	if (len > sizeof(*r))
 		len = sizeof(*r);
-	if (rb && wake_bytes) {
-		__u64 avail = bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA);
-
-		if (avail < wake_bytes && avail + len + 8 >= wake_bytes)
-			flags = BPF_RB_FORCE_WAKEUP;
-	}
-	if (!rb || bpf_ringbuf_output(rb, r, len, flags)) {
+	if (!rb || bpf_ringbuf_output(rb, r, len, kp_ring_flags(rb, len, wake_bytes))) {
 		count(cnt, KP_OFF_CNT_LOST, r->count);
 		count(cnt, KP_OFF_CNT_LOST_NS, r->off_ns);
 		return;

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* stack.bpf.h — the copy of a user stack for DWARF unwinding, shared by
- * the BPF programs (included by kptop.bpf.c and offcpu.bpf.c, after
- * kp_bpf.h).
+/* common.bpf.h — what the BPF programs do the same way (included by
+ * kptop.bpf.c and offcpu.bpf.c, after kp_bpf.h).
  *
  * Owns: kp_copy_user_stack, which reads the current task's user stack from
- * its stack pointer up into a record's data. It never reads another
- * task's memory (bpf_probe_read_user reads current's) and never sleeps:
- * a page that is not present ends the copy there.
+ * its stack pointer up into a record's data, and kp_ring_flags, the rule
+ * for waking the collector as a ring buffer fills. The copy never reads
+ * another task's memory (bpf_probe_read_user reads current's) and never
+ * sleeps: a page that is not present ends the copy there.
  */
-#ifndef KP_COLLECT_STACK_BPF_H
-#define KP_COLLECT_STACK_BPF_H
+#ifndef KP_COLLECT_COMMON_BPF_H
+#define KP_COLLECT_COMMON_BPF_H
 
 /* Copy want bytes of user stack from sp up into dst + off, or the longest
  * readable prefix (the stack mapping ends a few pages above sp): after a
@@ -41,4 +41,19 @@ static __always_inline __u32 kp_copy_user_stack(char *dst, __u32 off, __u32 off_
 	return 0;
 }
 
-#endif /* KP_COLLECT_STACK_BPF_H */
+/* The flags of a record of len bytes written into ring buffer rb: no
+ * wakeup, but for the record that takes its fill past wake_bytes (0:
+ * never), so the collector is woken once as the fill crosses the mark,
+ * not once per record. */
+static __always_inline __u64 kp_ring_flags(void *rb, __u64 len, __u64 wake_bytes)
+{
+	__u64 avail;
+
+	if (!wake_bytes)
+		return BPF_RB_NO_WAKEUP;
+	avail = bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA);
+	return avail < wake_bytes && avail + len + 8 >= wake_bytes ? BPF_RB_FORCE_WAKEUP
+								 : BPF_RB_NO_WAKEUP;
+}
+
+#endif /* KP_COLLECT_COMMON_BPF_H */
