@@ -14,10 +14,18 @@
 #   bpf-count   bpftrace counting sched_switch (the tracepoint's floor)
 #   bpf-stacks  bpftrace keeping kernel and user stacks per switch
 #   perf-record perf record -e sched:sched_switch -a -g
+#   perf-record-dwarf  the same with --call-graph dwarf (8 KiB of user
+#               stack per switch, unwound later by perf report: whole
+#               stacks of code built without frame pointers, as kptop's
+#               --unwind auto and dwarf)
+#   perf-record-cpu  the same with -e cpu-clock/freq=999/ as well: what
+#               kptop --off-cpu records (CPU samples and switches)
 #   offcputime  offcputime-bpfcc (where it runs: it needs kprobes)
 #   kptop       kptop --batch --off-cpu (--off-cpu-min default, folded)
 #   kptop-fp    the same with --unwind fp (no program on the return to
 #               user space, which --unwind auto and dwarf attach)
+#   kptop-FN    kptop with -F N (kptop-F1: off-CPU records and almost
+#               no CPU samples, what perf-record records)
 #   kptop-min0  the same with --off-cpu-min 0 (a record per interval);
 #               kptop-minN any other N (microseconds), for a sweep:
 #               -p "none kptop-min0 kptop-min250 kptop-min1000 ..."
@@ -26,7 +34,10 @@
 # tracer's own CPU per 1000 switches (schedstat of its threads over the
 # workload's run) and, for kptop, off-CPU intervals lost (its text
 # report's drops). Root only; not a test: the figures move with the load
-# of the machine, which is printed first.
+# of the machine, which is printed first. At the default 40,000 passes
+# (well under a second) kptop's column holds its once-per-program work
+# (the new program's symbols and CFI, read as its first records come;
+# perf leaves that to perf report); -n 400000 measures the steady state.
 # Usage: bench/offcpu-bench.sh [-b BUILDDIR] [-n PASSES] [-r REPS] [-w "pipe mutex"] [-p "ROWS"]
 set -u
 builddir=${top_builddir:-.}
@@ -67,9 +78,15 @@ start_row() {	# ROW: starts the tracer; sets tpid (empty: none)
 	bpf-count) bpftrace -e 'tracepoint:sched:sched_switch { @ = count(); }' >"$T/out" 2>&1 & ;;
 	bpf-stacks) bpftrace -e 'tracepoint:sched:sched_switch { @[kstack, ustack] = count(); }' >"$T/out" 2>&1 & ;;
 	perf-record) perf record -q -e sched:sched_switch -a -g -o "$T/perf.data" >"$T/out" 2>&1 & ;;
+	perf-record-dwarf) perf record -q -e sched:sched_switch -a --call-graph dwarf \
+		-o "$T/perf.data" >"$T/out" 2>&1 & ;;
+	perf-record-cpu) perf record -q -e cpu-clock/freq=999/ -e sched:sched_switch -a -g \
+		-o "$T/perf.data" >"$T/out" 2>&1 & ;;
 	offcputime) offcputime-bpfcc -f >"$T/out" 2>&1 & ;;
 	kptop) "$KPTOP" --batch --off-cpu --weight off --format text >"$T/out" 2>&1 & ;;
 	kptop-fp) "$KPTOP" --batch --off-cpu --unwind fp --weight off --format text >"$T/out" 2>&1 & ;;
+	kptop-F[0-9]*) "$KPTOP" --batch --off-cpu -F "${1#kptop-F}" --weight off \
+		--format text >"$T/out" 2>&1 & ;;
 	kptop-min[0-9]*) "$KPTOP" --batch --off-cpu --off-cpu-min "${1#kptop-min}" --weight off \
 		--format text >"$T/out" 2>&1 & ;;
 	esac
