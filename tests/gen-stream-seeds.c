@@ -215,6 +215,35 @@ static int blocks(struct out *o, const char *dir)
 /* A CODE record (minor 3) after a sample; then the same with its second
  * line entry's offset below the first's; then one with first lines
  * (minor 8). */
+/* Minor 11: JIT code with its call frame information, as a jitdump's
+ * unwinding record gives it: a CIE (CFA rsp + 8, the return address at
+ * CFA - 8) and an FDE for the 16 bytes at 0x7f1200001000 (CFA rsp + 32
+ * after its 4-byte "sub $24,%rsp"), laid out after the code. */
+static int code_eh(struct out *o, const char *dir)
+{
+	static const uint8_t jit[16] = { 0x48, 0x83, 0xec, 0x18, 0x90, 0x90, 0x90, 0x90,
+					 0x90, 0x90, 0x90, 0x90, 0x48, 0x83, 0xc4, 0x18 };
+	static const uint8_t eh[48] = {
+		0x14, 0, 0, 0, 0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78, 0x10, 1, 0x1b,
+		0x0c, 0x07, 0x08, 0x90, 0x01, 0, 0,		/* CIE */
+		0x14, 0, 0, 0, 0x1c, 0, 0, 0, 0xd0, 0xff, 0xff, 0xff, 16, 0, 0, 0,
+		0, 0x44, 0x0e, 0x20, 0, 0, 0, 0,		/* FDE */
+	};
+	struct kp_record r = meta();
+	int rc;
+
+	header(o);
+	if ((rc = add(o, &r)))
+		return rc;
+	r = (struct kp_record){ .type = KP_REC_CODE, .code = { .path = "//anon",
+		.start = 0x1000, .vaddr = 0x7f1200001000ull, .name = "jit_tramp",
+		.len = sizeof(jit), .code = jit, .eh_len = sizeof(eh), .eh_frame = eh,
+		.eh_vaddr = 0x7f1200001010ull } };
+	if ((rc = add(o, &r)))
+		return rc;
+	return save(o, dir, "code-eh-frame", o->len);
+}
+
 static int code(struct out *o, const char *dir)
 {
 	static const uint8_t bytes[] = { 0x55, 0x48, 0x89, 0xe5, 0x48, 0x99, 0x48,
@@ -258,7 +287,9 @@ static int code(struct out *o, const char *dir)
 		sizeof(bytes), bytes, 2, strs, 4, lines, 2, str_lines } };
 	if ((rc = add(o, &r)))
 		return rc;
-	return save(o, dir, "code-start-lines", o->len);
+	if ((rc = save(o, dir, "code-start-lines", o->len)))
+		return rc;
+	return code_eh(o, dir);
 }
 
 /* Python 3.10 (minor 9): a PYCODE record of co_name and co_linetable,

@@ -280,7 +280,7 @@ static void test_header(void **state)
 	struct kp_err e = { 0 };
 
 	kp_stream_header_encode(h);
-	assert_memory_equal(h, "KPTOPSTR\x01\x00\x0a\x00\x01\x00\x10\x00", 16);
+	assert_memory_equal(h, "KPTOPSTR\x01\x00\x0b\x00\x01\x00\x10\x00", 16);
 	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), 0);
 	assert_int_equal(hd.major, 1);
 	assert_int_equal(hd.minor, KP_STREAM_MINOR);
@@ -1195,6 +1195,58 @@ static void test_code_start_lines(void **state)
 	free(buf);
 }
 
+/* Minor 11: a CODE record's eh_frame (JIT code's CFI) and its address,
+ * read back with the first lines written before it (zeros when none is
+ * known); refused when empty, cut, too long or in a stream of minor 10. */
+static void test_code_eh_frame(void **state)
+{
+	static const uint8_t eh[6] = { 0x14, 0, 0, 0, 0, 0 };
+	static uint8_t big[KP_CODE_MAX + 1];
+	struct kp_decoder *d = kp_decoder__new();
+	uint8_t *buf = malloc(BIG);
+	struct kp_record in = rec_code(), out;
+	struct kp_err e = { 0 };
+	size_t plain = kp_record_encoded_size(&in), n, used;
+
+	(void)state;
+	assert_non_null(buf);
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.code.eh_len, 0);
+	assert_null(out.code.eh_frame);
+	in.code.eh_frame = eh;
+	in.code.eh_len = sizeof(eh);
+	in.code.eh_vaddr = 0x7f0000001010ull;
+	/* start_line and two str_lines (3 bytes), then 1 + 6 + 8 */
+	assert_int_equal(kp_record_encoded_size(&in), plain + 3 + 1 + 6 + 8);
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.code.start_line, 0);
+	assert_int_equal(out.code.eh_len, sizeof(eh));
+	assert_memory_equal(out.code.eh_frame, eh, sizeof(eh));
+	assert_true(out.code.eh_vaddr == 0x7f0000001010ull);
+	assert_int_equal(out.code.len, 9);
+	/* a stream of minor 10 has no such fields: bytes after the last */
+	n = enc(&in, buf, BIG);
+	kp_decoder__set_minor(d, 10);
+	assert_int_equal(kp_decoder__next(d, buf, n, 0, &used, &out, &e), KP_EFORMAT);
+	/* eh_vaddr cut short */
+	kp_decoder__set_minor(d, KP_STREAM_MINOR);
+	assert_true(buf[1] > 1 && buf[1] < 0x80);	/* a one-byte payload length */
+	buf[1]--;
+	assert_int_equal(kp_decoder__next(d, buf, n - 1, 0, &used, &out, &e), KP_EFORMAT);
+	/* the limits: KP_CODE_MAX bytes pass, one more does not */
+	in.code.eh_frame = big;
+	in.code.eh_len = KP_CODE_MAX;
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.code.eh_len, KP_CODE_MAX);
+	in.code.eh_len = KP_CODE_MAX + 1;
+	assert_int_equal(kp_record_encode(&in, buf, BIG), -EINVAL);
+	in.code.eh_len = 1;
+	in.code.eh_frame = NULL;
+	assert_int_equal(kp_record_encode(&in, buf, BIG), -EINVAL);
+	kp_decoder__free(d);
+	free(buf);
+}
+
 /* A CODE record written field by field: lines[] as given, unchecked. */
 static size_t raw_code(uint8_t *rec, uint32_t len, uint32_t nr_strs,
 		       const char *str, const uint32_t (*lines)[4], uint32_t nl)
@@ -1587,6 +1639,7 @@ int main(void)
 		cmocka_unit_test(test_decoder_free_null),
 		cmocka_unit_test(test_roundtrip_code),
 		cmocka_unit_test(test_code_start_lines),
+		cmocka_unit_test(test_code_eh_frame),
 		cmocka_unit_test(test_bad_code),
 		cmocka_unit_test(test_python),
 	};

@@ -282,6 +282,12 @@ struct kp_rec_code {
 	/* minor 8: strs[i]'s first line when it names an inlined function,
 	 * else 0; NULL: none known (nr_strs entries otherwise) */
 	const uint32_t *str_lines;
+	/* minor 11: JIT code's call frame information (.eh_frame records,
+	 * as a jitdump gave it), its pc-relative pointers counted from
+	 * eh_vaddr; eh_len 0: none (1 .. KP_CODE_MAX otherwise) */
+	uint32_t eh_len;
+	const uint8_t *eh_frame;
+	uint64_t eh_vaddr;
 };
 
 struct kp_record {

@@ -461,6 +461,26 @@ static void dec_code_starts(struct rd *r, struct kp_rec_code *c, uint16_t minor)
 	c->str_lines = r->rc ? NULL : sl;
 }
 
+/* JIT code's call frame information (minor 11): optional, after the
+ * first lines. */
+static void dec_code_eh(struct rd *r, struct kp_rec_code *c, uint16_t minor)
+{
+	const uint8_t *at = r->p;
+	size_t n;
+
+	if (minor < 11 || r->rc || r->p == r->end)
+		return;
+	c->eh_frame = get_span(r, KP_CODE_MAX, &n, "eh_frame");
+	c->eh_len = (uint32_t)n;
+	if (!r->rc && !n)
+		fail(r, at, "eh_frame is empty");
+	c->eh_vaddr = get_addr(r, "eh_vaddr");
+	if (r->rc) {
+		c->eh_frame = NULL;
+		c->eh_len = 0;
+	}
+}
+
 static void dec_code(struct rd *r, struct kp_rec_code *c, uint16_t minor)
 {
 	const uint8_t *at;
@@ -479,6 +499,7 @@ static void dec_code(struct rd *r, struct kp_rec_code *c, uint16_t minor)
 	c->strs = dec_code_strs(r, &c->nr_strs);
 	dec_code_lines(r, c);
 	dec_code_starts(r, c, minor);
+	dec_code_eh(r, c, minor);
 }
 
 static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)

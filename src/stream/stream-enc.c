@@ -261,7 +261,7 @@ static int code_ok(const struct kp_rec_code *c)
 {
 	if (!c->len || c->len > KP_CODE_MAX || !c->code ||
 	    (c->nr_strs && !c->strs) || (c->nr_lines && !c->lines) ||
-	    c->nr_lines > c->len)
+	    c->nr_lines > c->len || c->eh_len > KP_CODE_MAX || (c->eh_len && !c->eh_frame))
 		return 0;
 	for (uint32_t i = 0; i < c->nr_strs; i++)
 		if (!c->strs[i] || !c->strs[i][0])
@@ -310,10 +310,14 @@ static void e_code(struct enc *e, const struct kp_rec_code *c)
 		e_u(e, c->lines[i].line);
 		e_u(e, c->lines[i].inlined);
 	}
-	if (code_starts(c)) {		/* minor 8 */
+	if (code_starts(c) || c->eh_len) {	/* minor 8 */
 		e_u(e, c->start_line);
 		for (uint32_t i = 0; i < c->nr_strs; i++)
 			e_u(e, c->str_lines ? c->str_lines[i] : 0);
+	}
+	if (c->eh_len) {		/* minor 11 */
+		e_bytes(e, c->eh_frame, c->eh_len);
+		e_le64(e, c->eh_vaddr);
 	}
 	if (e->n > KP_STREAM_RECORD_MAX)
 		e->bad = 1;
