@@ -2,9 +2,10 @@
 /* fuzz-jitdump.c — fuzz target of the jitdump reader (symbols/jitdump.h):
  * the bytes are a jitdump file (given through a memfd, as the reader
  * takes an fd), read into a table of at most 1 MiB; then every entry's
- * name and the source line at its start are looked up. A table must hold
- * no more than its limit, a name is never empty, a source line's file
- * never NULL. */
+ * name, the source line at its start and the call frame information of
+ * code at round addresses are looked up. A table must hold no more than
+ * its limit, a name is never empty, a source line's file never NULL, call
+ * frame information never empty nor longer than its limit. */
 #include "fuzz.h"
 
 #include <stdlib.h>
@@ -27,6 +28,15 @@ static void probe(const struct kp_jittab *t)
 	for (size_t i = 0; i < kp_jittab__count(t); i++)
 		if (!kp_jittab__name(t, i)[0])
 			abort();
+	for (uint64_t a = 0; a < 0x10000; a += 0x1000) {
+		const uint8_t *eh;
+		size_t len;
+		uint64_t at;
+
+		if (kp_jittab__unwind(t, a, &eh, &len, &at) &&
+		    (!eh || !len || len > KP_JITTAB_EH_MAX))
+			abort();
+	}
 	for (uint64_t a = 0; a < 0x10000; a += 0x1001)
 		if (kp_jittab__source(t, a, &file, &line) && !file)
 			abort();

@@ -37,9 +37,23 @@ def debug(addr, entries):
     return prefix(2, 16 + len(body)) + body
 
 
-def unwind(data):
-    body = struct.pack("<QQQ", len(data), 0, len(data)) + data
+def unwind(data, hdr=b"", total=None, hdr_size=None):
+    """An unwinding info record: .eh_frame data, then its .eh_frame_hdr."""
+    size = len(data) + len(hdr) if total is None else total
+    hsize = len(hdr) if hdr_size is None else hdr_size
+    body = struct.pack("<QQQ", size, hsize, len(data) + len(hdr)) + data + hdr
     return prefix(4, 16 + len(body)) + body
+
+
+# A CIE (CFA rsp + 8, the return address at CFA - 8) and an FDE for 16
+# bytes of code at 0x5000, laid out at 0x5010 (after the code): CFA rsp +
+# 32 from offset 4 on ("sub $24,%rsp").
+EH = bytes([0x14, 0, 0, 0, 0, 0, 0, 0, 1, ord("z"), ord("R"), 0, 1, 0x78, 0x10, 1, 0x1b,
+            0x0c, 0x07, 0x08, 0x90, 0x01, 0, 0,
+            0x14, 0, 0, 0, 0x1c, 0, 0, 0, 0xd0, 0xff, 0xff, 0xff, 16, 0, 0, 0,
+            0, 0x44, 0x0e, 0x20, 0, 0, 0, 0])
+EH_HDR = bytes([1, 0x1b, 0x03, 0x3b]) + struct.pack("<iIii", -52, 1, -64, -24)
+FRAMELESS = bytes([0x48, 0x83, 0xec, 0x18] + [0x90] * 8 + [0x48, 0x83, 0xc4, 0x18])
 
 
 def close():
@@ -76,6 +90,12 @@ SEEDS = {
     "zero-size-code": header() + load(0x1000, b"", b"f", 1),
     "wrap": header() + load(0xfffffffffffffffc, CODE, b"w", 1),
     "unknown-type": header() + prefix(77, 24) + b"\0" * 8 + load(0x1000, CODE, b"f", 1),
+    "unwind-eh-frame": header() + unwind(EH, EH_HDR) + load(0x5000, FRAMELESS, b"frameless", 1),
+    "unwind-too-big": header() + unwind(EH, total=1 << 20) + load(0x5000, FRAMELESS, b"f", 1),
+    "unwind-all-hdr": header() + unwind(EH, hdr_size=len(EH)) + load(0x5000, FRAMELESS, b"f", 1),
+    "unwind-short": header() + prefix(4, 16 + 8) + b"\0" * 8 + load(0x5000, FRAMELESS, b"f", 1),
+    "unwind-moved": header() + load(0x5000, FRAMELESS, b"f", 1) + unwind(EH) +
+                    move(0x5000, 0x6000, 16, 1) + load(0x7000, FRAMELESS, b"g", 2),
 }
 
 os.makedirs(OUT, exist_ok=True)

@@ -1009,14 +1009,30 @@ static void test_jit_names(void **state)
 
 /* A jitdump (fuzz/corpus/jitdump/good: loads, a move, debug info,
  * unwinding info, close): names, the newest load at one address, moved
- * code, source lines; damaged ones refused or counted. */
+ * code, source lines, the call frame information of the next load;
+ * damaged ones refused or counted. */
+static struct kp_jittab *read_seed(const char *name, uint64_t *bad)
+{
+	char path[PATH_MAX];
+	struct kp_jittab *t = NULL;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/fuzz/corpus/jitdump/%s", srcdir, name);
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	assert_int_equal(kp_jitdump__read(fd, 1u << 20, &t, bad, NULL), 0);
+	close(fd);
+	return t;
+}
+
 static void test_jitdump(void **state)
 {
 	char path[PATH_MAX];
 	struct kp_jittab *t;
 	const char *file;
+	const uint8_t *eh;
+	size_t len;
+	uint64_t bad = 0, at;
 	uint32_t line;
-	uint64_t bad = 0;
 	int fd;
 
 	(void)state;
@@ -1035,6 +1051,39 @@ static void test_jitdump(void **state)
 	assert_string_equal(file, "app.js");	/* "\xff": the same file */
 	assert_int_equal(line, 11);
 	assert_int_equal(kp_jittab__source(t, 0x3004, &file, &line), 0);
+	/* the unwinding info before "newer" is its; moved code has none */
+	assert_int_equal(kp_jittab__unwind(t, 0x1000, &eh, &len, &at), 1);
+	assert_int_equal(len, 24);
+	assert_true(at == 0x1008);	/* after its 8 bytes of code */
+	assert_int_equal(kp_jittab__unwind(t, 0x3000, &eh, &len, &at), 0);
+	assert_int_equal(kp_jittab__unwind(t, 0x1001, &eh, &len, &at), 0);
+	kp_jittab__free(t);
+	/* a real .eh_frame and its .eh_frame_hdr: the .eh_frame kept */
+	t = read_seed("unwind-eh-frame", &bad);
+	assert_int_equal(kp_jittab__unwind(t, 0x5000, &eh, &len, &at), 1);
+	assert_int_equal(len, 48);
+	assert_int_equal(eh[0], 0x14);
+	assert_int_equal(eh[47], 0);
+	assert_true(at == 0x5010);
+	kp_jittab__free(t);
+	/* sizes past the record, all of it a header, a short record: bad,
+	 * and the next load gets none; a move drops it */
+	assert_int_equal(bad, 0);
+	t = read_seed("unwind-too-big", &bad);
+	assert_int_equal(kp_jittab__unwind(t, 0x5000, &eh, &len, &at), 0);
+	assert_string_equal(kp_jittab__lookup(t, 0x5000), "f");
+	kp_jittab__free(t);
+	t = read_seed("unwind-all-hdr", &bad);
+	assert_int_equal(kp_jittab__unwind(t, 0x5000, &eh, &len, &at), 0);
+	kp_jittab__free(t);
+	t = read_seed("unwind-short", &bad);
+	assert_int_equal(kp_jittab__unwind(t, 0x5000, &eh, &len, &at), 0);
+	kp_jittab__free(t);
+	assert_int_equal(bad, 3);
+	t = read_seed("unwind-moved", &bad);
+	assert_int_equal(kp_jittab__unwind(t, 0x6000, &eh, &len, &at), 0);
+	assert_int_equal(kp_jittab__unwind(t, 0x7000, &eh, &len, &at), 0);
+	assert_string_equal(kp_jittab__lookup(t, 0x7000), "g");
 	kp_jittab__free(t);
 
 	snprintf(path, sizeof(path), "%s/fuzz/corpus/jitdump/bad-magic", srcdir);
@@ -1042,6 +1091,7 @@ static void test_jitdump(void **state)
 	assert_int_equal(kp_jitdump__read(fd, 1u << 20, &t, &bad, NULL), -EPROTO);
 	assert_null(t);
 	close(fd);
+	bad = 0;
 	snprintf(path, sizeof(path), "%s/fuzz/corpus/jitdump/debug-too-many", srcdir);
 	assert_true((fd = open(path, O_RDONLY)) >= 0);
 	assert_int_equal(kp_jitdump__read(fd, 1u << 20, &t, &bad, NULL), 0);

@@ -15,6 +15,7 @@
 #define JD_MOVE_FIXED 48u
 #define JD_DEBUG_FIXED 16u	/* code_addr, nr_entry */
 #define JD_ENTRY_FIXED 16u	/* addr, lineno, discrim */
+#define JD_UNWIND_FIXED 24u	/* unwinding_size, eh_frame_hdr_size, mapped_size */
 #define JD_NAME_MAX 4096u	/* a longer name is a bad record */
 #define JD_WINDOW (256u << 10)	/* bytes read at once */
 
@@ -39,6 +40,9 @@ struct jd {
 	struct jd_idx *idx;	/* open addressing, cap_idx a power of two */
 	size_t nr_idx, cap_idx;
 	uint64_t bad;
+	/* the last unwinding info record's .eh_frame, for the next code load */
+	uint8_t *eh;
+	size_t eh_len;
 };
 
 static uint32_t u32(const uint8_t *p)
@@ -177,10 +181,38 @@ static int code_load(struct jd *d, const uint8_t *rec, size_t size, uint64_t off
 	if (!nul || len > room - (size_t)(nul - name) - 1)
 		return -EINVAL;
 	err = kp_jittab__add(d->t, addr, len, (const char *)name, (size_t)(nul - name));
+	if (!err && d->eh_len) {
+		/* laid out after the code, as perf's reader does (genelf.c) */
+		err = kp_jittab__add_unwind(d->t, addr, addr + ((len + 7) & ~7ull),
+					    d->eh, d->eh_len);
+		d->eh_len = 0;
+	}
 	if (err)
 		return err;
 	return idx_put(d, u64(f + 32), off + (uint64_t)(name - rec),
 		       (uint32_t)(nul - name));
+}
+
+/* An unwinding info record: its .eh_frame (the data less the trailing
+ * .eh_frame_hdr) is kept for the next code load, which it describes. */
+static int unwind_info(struct jd *d, const uint8_t *rec, size_t size)
+{
+	const uint8_t *f = rec + JD_PREFIX;
+	uint64_t all, hdr;
+
+	d->eh_len = 0;
+	if (size < JD_PREFIX + JD_UNWIND_FIXED)
+		return -EINVAL;
+	all = u64(f);
+	hdr = u64(f + 8);
+	if (all > size - JD_PREFIX - JD_UNWIND_FIXED || hdr >= all ||
+	    all - hdr > KP_JITTAB_EH_MAX)
+		return -EINVAL;
+	if (!d->eh && !(d->eh = malloc(KP_JITTAB_EH_MAX)))
+		return -ENOMEM;
+	d->eh_len = (size_t)(all - hdr);
+	memcpy(d->eh, f + JD_UNWIND_FIXED, d->eh_len);
+	return 0;
 }
 
 /* A code move record: the name of its code index at the new address. */
@@ -235,8 +267,8 @@ static int record(struct jd *d, uint64_t off, uint32_t id, uint32_t size)
 {
 	int r;
 
-	if (id != JD_LOAD && id != JD_MOVE && id != JD_DEBUG)
-		return 0;	/* close, unwinding info, unknown: skipped */
+	if (id != JD_LOAD && id != JD_MOVE && id != JD_DEBUG && id != JD_UNWIND)
+		return 0;	/* close, unknown: skipped */
 	if (size > d->cap) {
 		uint8_t *n = realloc(d->buf, size);
 
@@ -249,8 +281,12 @@ static int record(struct jd *d, uint64_t off, uint32_t id, uint32_t size)
 		return r;
 	if (id == JD_LOAD)
 		return code_load(d, d->buf, size, off);
-	if (id == JD_MOVE)
+	if (id == JD_MOVE) {
+		d->eh_len = 0;	/* moved code's pointers would be wrong */
 		return code_move(d, d->buf, size);
+	}
+	if (id == JD_UNWIND)
+		return unwind_info(d, d->buf, size);
 	return debug_info(d, d->buf, size);
 }
 
@@ -317,6 +353,7 @@ int kp_jitdump__read(int fd, size_t max_bytes, struct kp_jittab **out,
 	free(d.win);
 	free(d.buf);
 	free(d.idx);
+	free(d.eh);
 	*bad_records += d.bad;
 	if (err) {
 		kp_jittab__free(d.t);

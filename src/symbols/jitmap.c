@@ -27,6 +27,13 @@ struct kp_jitline {
 	uint32_t file;		/* offset in names */
 };
 
+/* The call frame information of the code loaded at addr (jitdump
+ * unwinding info): len bytes at off in names, read at eh_vaddr. */
+struct kp_jitunw {
+	uint64_t addr, eh_vaddr;
+	uint32_t off, len;
+};
+
 struct kp_jittab {
 	struct kp_jitsym *syms;
 	size_t nr, cap;
@@ -34,6 +41,8 @@ struct kp_jittab {
 	size_t len, names_cap;
 	struct kp_jitline *lines;
 	size_t nr_lines, lines_cap;
+	struct kp_jitunw *unw;
+	size_t nr_unw, unw_cap;
 	uint32_t last_file;	/* the file of the last line added (+1; 0: none) */
 	size_t max;		/* bytes the table may hold */
 };
@@ -103,7 +112,8 @@ int kp_jitmap__open_in_root(const char *proc_root, uint32_t pid, const char *pat
 size_t kp_jittab__bytes(const struct kp_jittab *t)
 {
 	return t ? sizeof(*t) + t->cap * sizeof(*t->syms) + t->names_cap +
-			   t->lines_cap * sizeof(*t->lines) : 0;
+			   t->lines_cap * sizeof(*t->lines) +
+			   t->unw_cap * sizeof(*t->unw) : 0;
 }
 
 /* Make room for need more units of size unit in *p (capacity *cap
@@ -218,6 +228,29 @@ int kp_jittab__add_line(struct kp_jittab *t, uint64_t addr, const char *file,
 	return 0;
 }
 
+int kp_jittab__add_unwind(struct kp_jittab *t, uint64_t addr, uint64_t eh_vaddr,
+			  const uint8_t *eh, size_t len)
+{
+	int64_t off;
+	int err;
+
+	if (!len || len > KP_JITTAB_EH_MAX)
+		return -EINVAL;
+	if ((err = grow(t, (void **)&t->unw, &t->unw_cap, t->nr_unw, 1, sizeof(*t->unw))))
+		return err;
+	/* the bytes in the string block (names are found by offset only) */
+	off = (int64_t)t->len;
+	if (t->len + len > UINT32_MAX)
+		return -E2BIG;
+	if ((err = grow(t, (void **)&t->names, &t->names_cap, t->len, len, 1)))
+		return err;
+	memcpy(t->names + t->len, eh, len);
+	t->len += len;
+	t->unw[t->nr_unw++] = (struct kp_jitunw){ .addr = addr, .eh_vaddr = eh_vaddr,
+		.off = (uint32_t)off, .len = (uint32_t)len };
+	return 0;
+}
+
 /* One line [s, end) without its newline: 0, -EINVAL (bad), -E2BIG,
  * -ENOMEM. */
 static int add_line(struct kp_jittab *t, const char *s, const char *end)
@@ -249,11 +282,36 @@ static int line_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* Address order; at one address the later record (higher offset) last. */
+static int unw_cmp(const void *a, const void *b)
+{
+	const struct kp_jitunw *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static void finish_unwind(struct kp_jittab *t)
+{
+	size_t out = 0;
+
+	if (t->nr_unw > 1)
+		qsort(t->unw, t->nr_unw, sizeof(*t->unw), unw_cmp);
+	for (size_t i = 0; i < t->nr_unw; i++) {
+		if (out && t->unw[out - 1].addr == t->unw[i].addr)
+			out--;	/* the newer load's */
+		t->unw[out++] = t->unw[i];
+	}
+	t->nr_unw = out;
+}
+
 static void finish(struct kp_jittab *t)
 {
 	size_t out = 0, i;
 	void *n;
 
+	finish_unwind(t);
 	if (t->nr_lines > 1)	/* stable enough: equal addresses are rare */
 		qsort(t->lines, t->nr_lines, sizeof(*t->lines), line_cmp);
 
@@ -415,6 +473,27 @@ int kp_jittab__range(const struct kp_jittab *t, uint64_t addr, uint64_t *start,
 	return 1;
 }
 
+int kp_jittab__unwind(const struct kp_jittab *t, uint64_t start, const uint8_t **eh,
+		      size_t *len, uint64_t *eh_vaddr)
+{
+	size_t lo = 0, hi = t ? t->nr_unw : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->unw[mid].addr < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == (t ? t->nr_unw : 0) || t->unw[lo].addr != start)
+		return 0;
+	*eh = (const uint8_t *)t->names + t->unw[lo].off;
+	*len = t->unw[lo].len;
+	*eh_vaddr = t->unw[lo].eh_vaddr;
+	return 1;
+}
+
 size_t kp_jittab__count(const struct kp_jittab *t)
 {
 	return t ? t->nr : 0;
@@ -453,5 +532,6 @@ void kp_jittab__free(struct kp_jittab *t)
 	free(t->syms);
 	free(t->names);
 	free(t->lines);
+	free(t->unw);
 	free(t);
 }

@@ -4,7 +4,8 @@
  *
  * Owns: the open checks of a map file and its table: entries of 16 bytes
  * (start, size, offset of the name) sorted by address, and every name in
- * one string block. No allocation per line; the table never holds more
+ * one string block (with a jitdump's source lines and the call frame
+ * information of its code, jitdump.h). No allocation per line; the table never holds more
  * than the byte limit its reader is given (what is left of the budget of
  * all JIT tables, symbols.c), counting every byte it allocates.
  *
@@ -74,7 +75,18 @@ int kp_jittab__add(struct kp_jittab *t, uint64_t start, uint64_t size,
 		   const char *name, size_t len);
 int kp_jittab__add_line(struct kp_jittab *t, uint64_t addr, const char *file,
 			uint32_t line);
+/* The call frame information (.eh_frame records) of the code loaded at
+ * addr, its pointers read at eh_vaddr (a jitdump's unwinding info): at
+ * most KP_JITTAB_EH_MAX bytes, kept in the table (the later record for
+ * one address wins). 0, -EINVAL (empty or too long), -E2BIG, -ENOMEM. */
+#define KP_JITTAB_EH_MAX 65536
+int kp_jittab__add_unwind(struct kp_jittab *t, uint64_t addr, uint64_t eh_vaddr,
+			  const uint8_t *eh, size_t len);
 void kp_jittab__finish(struct kp_jittab *t);
+/* The call frame information of the code that starts at start: 1 with
+ * *eh (borrowed from t), *len and *eh_vaddr, 0 if none. */
+int kp_jittab__unwind(const struct kp_jittab *t, uint64_t start, const uint8_t **eh,
+		      size_t *len, uint64_t *eh_vaddr);
 size_t kp_jittab__count(const struct kp_jittab *t);
 /* The name of entry i (address order), i < count. */
 const char *kp_jittab__name(const struct kp_jittab *t, size_t i);

@@ -182,7 +182,8 @@ int kp_symbols__user_start(struct kp_symbols *s, const struct kp_sym_map *map,
  * annotate: from the module's file (found as names are: by build-id when
  * it was replaced or deleted), or the [vdso] image; JIT code (a perf
  * map's or jitdump's entry, at most 64 KiB) read now from the process's
- * memory, its vaddr its run-time address. Its bytes and name are
+ * memory, its vaddr its run-time address, with the call frame
+ * information its jitdump gave. Its bytes and name are
  * borrowed like frames (until the next call). */
 struct kp_sym_code {
 	uint64_t start;		/* file offset of the first byte */
@@ -193,6 +194,12 @@ struct kp_sym_code {
 	/* the directory relative source file names of its DWARF are in,
 	 * or NULL */
 	const char *comp_dir;
+	/* JIT code whose jitdump gave its call frame information: those
+	 * .eh_frame records (eh_len bytes), their pointers read at
+	 * eh_vaddr; else NULL */
+	const uint8_t *eh_frame;
+	size_t eh_len;
+	uint64_t eh_vaddr;
 };
 /* 1 with out filled; 0 with *why a one-line reason (JIT code without an
  * entry or of a process gone, a file that cannot be opened, no sized

@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "symbols/procfs.h"
+#include "symbols/jitmap.h"
 #include "symbols/symbols-int.h"
 
 /* ---- the module cache ---- */
@@ -690,6 +691,9 @@ static int jit_code(struct kp_symbols *s, struct kp_sym_proc *p,
 	out->name = name;
 	out->bytes = s->jit_code;
 	out->len = (size_t)size;
+	if (!kp_jittab__unwind(p->jit->tab, start, &out->eh_frame, &out->eh_len,
+			       &out->eh_vaddr))
+		out->eh_frame = NULL;
 	return 1;
 }
 
