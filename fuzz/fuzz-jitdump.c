@@ -34,7 +34,7 @@ static void probe(const struct kp_jittab *t)
 		uint64_t at;
 
 		if (kp_jittab__unwind(t, a, &eh, &len, &at) &&
-		    (!eh || !len || len > KP_JITTAB_EH_MAX))
+		    (!eh || !len || len > KP_JIT_EH_MAX))
 			abort();
 	}
 	for (uint64_t a = 0; a < 0x10000; a += 0x1001)

@@ -1201,7 +1201,7 @@ static void test_code_start_lines(void **state)
 static void test_code_eh_frame(void **state)
 {
 	static const uint8_t eh[6] = { 0x14, 0, 0, 0, 0, 0 };
-	static uint8_t big[KP_CODE_MAX + 1];
+	static uint8_t big[KP_JIT_EH_MAX + 1];
 	struct kp_decoder *d = kp_decoder__new();
 	uint8_t *buf = malloc(BIG);
 	struct kp_record in = rec_code(), out;
@@ -1233,12 +1233,12 @@ static void test_code_eh_frame(void **state)
 	assert_true(buf[1] > 1 && buf[1] < 0x80);	/* a one-byte payload length */
 	buf[1]--;
 	assert_int_equal(kp_decoder__next(d, buf, n - 1, 0, &used, &out, &e), KP_EFORMAT);
-	/* the limits: KP_CODE_MAX bytes pass, one more does not */
+	/* the limits: KP_JIT_EH_MAX bytes pass, one more does not */
 	in.code.eh_frame = big;
-	in.code.eh_len = KP_CODE_MAX;
+	in.code.eh_len = KP_JIT_EH_MAX;
 	roundtrip(&in, &out, d, buf);
-	assert_int_equal(out.code.eh_len, KP_CODE_MAX);
-	in.code.eh_len = KP_CODE_MAX + 1;
+	assert_int_equal(out.code.eh_len, KP_JIT_EH_MAX);
+	in.code.eh_len = KP_JIT_EH_MAX + 1;
 	assert_int_equal(kp_record_encode(&in, buf, BIG), -EINVAL);
 	in.code.eh_len = 1;
 	in.code.eh_frame = NULL;

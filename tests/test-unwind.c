@@ -1321,10 +1321,12 @@ struct jit_code_src {
 	size_t len;
 	uint64_t at;
 	int asked;
+	const uint8_t *eh;	/* its CFI, as a jitdump gives it (or NULL) */
+	size_t eh_len;
 };
 
-static const uint8_t *jit_code_fn(void *ctx, uint32_t pid, const struct kp_unwind_map *map,
-				  uint64_t pc, uint64_t *start, size_t *len)
+static int jit_code_fn(void *ctx, uint32_t pid, const struct kp_unwind_map *map,
+		       uint64_t pc, struct kp_unwind_code *out)
 {
 	struct jit_code_src *src = ctx;
 
@@ -1332,10 +1334,11 @@ static const uint8_t *jit_code_fn(void *ctx, uint32_t pid, const struct kp_unwin
 	(void)map;
 	src->asked++;
 	if (pc < src->at || pc >= src->at + src->len)
-		return NULL;
-	*start = src->at;
-	*len = src->len;
-	return src->code;
+		return 0;
+	*out = (struct kp_unwind_code){ .code = src->code, .len = src->len, .start = src->at,
+		.eh_frame = src->eh, .eh_len = src->eh_len,
+		.eh_vaddr = src->at + ((src->len + 7) & ~(size_t)7) };
+	return 1;
 }
 
 static void test_jit_frameless(void **state)
@@ -1389,6 +1392,99 @@ static void test_jit_frameless(void **state)
 	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
 	assert_true(trunc || n < 4 || pcs[2] < (uint64_t)(uintptr_t)jit_caller ||
 		    pcs[2] >= (uint64_t)(uintptr_t)jit_caller + 256);
+	free(c.stack);
+	munmap(code, 4096);
+	kp_unwinder__free(u);
+#else
+	(void)state;
+	skip();
+#endif
+}
+
+#if defined(__x86_64__)
+/* The .eh_frame records of a 22-byte function at code, laid out at
+ * code + 24 (a jitdump's layout): a CIE (CFA rsp + 8, the return address
+ * at CFA - 8) and an FDE: CFA rsp + 32 from offset 4
+ * (after "sub $24,%rsp"), rsp + 8 again from offset 21 (after the add). */
+static void jit_eh(uint8_t eh[48], uint64_t code)
+{
+	static const uint8_t tmpl[48] = {
+		0x14, 0, 0, 0, 0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78, 0x10, 1, 0x1b,
+		0x0c, 0x07, 0x08, 0x90, 0x01, 0, 0,
+		0x14, 0, 0, 0, 0x1c, 0, 0, 0, 0, 0, 0, 0, 22, 0, 0, 0,
+		0, 0x44, 0x0e, 0x20, 0x51, 0x0e, 0x08, 0,
+	};
+	int32_t rel = (int32_t)(code - (code + 24 + 32));	/* pcrel from the field */
+
+	memcpy(eh, tmpl, 48);
+	memcpy(eh + 32, &rel, 4);
+}
+#endif
+
+/* JIT code without a frame pointer whose instructions the unwinder does
+ * not follow (a branch before its call), with the call frame information
+ * its runtime gave (a jitdump's unwinding info): stepped by that CFI to
+ * the outermost frame; without it, or with CFI that names an absurd
+ * register (refused, counted), the chain is not whole. */
+static void test_jit_eh_frame(void **state)
+{
+#if defined(__x86_64__)
+	static const uint8_t tramp[] = {
+		0x48, 0x83, 0xec, 0x18,	/* sub $24,%rsp */
+		0x48, 0x85, 0xff,	/* test %rdi,%rdi */
+		0x74, 0x08,		/* je 1f */
+		0x48, 0x89, 0xf8,	/* mov %rdi,%rax */
+		0x48, 0x89, 0xf7,	/* mov %rsi,%rdi */
+		0xff, 0xd0,		/* call *%rax */
+		0x48, 0x83, 0xc4, 0x18,	/* 1: add $24,%rsp */
+		0xc3,			/* ret */
+	};
+	struct kp_unwind_map maps[64];
+	static char paths[64][512];
+	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
+	struct jit_cap c;
+	struct jit_code_src src = { .code = tramp, .len = sizeof(tramp) };
+	uint8_t eh[48];
+	uint64_t pcs[128], jc = (uint64_t)(uintptr_t)jit_caller;
+	size_t nr;
+	int n, trunc;
+	void *code = jit_code_page(tramp, sizeof(tramp));
+
+	(void)state;
+	src.at = (uint64_t)(uintptr_t)code;
+	jit_eh(eh, src.at);
+	src.eh = eh;
+	src.eh_len = sizeof(eh);
+	jit_caller(code, &c);
+	nr = self_maps(maps, paths, 64);
+	assert_non_null(u);
+	kp_unwinder__set_code_fn(u, jit_code_fn, &src);
+	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
+	kp_unwinder__stats(u, &st);
+	assert_true(n >= 4);
+	assert_true(pcs[1] > src.at && pcs[1] <= src.at + sizeof(tramp));
+	assert_true(pcs[2] > jc && pcs[2] < jc + 256);
+	assert_int_equal(trunc, 0);
+	assert_int_equal(st.jit_cfi_frames, 1);
+	assert_int_equal(st.jit_frames, 0);
+	assert_int_equal(st.cfi_refused, 0);
+	/* again: from the cache */
+	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
+	assert_true(n >= 4 && !trunc && pcs[2] > jc && pcs[2] < jc + 256);
+	/* without its CFI: the branch stops the instructions' reading */
+	src.eh = NULL;
+	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
+	assert_true(trunc || n < 4 || pcs[2] < jc || pcs[2] >= jc + 256);
+	/* hostile CFI: its CIE saves register 300 (above UW_CFI_MAX_REG):
+	 * refused, counted, never given to libdw */
+	jit_eh(eh, src.at);
+	memcpy(eh + 20, (const uint8_t[]){ 0x05, 0xac, 0x02, 0x01 }, 4);
+	src.eh = eh;
+	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
+	kp_unwinder__stats(u, &st);
+	assert_int_equal(st.cfi_refused, 1);
+	assert_true(trunc || n < 4 || pcs[2] < jc || pcs[2] >= jc + 256);
 	free(c.stack);
 	munmap(code, 4096);
 	kp_unwinder__free(u);
@@ -1461,6 +1557,7 @@ int main(void)
 		cmocka_unit_test(test_jit_frame),
 		cmocka_unit_test(test_jit_rule),
 		cmocka_unit_test(test_jit_frameless),
+		cmocka_unit_test(test_jit_eh_frame),
 		cmocka_unit_test(test_keeps_fp),
 	};
 

@@ -7,7 +7,11 @@
 # main;run_jit;jit_tramp;jit_hot is kept in at least 95% of jit_hot's
 # samples: the CFI of jit_hot, the frame pointer of the generated code,
 # the CFI of run_jit and main again. The code's name and source line
-# (jitcall.js:14, the call) come from its jitdump.
+# (jitcall.js:14, the call) come from its jitdump. Then the same with
+# generated code that keeps no frame pointer and branches before its call
+# (jitcall ... cfi): only the call frame information its jitdump gives
+# (an unwinding info record) tells its frame; the chain is whole there
+# too, and in the replay of a save (the CODE record carries that CFI).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/unwind-lib.sh"
 require_bpf
@@ -33,8 +37,20 @@ whole_chains() {
 		END { printf "hot %d whole %d\n", h, w }'
 }
 
-for mode in dwarf auto; do
-	"$WL" 20 >"$tmp/wl.out" 2>&1 &
+# check_whole FILE LABEL: at least 300 jit_hot samples, 95% whole
+check_whole() {
+	set -- $(whole_chains "$1") "$1" "$2"
+	echo "$6: jit_hot samples $2, whole chain $4"
+	[ "$2" -ge 300 ] || { head -5 "$5"; fail "$6: too few jit_hot samples ($2)"; }
+	[ $(($4 * 100)) -ge $(($2 * 95)) ] ||
+		{ head -8 "$5"; fail "$6: whole chains in $4 of $2 samples (< 95%)"; }
+}
+
+for run in "dwarf both" "auto both" "dwarf dump cfi" "auto dump cfi"; do
+	set -- $run
+	mode=$1
+	shift
+	"$WL" 20 "$@" >"$tmp/wl.out" 2>&1 &
 	wl_pid=$!
 	n=50
 	until grep -q '^ready' "$tmp/wl.out"; do
@@ -42,8 +58,15 @@ for mode in dwarf auto; do
 		[ "$n" -gt 0 ] || fail "jitcall did not start: $(cat "$tmp/wl.out")"
 		sleep 0.1
 	done
-	run_profiler "$tmp/f" "$mode" "$wl_pid" 4
-	if [ "$mode" = dwarf ]; then
+	if [ "$run" = "dwarf dump cfi" ]; then
+		"$KPTOP" --batch --format folded -o "$tmp/f" --unwind dwarf -F 999 -d 4 \
+			-p "$wl_pid" -w "$tmp/save" 2>"$tmp/f.err" || fail "saving: $(cat "$tmp/f.err")"
+		"$KPTOP" --batch --format folded -o "$tmp/replay" -i "$tmp/save" 2>"$tmp/r.err" ||
+			fail "replay: $(cat "$tmp/r.err")"
+	else
+		run_profiler "$tmp/f" "$mode" "$wl_pid" 4
+	fi
+	if [ "$run" = "dwarf both" ]; then
 		# the jitdump comes first: its source line of the call
 		"$KPTOP" --batch -d 1 -p "$wl_pid" --unwind dwarf --format speedscope \
 			-o "$tmp/ss" 2>"$tmp/ss.err" || fail "speedscope: $(cat "$tmp/ss.err")"
@@ -52,10 +75,7 @@ for mode in dwarf auto; do
 	fi
 	kill $wl_pid 2>/dev/null
 	wait $wl_pid 2>/dev/null
-	set -- $(whole_chains "$tmp/f")
-	echo "$mode: jit_hot samples $2, whole chain $4"
-	[ "$2" -ge 300 ] || { head -5 "$tmp/f"; fail "$mode: too few jit_hot samples ($2)"; }
-	[ $(($4 * 100)) -ge $(($2 * 95)) ] ||
-		{ head -8 "$tmp/f"; fail "$mode: whole chains in $4 of $2 samples (< 95%)"; }
+	check_whole "$tmp/f" "$run"
+	[ "$run" != "dwarf dump cfi" ] || check_whole "$tmp/replay" "$run, its replay"
 done
 exit 0

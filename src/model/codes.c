@@ -27,6 +27,8 @@ static size_t copy_size(const struct kp_rec_code *c)
 	n += A8(c->nr_lines * sizeof(struct kp_code_line));
 	if (c->str_lines)
 		n += A8(c->nr_strs * sizeof(*c->str_lines));
+	if (c->eh_frame)
+		n += A8(c->eh_len);
 	return n;
 }
 
@@ -72,6 +74,9 @@ int kp_codes__keep(struct kp_model *m, const struct kp_rec_code *c)
 			       : NULL;
 	r->str_lines = c->str_lines && c->nr_strs ?
 		       put(&p, c->str_lines, c->nr_strs * sizeof(*c->str_lines)) : NULL;
+	r->eh_frame = c->eh_frame && c->eh_len ? put(&p, c->eh_frame, c->eh_len) : NULL;
+	if (!r->eh_frame)
+		r->eh_len = 0;
 	cs->mem[cs->nr++] = mem;
 	cs->bytes += need;
 	return 0;

@@ -193,6 +193,11 @@ int kp_rcode__code(struct kp_rcode **slot, struct kp_symbols *syms,
 	out->start_line = c->start_line;
 	out->nr_lines = (uint32_t)c->nr_lines;
 	out->lines = c->lines;
+	if (sc.eh_frame && sc.eh_len && sc.eh_len <= KP_JIT_EH_MAX) {
+		out->eh_frame = sc.eh_frame;	/* JIT code's, from its jitdump */
+		out->eh_len = (uint32_t)sc.eh_len;
+		out->eh_vaddr = sc.eh_vaddr;
+	}
 	return 1;
 }
 

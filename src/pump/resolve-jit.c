@@ -7,6 +7,7 @@
  * known" (asked again after KP_RJIT_RETRY lookups: a perf map grows). */
 #include "pump/resolve-jit.h"
 #include "pump/resolve-code.h"	/* kp_resolve__sym_map */
+#include "util/cfi-rec.h"		/* KP_JIT_EH_MAX */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -23,6 +24,9 @@ struct rjit_fn {
 	uint32_t len;
 	char *name;
 	uint8_t *code;
+	uint8_t *eh;		/* its runtime's CFI (eh_len bytes), or NULL */
+	uint32_t eh_len;
+	uint64_t eh_vaddr;
 };
 
 struct rjit_slot {
@@ -58,6 +62,7 @@ static void drop_all(struct kp_rjit *j)
 	for (size_t i = 0; i < j->nr; i++) {
 		free(j->fns[i].name);
 		free(j->fns[i].code);
+		free(j->fns[i].eh);
 	}
 	j->nr = 0;
 	j->bytes = 0;
@@ -126,14 +131,30 @@ static int index_rebuild(struct kp_rjit *j, size_t cap)
 	return 0;
 }
 
-/* Keep a copy of a function (key: all but its name and code): its
+/* A copy of eh[0..len) into *f (NULL when len is 0): 0 or -1. */
+static int copy_eh(struct rjit_fn *f, const uint8_t *eh, size_t len, uint64_t vaddr)
+{
+	f->eh = NULL;
+	f->eh_len = 0;
+	f->eh_vaddr = 0;
+	if (!eh || !len || len > KP_JIT_EH_MAX)
+		return 0;
+	if (!(f->eh = malloc(len)))
+		return -1;
+	memcpy(f->eh, eh, len);
+	f->eh_len = (uint32_t)len;
+	f->eh_vaddr = vaddr;
+	return 0;
+}
+
+/* Keep a copy of a function (key: all but its name, code and CFI): its
  * index, or -1 (no memory: nothing kept). */
 static int32_t keep(struct kp_rjit *j, const struct rjit_fn *key, const char *name,
-		    const uint8_t *code)
+		    const uint8_t *code, const uint8_t *eh, size_t eh_len, uint64_t eh_vaddr)
 {
 	struct rjit_fn f = *key;
 
-	if (j->bytes + f.len > KP_RJIT_MAX_BYTES)
+	if (j->bytes + f.len + eh_len > KP_RJIT_MAX_BYTES)
 		drop_all(j);	/* start again rather than stop */
 	if (j->nr == j->cap) {
 		size_t cap = j->cap ? 2 * j->cap : 64;
@@ -149,7 +170,7 @@ static int32_t keep(struct kp_rjit *j, const struct rjit_fn *key, const char *na
 		return -1;
 	f.name = strdup(name ? name : "");
 	f.code = malloc(f.len);
-	if (!f.name || !f.code) {
+	if (!f.name || !f.code || copy_eh(&f, eh, eh_len, eh_vaddr)) {
 		free(f.name);
 		free(f.code);
 		return -1;
@@ -157,9 +178,40 @@ static int32_t keep(struct kp_rjit *j, const struct rjit_fn *key, const char *na
 	memcpy(f.code, code, f.len);
 	j->fns[j->nr] = f;
 	*index_slot(j, f.pid, f.proc_start, f.start) = (int32_t)j->nr;
-	j->bytes += f.len;
+	j->bytes += f.len + f.eh_len;
 	j->sorted = 0;
 	return (int32_t)j->nr++;
+}
+
+static int same_eh(const struct rjit_fn *f, const struct kp_sym_code *sc)
+{
+	size_t len = sc->eh_frame && sc->eh_len <= KP_JIT_EH_MAX ? sc->eh_len : 0;
+
+	return f->eh_len == len && (!len || (f->eh_vaddr == sc->eh_vaddr &&
+					     !memcmp(f->eh, sc->eh_frame, len)));
+}
+
+/* Function i, kept, at the address of sc: i. When its code or CFI
+ * changed (the same address, new code), the newest is kept (a save
+ * carries that one only); -1 when that cannot be copied. */
+static int32_t renew(struct kp_rjit *j, int32_t i, const struct kp_sym_code *sc)
+{
+	struct rjit_fn *f = &j->fns[i], n = *f;
+
+	if (f->len == sc->len && !memcmp(f->code, sc->bytes, sc->len) && same_eh(f, sc))
+		return i;
+	n.code = malloc(sc->len);
+	if (!n.code || copy_eh(&n, sc->eh_frame, sc->eh_len, sc->eh_vaddr)) {
+		free(n.code);
+		return -1;
+	}
+	memcpy(n.code, sc->bytes, sc->len);
+	n.len = (uint32_t)sc->len;
+	j->bytes = j->bytes - f->len - f->eh_len + n.len + n.eh_len;
+	free(f->code);
+	free(f->eh);
+	*f = n;
+	return i;
 }
 
 /* The function of process p holding pc, read through the symbols layer
@@ -179,26 +231,12 @@ static int32_t read_live(struct kp_rjit *j, uint32_t pid, const struct kp_map_in
 	if (!sc.len || sc.len > KP_RJIT_MAX_CODE || sc.vaddr > pc || pc - sc.vaddr >= sc.len)
 		return -2;	/* not read again for this pc */
 	at = j->index_cap ? index_slot(j, pid, m->proc_start_ns, sc.vaddr) : NULL;
-	if (at && *at >= 0) {
-		struct rjit_fn *f = &j->fns[*at];
-		uint8_t *code;
-
-		if (f->len == sc.len && !memcmp(f->code, sc.bytes, sc.len))
-			return *at;
-		/* the same address, new code: the newest is kept (a save
-		 * carries that one only) */
-		if (!(code = malloc(sc.len)))
-			return -1;
-		memcpy(code, sc.bytes, sc.len);
-		free(f->code);
-		j->bytes = j->bytes - f->len + sc.len;
-		f->code = code;
-		f->len = (uint32_t)sc.len;
-		return *at;
-	}
+	if (at && *at >= 0)
+		return renew(j, *at, &sc);
 	return keep(j, &(struct rjit_fn){ .pid = pid, .proc_start = m->proc_start_ns,
 					   .start = sc.vaddr, .file_off = sc.start,
-					   .len = (uint32_t)sc.len }, sc.name, sc.bytes);
+					   .len = (uint32_t)sc.len }, sc.name, sc.bytes,
+		    sc.eh_frame, sc.eh_len, sc.eh_vaddr);
 }
 
 static int by_start(const void *a, const void *b)
@@ -236,14 +274,14 @@ static int32_t find_held(struct kp_rjit *j, uint64_t pc)
 	return -1;
 }
 
-const uint8_t *kp_rjit__code(struct kp_rjit *j, uint32_t pid, const struct kp_map_info *m,
-			     uint64_t pc, uint64_t *start, size_t *len)
+int kp_rjit__code(struct kp_rjit *j, uint32_t pid, const struct kp_map_info *m, uint64_t pc,
+		  struct kp_unwind_code *out)
 {
 	struct rjit_slot *sl;
 	int32_t f;
 
 	if (!j->slots && !(j->slots = calloc(KP_RJIT_SLOTS, sizeof(*j->slots))))
-		return NULL;
+		return 0;
 	j->clock++;
 	sl = &j->slots[mix(pid, m->proc_start_ns, pc) & (KP_RJIT_SLOTS - 1)];
 	if (sl->pc == pc && sl->pid == pid && sl->proc_start == m->proc_start_ns &&
@@ -258,10 +296,11 @@ const uint8_t *kp_rjit__code(struct kp_rjit *j, uint32_t pid, const struct kp_ma
 					  .retry_at = f == -2 ? UINT64_MAX : j->clock + KP_RJIT_RETRY };
 	}
 	if (f < 0)
-		return NULL;
-	*start = j->fns[f].start;
-	*len = j->fns[f].len;
-	return j->fns[f].code;
+		return 0;
+	*out = (struct kp_unwind_code){ .code = j->fns[f].code, .len = j->fns[f].len,
+		.start = j->fns[f].start, .eh_frame = j->fns[f].eh,
+		.eh_len = j->fns[f].eh_len, .eh_vaddr = j->fns[f].eh_vaddr };
+	return 1;
 }
 
 int kp_rjit__hold(struct kp_rjit *j, const struct kp_rec_code *c)
@@ -271,7 +310,8 @@ int kp_rjit__hold(struct kp_rjit *j, const struct kp_rec_code *c)
 	if (j->index_cap && *index_slot(j, 0, 0, c->vaddr) >= 0)
 		return 0;	/* held already */
 	return keep(j, &(struct rjit_fn){ .start = c->vaddr, .file_off = c->start,
-					   .len = c->len }, c->name, c->code) < 0 ? -ENOMEM : 0;
+					   .len = c->len }, c->name, c->code,
+		    c->eh_frame, c->eh_len, c->eh_vaddr) < 0 ? -ENOMEM : 0;
 }
 
 int kp_rjit__foreach(struct kp_rjit *j, int (*cb)(void *ctx, const struct kp_rec_code *c),
@@ -281,7 +321,8 @@ int kp_rjit__foreach(struct kp_rjit *j, int (*cb)(void *ctx, const struct kp_rec
 		const struct rjit_fn *f = &j->fns[i];
 		struct kp_rec_code c = { .path = "//anon", .start = f->file_off,
 					 .vaddr = f->start, .name = f->name,
-					 .len = f->len, .code = f->code };
+					 .len = f->len, .code = f->code, .eh_len = f->eh_len,
+					 .eh_frame = f->eh, .eh_vaddr = f->eh_vaddr };
 		int rc;
 
 		if (!f->name[0])

@@ -5,7 +5,8 @@
  *
  * Live: the function holding a pc in anonymous memory, as the symbols
  * layer gives it (kp_symbols__code: a perf map or jitdump entry, its bytes
- * read from the process), kept per process and entry (functions of at
+ * read from the process, with the .eh_frame records a jitdump gave for
+ * it), kept per process and entry (functions of at
  * most KP_RJIT_MAX_CODE bytes; past KP_RJIT_MAX_BYTES in all, every copy
  * is dropped and the table starts again); a pc the symbols layer could
  * not place is asked again some thousands of lookups later (a perf map
@@ -26,6 +27,7 @@
 
 #include "model/model.h"
 #include "symbols/symbols.h"
+#include "unwind/unwind.h"
 
 #define KP_RJIT_MAX_CODE 4096		/* bytes of one function kept, at most */
 #define KP_RJIT_MAX_BYTES (4u << 20)	/* bytes of all of them */
@@ -36,11 +38,11 @@ struct kp_rjit *kp_rjit__new(struct kp_symbols *syms);
 void kp_rjit__free(struct kp_rjit *j);
 void kp_rjit__set_replay(struct kp_rjit *j, int on);
 
-/* The function holding pc of process pid's anonymous mapping m: its
- * bytes (borrowed while j lives), *start its address, *len its size;
- * NULL when not known. */
-const uint8_t *kp_rjit__code(struct kp_rjit *j, uint32_t pid, const struct kp_map_info *m,
-			     uint64_t pc, uint64_t *start, size_t *len);
+/* The function holding pc of process pid's anonymous mapping m: 1 with
+ * *out (its bytes, address and size, and the call frame information its
+ * runtime gave, borrowed until the next call), 0 when not known. */
+int kp_rjit__code(struct kp_rjit *j, uint32_t pid, const struct kp_map_info *m, uint64_t pc,
+		  struct kp_unwind_code *out);
 
 /* A CODE record fed to the model: kept when it is anonymous code. */
 int kp_rjit__hold(struct kp_rjit *j, const struct kp_rec_code *c);

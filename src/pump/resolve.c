@@ -391,13 +391,13 @@ static int op_disasm(void *ctx, const uint8_t *code, size_t len, uint64_t vaddr,
 	return kp_rcode__disasm(&r->code, code, len, vaddr, cb, cbctx);
 }
 
-/* The unwinder's code function: JIT code's bytes (resolve-jit.h). */
-static const uint8_t *unwind_code(void *ctx, uint32_t pid, const struct kp_unwind_map *map,
-				  uint64_t pc, uint64_t *start, size_t *len)
+/* The unwinder's code function: JIT code's bytes and CFI (resolve-jit.h). */
+static int unwind_code(void *ctx, uint32_t pid, const struct kp_unwind_map *map,
+		       uint64_t pc, struct kp_unwind_code *out)
 {
 	struct kp_resolve *r = ctx;
 
-	return map->src ? kp_rjit__code(r->jit, pid, map->src, pc, start, len) : NULL;
+	return map->src ? kp_rjit__code(r->jit, pid, map->src, pc, out) : 0;
 }
 
 static void op_code_fed(void *ctx, const struct kp_rec_code *c)

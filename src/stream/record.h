@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "stream/sample-flags.h"	/* KP_SAMPLE_*, shared with the BPF side */
+#include "util/cfi-rec.h"		/* KP_JIT_EH_MAX */
 
 /* Record types. The numbers are part of the stream format: never reuse. */
 enum kp_rec_type {
@@ -284,7 +285,7 @@ struct kp_rec_code {
 	const uint32_t *str_lines;
 	/* minor 11: JIT code's call frame information (.eh_frame records,
 	 * as a jitdump gave it), its pc-relative pointers counted from
-	 * eh_vaddr; eh_len 0: none (1 .. KP_CODE_MAX otherwise) */
+	 * eh_vaddr; eh_len 0: none (1 .. KP_JIT_EH_MAX otherwise) */
 	uint32_t eh_len;
 	const uint8_t *eh_frame;
 	uint64_t eh_vaddr;

@@ -470,7 +470,7 @@ static void dec_code_eh(struct rd *r, struct kp_rec_code *c, uint16_t minor)
 
 	if (minor < 11 || r->rc || r->p == r->end)
 		return;
-	c->eh_frame = get_span(r, KP_CODE_MAX, &n, "eh_frame");
+	c->eh_frame = get_span(r, KP_JIT_EH_MAX, &n, "eh_frame");
 	c->eh_len = (uint32_t)n;
 	if (!r->rc && !n)
 		fail(r, at, "eh_frame is empty");

@@ -261,7 +261,7 @@ static int code_ok(const struct kp_rec_code *c)
 {
 	if (!c->len || c->len > KP_CODE_MAX || !c->code ||
 	    (c->nr_strs && !c->strs) || (c->nr_lines && !c->lines) ||
-	    c->nr_lines > c->len || c->eh_len > KP_CODE_MAX || (c->eh_len && !c->eh_frame))
+	    c->nr_lines > c->len || c->eh_len > KP_JIT_EH_MAX || (c->eh_len && !c->eh_frame))
 		return 0;
 	for (uint32_t i = 0; i < c->nr_strs; i++)
 		if (!c->strs[i] || !c->strs[i][0])

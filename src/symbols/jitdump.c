@@ -206,9 +206,9 @@ static int unwind_info(struct jd *d, const uint8_t *rec, size_t size)
 	all = u64(f);
 	hdr = u64(f + 8);
 	if (all > size - JD_PREFIX - JD_UNWIND_FIXED || hdr >= all ||
-	    all - hdr > KP_JITTAB_EH_MAX)
+	    all - hdr > KP_JIT_EH_MAX)
 		return -EINVAL;
-	if (!d->eh && !(d->eh = malloc(KP_JITTAB_EH_MAX)))
+	if (!d->eh && !(d->eh = malloc(KP_JIT_EH_MAX)))
 		return -ENOMEM;
 	d->eh_len = (size_t)(all - hdr);
 	memcpy(d->eh, f + JD_UNWIND_FIXED, d->eh_len);

@@ -9,7 +9,7 @@
  * new address (found by its code index); debug info gives source lines
  * (an entry's file "\xff" is the previous entry's); unwinding info gives
  * the next code load its .eh_frame (kp_jittab__unwind: the data less its
- * .eh_frame_hdr, at most KP_JITTAB_EH_MAX bytes, laid out after the code
+ * .eh_frame_hdr, at most KP_JIT_EH_MAX bytes, laid out after the code
  * as perf's reader does: at the code's address plus its size rounded up
  * to 8; a code move drops it); close is skipped (the code bytes are not
  * kept); unknown record types are skipped by their size.

@@ -234,7 +234,7 @@ int kp_jittab__add_unwind(struct kp_jittab *t, uint64_t addr, uint64_t eh_vaddr,
 	int64_t off;
 	int err;
 
-	if (!len || len > KP_JITTAB_EH_MAX)
+	if (!len || len > KP_JIT_EH_MAX)
 		return -EINVAL;
 	if ((err = grow(t, (void **)&t->unw, &t->unw_cap, t->nr_unw, 1, sizeof(*t->unw))))
 		return err;

@@ -27,6 +27,8 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "util/cfi-rec.h"	/* KP_JIT_EH_MAX */
+
 #define KP_JITMAP_MAX_BYTES (256u << 20)	/* bigger files are refused */
 #define KP_JITMAP_LINE_MAX 4096			/* longer lines are bad lines */
 
@@ -77,9 +79,9 @@ int kp_jittab__add_line(struct kp_jittab *t, uint64_t addr, const char *file,
 			uint32_t line);
 /* The call frame information (.eh_frame records) of the code loaded at
  * addr, its pointers read at eh_vaddr (a jitdump's unwinding info): at
- * most KP_JITTAB_EH_MAX bytes, kept in the table (the later record for
- * one address wins). 0, -EINVAL (empty or too long), -E2BIG, -ENOMEM. */
-#define KP_JITTAB_EH_MAX 65536
+ * most KP_JIT_EH_MAX bytes (util/cfi-rec.h), kept in the table (the later
+ * record for one address wins). 0, -EINVAL (empty or too long), -E2BIG,
+ * -ENOMEM. */
 int kp_jittab__add_unwind(struct kp_jittab *t, uint64_t addr, uint64_t eh_vaddr,
 			  const uint8_t *eh, size_t len);
 void kp_jittab__finish(struct kp_jittab *t);

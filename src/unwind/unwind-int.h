@@ -66,6 +66,24 @@ struct uw_jit_rule {
 };
 int uw_jit_rule(const uint8_t *code, size_t len, uint64_t off, struct uw_jit_rule *out);
 
+/* ---- JIT code's own CFI (unwind-jitcfi.c) ---- */
+
+struct uw_jitcfi;
+
+struct uw_jitcfi *uw_jitcfi__new(void);
+void uw_jitcfi__free(struct uw_jitcfi *c);
+/* The frame state at pc of the JIT code of process pid at start, whose
+ * call frame information is the .eh_frame records eh[0..len), their
+ * pointers read at eh_vaddr: 0 with *frame (the caller frees it),
+ * KP_ENOCFI when they hold no FDE for pc or were refused (cfi-scan.h),
+ * -ENOMEM. */
+int uw_jitcfi__frame(struct uw_jitcfi *c, uint32_t pid, uint64_t start,
+		     const uint8_t *eh, size_t len, uint64_t eh_vaddr, uint64_t pc,
+		     Dwarf_Frame **frame);
+/* Records given to libdw, refused, and the bytes the cache holds. */
+void uw_jitcfi__stats(const struct uw_jitcfi *c, uint64_t *made, uint64_t *refused,
+		      size_t *bytes);
+
 /* ---- the CFI module cache (unwind-cfi.c) ---- */
 
 struct uw_cache;

@@ -39,6 +39,7 @@ struct uw_leaf_ent {
 struct kp_unwinder {
 	struct uw_cache *cache;
 	kp_unwind_code_fn *code_fn;	/* JIT code's bytes (may be NULL) */
+	struct uw_jitcfi *jitcfi;	/* JIT code's own CFI */
 	void *code_ctx;
 	uint32_t pid;			/* of the stack being unwound */
 	bool dwarf_only;		/* no frame-pointer steps (benchmarks) */
@@ -58,11 +59,14 @@ struct kp_unwinder *kp_unwinder__new(struct kp_err *err)
 	if (!u->cache)
 		goto out_free;
 	u->leaf = calloc(UW_LEAF_SLOTS, sizeof(*u->leaf));
-	if (!u->leaf)
+	u->jitcfi = uw_jitcfi__new();
+	if (!u->leaf || !u->jitcfi)
 		goto out_cache;
 	return u;
 
 out_cache:
+	free(u->leaf);
+	uw_jitcfi__free(u->jitcfi);
 	uw_cache__free(u->cache);
 out_free:
 	free(u);
@@ -77,6 +81,7 @@ void kp_unwinder__free(struct kp_unwinder *u)
 	if (!u)
 		return;
 	uw_cache__free(u->cache);
+	uw_jitcfi__free(u->jitcfi);
 	free(u->leaf);
 	free(u);
 }
@@ -274,24 +279,50 @@ static int step_fp(const struct kp_unwind_map *maps, size_t nr_maps,
 	return to_caller(maps, nr_maps, regs, ra, fp + 16, caller_fp, true);
 }
 
+/* One step over JIT code by the CFI its runtime gave (unwind-jitcfi.c),
+ * looked up at at (pc, or a return address - 1); KP_ENOCFI when it has
+ * none for at. *exact as step_frame's. */
+static int step_jit_cfi(struct kp_unwinder *u, const struct kp_unwind_code *jc, uint64_t at,
+			struct uw_regs *regs, const struct uw_mem *mem, bool *exact)
+{
+	Dwarf_Frame *frame;
+	bool signalp = false;
+	int err;
+
+	err = uw_jitcfi__frame(u->jitcfi, u->pid, jc->start, jc->eh_frame, jc->eh_len,
+			       jc->eh_vaddr, at, &frame);
+	if (err)
+		return err;
+	dwarf_frame_info(frame, NULL, NULL, &signalp);
+	err = step(frame, regs, mem, signalp);
+	free(frame);
+	if (err == UW_STEP_OK || err == UW_STEP_END)
+		u->stats.jit_cfi_frames++;
+	*exact = signalp;
+	return err;
+}
+
 /* One step over JIT code at pc (the sampled pc when exact, else a return
- * address) by what its instructions did to the stack pointer
+ * address; at is the address looked up: pc, or pc - 1): by the CFI its
+ * runtime gave, else by what its instructions did to the stack pointer
  * (unwind-jit.c); KP_ENOCFI when its bytes are not known or not followed,
  * -ERANGE / -EFAULT as step_fp. */
 static int step_jit(struct kp_unwinder *u, const struct kp_unwind_map *maps,
-		    size_t nr_maps, const struct kp_unwind_map *map, uint64_t pc,
-		    struct uw_regs *regs, const struct uw_mem *mem)
+		    size_t nr_maps, const struct kp_unwind_map *map, uint64_t pc, uint64_t at,
+		    struct uw_regs *regs, const struct uw_mem *mem, bool *exact)
 {
+	struct kp_unwind_code jc = { .code = NULL };
 	struct uw_jit_rule rule;
-	const uint8_t *code;
-	uint64_t start, cfa, ra, rbp = regs->r[UW_FP];
-	size_t len = 0;
+	uint64_t cfa, ra, rbp = regs->r[UW_FP];
 	int err;
 
-	if (!u->code_fn || !(regs->valid & (1u << UW_SP)))
+	if (!u->code_fn || !(regs->valid & (1u << UW_SP)) ||
+	    u->code_fn(u->code_ctx, u->pid, map, at, &jc) != 1)
 		return KP_ENOCFI;
-	code = u->code_fn(u->code_ctx, u->pid, map, pc, &start, &len);
-	if (!code || pc < start || uw_jit_rule(code, len, pc - start, &rule))
+	if (jc.eh_frame && jc.eh_len &&
+	    (err = step_jit_cfi(u, &jc, at, regs, mem, exact)) != KP_ENOCFI)
+		return err;
+	if (!jc.code || pc < jc.start || uw_jit_rule(jc.code, jc.len, pc - jc.start, &rule))
 		return KP_ENOCFI;
 	cfa = regs->r[UW_SP] + (uint64_t)rule.cfa_off;
 	if ((err = uw_mem_read(mem, cfa - 8, &ra)))
@@ -319,8 +350,10 @@ static int step_frame(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 	if (err == KP_ENOCFI && by_fp && !u->dwarf_only) {
 		*exact = false;
 		if (map_is_anon(by_fp)) {
-			err = step_jit(u, maps, nr_maps, by_fp, r->r[UW_RA], r, mem);
-			if (err == UW_STEP_OK)
+			uint64_t cfi_frames = u->stats.jit_cfi_frames;
+
+			err = step_jit(u, maps, nr_maps, by_fp, r->r[UW_RA], at, r, mem, exact);
+			if (err == UW_STEP_OK && u->stats.jit_cfi_frames == cfi_frames)
 				u->stats.jit_frames++;
 			if (err != KP_ENOCFI)
 				return err;
@@ -638,13 +671,18 @@ int kp_unwinder__set_debug_dir(struct kp_unwinder *u, const char *dir)
 
 void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out)
 {
+	uint64_t made, refused;
+	size_t jit_bytes;
+
 	memset(out, 0, sizeof(*out));
 	if (u) {
 		*out = u->stats;
 		out->modules = uw_cache__loads(u->cache);
 		out->modules_evicted = uw_cache__evicted(u->cache);
-		out->cfi_refused = uw_cache__refused(u->cache);
-		out->bytes = uw_cache__bytes(u->cache);
+		uw_jitcfi__stats(u->jitcfi, &made, &refused, &jit_bytes);
+		(void)made;
+		out->cfi_refused = uw_cache__refused(u->cache) + refused;
+		out->bytes = uw_cache__bytes(u->cache) + jit_bytes;
 	}
 }
 

@@ -14,11 +14,12 @@
  * its frame pointer (rbp + 16 the caller's stack pointer, the return
  * address at rbp + 8, the caller's rbp at rbp), with the same checks
  * (each frame above the last, inside the copy, the return address in a
- * mapping); the next frame uses its CFI again. JIT code whose bytes the
- * code function gives (kp_unwinder__set_code_fn) is stepped by what its
- * instructions from the entry to the pc do to the stack pointer where
- * they are simple enough to follow (a frameless trampoline such as
- * CPython's), by its frame pointer otherwise. A module whose file cannot
+ * mapping); the next frame uses its CFI again. JIT code that the code
+ * function knows (kp_unwinder__set_code_fn) is stepped by the call frame
+ * information its runtime gave for it (a jitdump's unwinding info), else
+ * by what its instructions from the entry to the pc do to the stack
+ * pointer where they are simple enough to follow (a frameless trampoline
+ * such as CPython's), by its frame pointer otherwise. A module whose file cannot
  * be read, or whose CFI is refused, is not guessed at.
  * Modules are keyed by build-id, else device + inode, else the path; at
  * most 256 stay cached (kp_unwinder__set_max_modules) and, where a bound is
@@ -27,7 +28,9 @@
  * vdso's CFI comes from kptop's own vdso (same kernel: live use only).
  * CFI that names absurd register numbers, nests too deep or is malformed
  * is refused when its module is loaded (src/unwind/cfi-scan.h), counted
- * in cfi_refused: that module falls back to frame pointers.
+ * in cfi_refused: that module falls back to frame pointers. JIT code's
+ * own CFI is checked the same way (src/unwind/unwind-jitcfi.c) and kept
+ * for at most 64 functions at a time.
  *
  * Who calls it: src/pump/resolve.c (the model's resolver) for each sample that
  * carries registers. Never includes model, collect or curses.
@@ -70,6 +73,7 @@ struct kp_unwind_stats {
 	uint64_t leaf_fixed;	/* frame-pointer stacks given back a leaf's caller */
 	uint64_t fp_frames;	/* frames without CFI stepped over by rbp */
 	uint64_t jit_frames;	/* JIT frames stepped by their code's stack use */
+	uint64_t jit_cfi_frames;	/* JIT frames stepped by their runtime's CFI */
 	uint64_t too_deep;	/* stopped: max frames filled before the outermost */
 	uint64_t modules;	/* files opened for their CFI (cached by build-id,
 				 * else device + inode, else path) */
@@ -192,13 +196,24 @@ int kp_unwinder__set_debug_dir(struct kp_unwinder *u, const char *dir);
 typedef const char *kp_unwind_path_fn(void *ctx, const struct kp_unwind_map *map);
 void kp_unwinder__set_path_fn(struct kp_unwinder *u, kp_unwind_path_fn *fn, void *ctx);
 
-/* For anonymous memory (JIT code): fn(ctx, pid, map, pc, &start, &len)
- * returns the bytes of the function holding pc, from its entry at
- * *start, *len of them (valid until the next call), or NULL when it does
- * not know that code. Asked for every JIT frame, so it caches. */
-typedef const uint8_t *kp_unwind_code_fn(void *ctx, uint32_t pid,
-					 const struct kp_unwind_map *map, uint64_t pc,
-					 uint64_t *start, size_t *len);
+/* JIT code as the code function gives it (valid until its next call). */
+struct kp_unwind_code {
+	const uint8_t *code;	/* the function's bytes, from its entry */
+	size_t len;
+	uint64_t start;		/* the entry's address */
+	/* its call frame information where the runtime gave it (a
+	 * jitdump's .eh_frame records), its pointers read at eh_vaddr;
+	 * NULL: none */
+	const uint8_t *eh_frame;
+	size_t eh_len;
+	uint64_t eh_vaddr;
+};
+
+/* For anonymous memory (JIT code): fn(ctx, pid, map, pc, &out) fills out
+ * with the function holding pc and returns 1, or 0 when it does not
+ * know that code. Asked for every JIT frame, so it caches. */
+typedef int kp_unwind_code_fn(void *ctx, uint32_t pid, const struct kp_unwind_map *map,
+			      uint64_t pc, struct kp_unwind_code *out);
 void kp_unwinder__set_code_fn(struct kp_unwinder *u, kp_unwind_code_fn *fn, void *ctx);
 
 #endif /* KP_UNWIND_H */

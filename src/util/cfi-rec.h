@@ -36,6 +36,11 @@ enum {
 	KP_EH_PE_indirect = 0x80, KP_EH_PE_omit = 0xff,
 };
 
+/* JIT code's call frame information (a jitdump's .eh_frame records) kept
+ * for one function, at most: by the JIT tables (symbols), the unwinder,
+ * and a CODE record of the stream. */
+#define KP_JIT_EH_MAX 65536
+
 /* Bytes [p, end) still to read. */
 struct kp_cfi_rd {
 	const uint8_t *p, *end;

@@ -16,8 +16,15 @@
  * pid in the process's own pid namespace, /tmp the /tmp of its own mount
  * namespace (tests run it under unshare too).
  *
- *   jitcall [SECONDS [map|dump|both]]     (default 30 both)
- * map: only the perf map is written; dump: only the jitdump.
+ *   jitcall [SECONDS [map|dump|both [cfi]]]     (default 30 both)
+ * map: only the perf map is written; dump: only the jitdump. cfi: the
+ * generated code keeps no frame pointer and branches before its call
+ *   sub $24,%rsp; test %rdi,%rdi; je 1f; mov %rdi,%rax; mov %rsi,%rdi;
+ *   call *%rax; 1: add $24,%rsp; ret
+ * (neither its frame pointer nor its instructions tell its frame), and
+ * the jitdump gives its call frame information in an unwinding info
+ * record before the code load (.eh_frame and .eh_frame_hdr, laid out
+ * after the code as perf's jitdump reader expects).
  * Prints "ready PID" once the files are written; removes them at exit
  * (SIGTERM/SIGINT included). x86-64 only: exits 77 elsewhere. */
 #include <fcntl.h>
@@ -36,6 +43,7 @@
 #define JIT_MAGIC 0x4A695444u	/* "JiTD" as a little-endian word */
 #define JIT_CODE_LOAD 0
 #define JIT_CODE_DEBUG_INFO 2
+#define JIT_CODE_UNWINDING_INFO 4
 #define EM_X86_64_ 62
 
 int main(int argc, char **argv);
@@ -45,8 +53,12 @@ uint64_t run_jit(double seconds);
 static char map_path[64], dump_path[64];
 static volatile sig_atomic_t stop;
 static void *code;
+static const unsigned char *tramp;
+static size_t tramp_len;
+static const uint8_t *insn_off;
+static size_t nr_insn;
 
-static const unsigned char tramp[] = {
+static const unsigned char tramp_fp[] = {
 	0x55,			/* push %rbp */
 	0x48, 0x89, 0xe5,	/* mov %rsp,%rbp */
 	0x48, 0x89, 0xf8,	/* mov %rdi,%rax */
@@ -56,7 +68,31 @@ static const unsigned char tramp[] = {
 	0xc3,			/* ret */
 };
 /* the offset of each instruction, for the debug info */
-static const uint8_t insn_off[] = { 0, 1, 4, 7, 10, 12, 13 };
+static const uint8_t insn_fp[] = { 0, 1, 4, 7, 10, 12, 13 };
+
+static const unsigned char tramp_cfi[] = {
+	0x48, 0x83, 0xec, 0x18,	/* sub $24,%rsp */
+	0x48, 0x85, 0xff,	/* test %rdi,%rdi */
+	0x74, 0x08,		/* je 1f */
+	0x48, 0x89, 0xf8,	/* mov %rdi,%rax */
+	0x48, 0x89, 0xf7,	/* mov %rsi,%rdi */
+	0xff, 0xd0,		/* call *%rax */
+	0x48, 0x83, 0xc4, 0x18,	/* 1: add $24,%rsp */
+	0xc3,			/* ret */
+};
+static const uint8_t insn_cfi[] = { 0, 4, 7, 9, 12, 15, 17, 21 };
+
+/* tramp_cfi's .eh_frame, at code + 24: a CIE (CFA rsp + 8, the return
+ * address at CFA - 8) and an FDE (CFA rsp + 32 from offset 4 on, rsp + 8
+ * from 21 on; its start filled in by eh_frame()), then the zero
+ * terminator; and its .eh_frame_hdr after it (a one-entry table). */
+static const uint8_t eh_tmpl[52] = {
+	0x14, 0, 0, 0, 0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78, 0x10, 1, 0x1b,
+	0x0c, 0x07, 0x08, 0x90, 0x01, 0, 0,
+	0x14, 0, 0, 0, 0x1c, 0, 0, 0, 0, 0, 0, 0, 22, 0, 0, 0,
+	0, 0x44, 0x0e, 0x20, 0x51, 0x0e, 0x08, 0,
+	0, 0, 0, 0,
+};
 
 static void on_signal(int sig)
 {
@@ -100,7 +136,7 @@ static int write_map(void)
 
 	if (!f)
 		return -1;
-	fprintf(f, "%lx %zx jit_tramp\n", (unsigned long)(uintptr_t)code, sizeof(tramp));
+	fprintf(f, "%lx %zx jit_tramp\n", (unsigned long)(uintptr_t)code, tramp_len);
 	return fclose(f);
 }
 
@@ -123,7 +159,7 @@ static void put64(FILE *f, uint64_t v)
  * jitcall.js ("\xff" for the same file again, as jitdump.h allows). */
 static void put_debug(FILE *f, uint64_t at)
 {
-	size_t n = sizeof(insn_off), size = 16 + 16;
+	size_t n = nr_insn, size = 16 + 16;
 	static const char file[] = "jitcall.js";
 
 	for (size_t i = 0; i < n; i++)
@@ -142,6 +178,35 @@ static void put_debug(FILE *f, uint64_t at)
 		else
 			put(f, file, sizeof(file));
 	}
+}
+
+/* The unwinding info record of tramp_cfi at at: .eh_frame (pc-relative
+ * pointers from at + 24, where perf lays it out), then .eh_frame_hdr. */
+static void put_unwind(FILE *f, uint64_t at)
+{
+	uint8_t eh[sizeof(eh_tmpl)], hdr[20] = { 1, 0x1b, 0x03, 0x3b };
+	uint64_t eh_at = at + ((tramp_len + 7) & ~(size_t)7), hdr_at = eh_at + sizeof(eh);
+	int32_t v;
+	uint32_t one = 1;
+
+	memcpy(eh, eh_tmpl, sizeof(eh));
+	v = (int32_t)(at - (eh_at + 32));	/* the FDE's start, pc-relative */
+	memcpy(eh + 32, &v, 4);
+	v = (int32_t)(eh_at - (hdr_at + 4));	/* eh_frame_ptr */
+	memcpy(hdr + 4, &v, 4);
+	memcpy(hdr + 8, &one, 4);		/* fde_count */
+	v = (int32_t)(at - hdr_at);		/* the table: start, FDE (datarel) */
+	memcpy(hdr + 12, &v, 4);
+	v = (int32_t)(eh_at + 24 - hdr_at);
+	memcpy(hdr + 16, &v, 4);
+	put32(f, JIT_CODE_UNWINDING_INFO);
+	put32(f, (uint32_t)(16 + 24 + sizeof(eh) + sizeof(hdr)));
+	put64(f, mono_ns());
+	put64(f, sizeof(eh) + sizeof(hdr));	/* unwinding_size */
+	put64(f, sizeof(hdr));			/* eh_frame_hdr_size */
+	put64(f, sizeof(eh) + sizeof(hdr));	/* mapped_size */
+	put(f, eh, sizeof(eh));
+	put(f, hdr, sizeof(hdr));
 }
 
 static int write_dump(void)
@@ -163,17 +228,19 @@ static int write_dump(void)
 	put64(f, mono_ns());
 	put64(f, 0);			/* flags */
 	put_debug(f, at);
+	if (tramp == tramp_cfi)
+		put_unwind(f, at);
 	put32(f, JIT_CODE_LOAD);
-	put32(f, (uint32_t)(16 + 40 + sizeof(name) + sizeof(tramp)));
+	put32(f, (uint32_t)(16 + 40 + sizeof(name) + tramp_len));
 	put64(f, mono_ns());
 	put32(f, (uint32_t)getpid());
 	put32(f, (uint32_t)getpid());	/* tid */
 	put64(f, at);			/* vma */
 	put64(f, at);			/* code address */
-	put64(f, sizeof(tramp));
+	put64(f, tramp_len);
 	put64(f, 0);			/* code index */
 	put(f, name, sizeof(name));
-	put(f, tramp, sizeof(tramp));
+	put(f, tramp, tramp_len);
 	if (fflush(f))
 		return -1;
 	/* the mmap that tells a profiler where the dump is (as perf's) */
@@ -189,15 +256,20 @@ int main(int argc, char **argv)
 	double secs = argc > 1 ? atof(argv[1]) : 30;
 	const char *what = argc > 2 ? argv[2] : "both";
 	int map = strcmp(what, "dump") != 0, dump = strcmp(what, "map") != 0;
+	int cfi = argc > 3 && !strcmp(argv[3], "cfi");
 	struct sigaction sa;
 	uint64_t v;
 
+	tramp = cfi ? tramp_cfi : tramp_fp;
+	tramp_len = cfi ? sizeof(tramp_cfi) : sizeof(tramp_fp);
+	insn_off = cfi ? insn_cfi : insn_fp;
+	nr_insn = cfi ? sizeof(insn_cfi) : sizeof(insn_fp);
 	code = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (code == MAP_FAILED) {
 		perror("jitcall: mmap");
 		return 1;
 	}
-	memcpy(code, tramp, sizeof(tramp));
+	memcpy(code, tramp, tramp_len);
 	if (mprotect(code, 4096, PROT_READ | PROT_EXEC)) {
 		perror("jitcall: mprotect");
 		return 1;
