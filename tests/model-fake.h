@@ -36,6 +36,7 @@ struct fake {
 	uint32_t gone_pid;
 	uint64_t unwind_pcs[8];
 	int nr_unwind;
+	int unwind_trunc;	/* the unwind stops early (a drop) */
 	int instant;		/* benchmark: one fixed answer, no formatting */
 	int better;		/* 0xdead00..: "late_fn" (else no name) */
 	uint64_t epoch;		/* names_epoch */
@@ -108,7 +109,7 @@ static int fake_unwind(void *ctx, const struct kp_rec_sample *s,
 		return -ENOENT;
 	for (i = 0; i < f->nr_unwind && i < max; i++)
 		pcs[i] = f->unwind_pcs[i];
-	*truncated = 0;
+	*truncated = f->unwind_trunc;
 	return i;
 }
 

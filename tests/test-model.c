@@ -1426,6 +1426,46 @@ static void test_unwind(void **state)
 	kp_view__free(v);
 }
 
+/* A DWARF unwind that stops early is a drop counted in samples (an
+ * off-CPU record: its intervals), as every drop, whatever the weight:
+ * not in the microseconds a record weighs in off or wall weight. */
+static void test_unwind_drops_count(void **state)
+{
+	struct ctx *c = *state;
+	struct kp_record r = { .type = KP_REC_SAMPLE }, o = { .type = KP_REC_OFFCPU };
+	uint64_t fp = U(1);
+	struct kp_model_summary sum;
+
+	c->f.unwind_pcs[0] = U(4);
+	c->f.unwind_pcs[1] = U(3);
+	c->f.nr_unwind = 2;
+	c->f.unwind_trunc = 1;
+	r.sample.pid = r.sample.tid = 100;
+	r.sample.flags = KP_SAMPLE_REGS;
+	r.sample.nr_regs = 17;
+	r.sample.uframes = &fp;
+	r.sample.nr_uframes = 1;
+	r.sample.weight = 3;		/* three samples coalesced */
+	o.offcpu.s = r.sample;
+	o.offcpu.s.weight = 0;
+	o.offcpu.off_ns = 5000000;	/* 5 ms: 5000 us of weight */
+	o.offcpu.count = 2;
+	o.offcpu.state = KP_OFF_SLEEP;
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	kp_model__summary(c->m, &sum);
+	assert_true(sum.lost[KP_LOST_UNWIND] == 3);
+	kp_model__set_weight(c->m, KP_WEIGHT_WALL);
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	assert_int_equal(kp_model__feed(c->m, &o), 0);
+	kp_model__summary(c->m, &sum);
+	assert_true(sum.lost[KP_LOST_UNWIND] == 3 + 3 + 2);
+	kp_model__set_weight(c->m, KP_WEIGHT_OFF);
+	assert_int_equal(kp_model__feed(c->m, &o), 0);
+	kp_model__summary(c->m, &sum);
+	assert_true(sum.lost[KP_LOST_UNWIND] == 3 + 3 + 2 + 2);
+	assert_true(sum.unwound_dwarf > 5000);	/* weighed: the unwound share */
+}
+
 struct visit_ctx {
 	int stacks;
 	double count;
@@ -1647,7 +1687,8 @@ int main(void)
 		T(test_late_symtab), T(test_fde_start), T(test_symtab_unnamed_first),
 		T(test_symtab_unnamed_late), T(test_renamed), T(test_return_address),
 		T(test_shared_frames),
-		T(test_symtab_agrees), T(test_inlined), T(test_unwind), T(test_foreach),
+		T(test_symtab_agrees), T(test_inlined), T(test_unwind), T(test_unwind_drops_count),
+		T(test_foreach),
 		cmocka_unit_test(test_properties), T(test_view_ids_stable),
 		T(test_expanded), T(test_module_view),
 		cmocka_unit_test(test_fold_base_window),

@@ -271,8 +271,8 @@ static const uint64_t *user_stack(struct kp_model *m, const struct kp_rec_sample
 		if (n > 0) {
 			/* A walk that stopped early keeps its frames and is
 			 * counted with the losses (stage "unwind"). */
-			if (trunc)
-				m->sum.lost[KP_LOST_UNWIND] += w;
+			if (trunc)	/* samples or intervals, as every drop */
+				m->sum.lost[KP_LOST_UNWIND] += m->fd.count ? m->fd.count : w;
 			m->sum.unwound_dwarf += w;
 			*nu = (uint16_t)n;
 			return m->fd.upcs;
@@ -566,10 +566,16 @@ int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 
 	if (r->type == KP_REC_SAMPLE && m->fd.weight == KP_WEIGHT_CPU)
 		return kp_feed__sample(m, &r->sample);
-	if (r->type == KP_REC_SAMPLE)
-		return weighed(m, r, &ws) ? kp_feed__sample(m, &ws) : 0;
-	if (r->type == KP_REC_OFFCPU)
-		return weighed(m, r, &ws) ? offcpu(m, &r->offcpu, &ws) : 0;
+	if (r->type == KP_REC_SAMPLE || r->type == KP_REC_OFFCPU) {
+		if (!weighed(m, r, &ws))
+			return 0;
+		m->fd.count = r->type == KP_REC_SAMPLE ? kp_sample_weight(&r->sample) :
+			      r->offcpu.count ? r->offcpu.count : 1;
+		err = r->type == KP_REC_SAMPLE ? kp_feed__sample(m, &ws) :
+						 offcpu(m, &r->offcpu, &ws);
+		m->fd.count = 0;
+		return err;
+	}
 	err = kp_feed__flush(m);	/* samples before the record it follows */
 	if (err)
 		return err;

@@ -22,6 +22,10 @@ struct kp_feed {
 	uint64_t upcs[KP_MAX_FRAMES];	/* user pcs the resolver unwound */
 	uint64_t pypcs[KP_MAX_FRAMES];	/* ... with Python frames merged in */
 	uint32_t waker_pids;		/* waker frames named with a pid: offcpu.c */
+	/* what the record being weighed stands for (its samples, or its
+	 * off-CPU intervals): the unit its losses count in, whatever the
+	 * weight; 0: its weight (CPU weight, where the two are one) */
+	uint32_t count;
 	struct kp_off_cache *off;	/* offcpu.c's, made on first use */
 };
 
