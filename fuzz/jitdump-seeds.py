@@ -92,7 +92,8 @@ SEEDS = {
     "unknown-type": header() + prefix(77, 24) + b"\0" * 8 + load(0x1000, CODE, b"f", 1),
     "unwind-eh-frame": header() + unwind(EH, EH_HDR) + load(0x5000, FRAMELESS, b"frameless", 1),
     "unwind-too-big": header() + unwind(EH, total=1 << 20) + load(0x5000, FRAMELESS, b"f", 1),
-    "unwind-all-hdr": header() + unwind(EH, hdr_size=len(EH)) + load(0x5000, FRAMELESS, b"f", 1),
+    "unwind-all-hdr": header() + unwind(b"", EH_HDR) + load(0x5000, FRAMELESS, b"f", 1),
+    "unwind-hdr-past": header() + unwind(EH, hdr_size=len(EH) + 1) + load(0x5000, FRAMELESS, b"f", 1),
     "unwind-short": header() + prefix(4, 16 + 8) + b"\0" * 8 + load(0x5000, FRAMELESS, b"f", 1),
     "unwind-moved": header() + load(0x5000, FRAMELESS, b"f", 1) + unwind(EH) +
                     move(0x5000, 0x6000, 16, 1) + load(0x7000, FRAMELESS, b"g", 2),

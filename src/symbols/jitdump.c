@@ -194,7 +194,9 @@ static int code_load(struct jd *d, const uint8_t *rec, size_t size, uint64_t off
 }
 
 /* An unwinding info record: its .eh_frame (the data less the trailing
- * .eh_frame_hdr) is kept for the next code load, which it describes. */
+ * .eh_frame_hdr) is kept for the next code load, which it describes.
+ * One that is all header is code without call frame information (V8
+ * writes one before every code load, most of them so). */
 static int unwind_info(struct jd *d, const uint8_t *rec, size_t size)
 {
 	const uint8_t *f = rec + JD_PREFIX;
@@ -205,9 +207,11 @@ static int unwind_info(struct jd *d, const uint8_t *rec, size_t size)
 		return -EINVAL;
 	all = u64(f);
 	hdr = u64(f + 8);
-	if (all > size - JD_PREFIX - JD_UNWIND_FIXED || hdr >= all ||
+	if (all > size - JD_PREFIX - JD_UNWIND_FIXED || hdr > all ||
 	    all - hdr > KP_JIT_EH_MAX)
 		return -EINVAL;
+	if (hdr == all)
+		return 0;
 	if (!d->eh && !(d->eh = malloc(KP_JIT_EH_MAX)))
 		return -ENOMEM;
 	d->eh_len = (size_t)(all - hdr);

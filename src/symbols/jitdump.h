@@ -11,7 +11,8 @@
  * the next code load its .eh_frame (kp_jittab__unwind: the data less its
  * .eh_frame_hdr, at most KP_JIT_EH_MAX bytes, laid out after the code
  * as perf's reader does: at the code's address plus its size rounded up
- * to 8; a code move drops it); close is skipped (the code bytes are not
+ * to 8; a record that is all header gives none; a code move drops it);
+ * close is skipped (the code bytes are not
  * kept); unknown record types are skipped by their size.
  *
  * Hostile input: the header must be a little-endian jitdump's (magic
