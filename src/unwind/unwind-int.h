@@ -80,9 +80,8 @@ void uw_jitcfi__free(struct uw_jitcfi *c);
 int uw_jitcfi__frame(struct uw_jitcfi *c, uint32_t pid, uint64_t start,
 		     const uint8_t *eh, size_t len, uint64_t eh_vaddr, uint64_t pc,
 		     Dwarf_Frame **frame);
-/* Records given to libdw, refused, and the bytes the cache holds. */
-void uw_jitcfi__stats(const struct uw_jitcfi *c, uint64_t *made, uint64_t *refused,
-		      size_t *bytes);
+/* Records refused (ever), and the bytes the cache holds. */
+void uw_jitcfi__stats(const struct uw_jitcfi *c, uint64_t *refused, size_t *bytes);
 
 /* ---- the CFI module cache (unwind-cfi.c) ---- */
 

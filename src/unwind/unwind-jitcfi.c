@@ -32,7 +32,7 @@ struct uw_jitcfi_ent {
 
 struct uw_jitcfi {
 	struct uw_jitcfi_ent ent[UW_JITCFI_SLOTS];
-	uint64_t refused, made;
+	uint64_t refused;
 	size_t bytes;
 };
 
@@ -124,7 +124,6 @@ static int ent_make(struct uw_jitcfi *c, struct uw_jitcfi_ent *e, uint32_t pid,
 	e->cfi = e->elf ? dwarf_getcfi_elf(e->elf) : NULL;
 	if (!e->cfi)
 		c->refused++;
-	c->made++;
 	return 0;
 }
 
@@ -151,10 +150,8 @@ int uw_jitcfi__frame(struct uw_jitcfi *c, uint32_t pid, uint64_t start,
 	return 0;
 }
 
-void uw_jitcfi__stats(const struct uw_jitcfi *c, uint64_t *made, uint64_t *refused,
-		      size_t *bytes)
+void uw_jitcfi__stats(const struct uw_jitcfi *c, uint64_t *refused, size_t *bytes)
 {
-	*made = c->made;
 	*refused = c->refused;
 	*bytes = c->bytes;
 }

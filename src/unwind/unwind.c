@@ -39,8 +39,8 @@ struct uw_leaf_ent {
 struct kp_unwinder {
 	struct uw_cache *cache;
 	kp_unwind_code_fn *code_fn;	/* JIT code's bytes (may be NULL) */
-	struct uw_jitcfi *jitcfi;	/* JIT code's own CFI */
 	void *code_ctx;
+	struct uw_jitcfi *jitcfi;	/* JIT code's own CFI */
 	uint32_t pid;			/* of the stack being unwound */
 	bool dwarf_only;		/* no frame-pointer steps (benchmarks) */
 	struct kp_unwind_stats stats;
@@ -671,7 +671,7 @@ int kp_unwinder__set_debug_dir(struct kp_unwinder *u, const char *dir)
 
 void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out)
 {
-	uint64_t made, refused;
+	uint64_t refused;
 	size_t jit_bytes;
 
 	memset(out, 0, sizeof(*out));
@@ -679,8 +679,7 @@ void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out
 		*out = u->stats;
 		out->modules = uw_cache__loads(u->cache);
 		out->modules_evicted = uw_cache__evicted(u->cache);
-		uw_jitcfi__stats(u->jitcfi, &made, &refused, &jit_bytes);
-		(void)made;
+		uw_jitcfi__stats(u->jitcfi, &refused, &jit_bytes);
 		out->cfi_refused = uw_cache__refused(u->cache) + refused;
 		out->bytes = uw_cache__bytes(u->cache) + jit_bytes;
 	}
