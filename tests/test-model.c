@@ -1396,13 +1396,11 @@ static void test_inlined(void **state)
 	kp_view__free(v);
 }
 
-static void test_unwind(void **state)
+/* A sample of pid 100 with registers and the frame-pointer stack *fp;
+ * the fake resolver unwinds it to fn_4, fn_3. */
+static struct kp_record regs_sample(struct ctx *c, const uint64_t *fp)
 {
-	struct ctx *c = *state;
 	struct kp_record r = { .type = KP_REC_SAMPLE };
-	uint64_t fp = U(1);
-	struct kp_model_summary sum;
-	struct kp_view *v;
 
 	c->f.unwind_pcs[0] = U(4);
 	c->f.unwind_pcs[1] = U(3);
@@ -1410,8 +1408,19 @@ static void test_unwind(void **state)
 	r.sample.pid = r.sample.tid = 100;
 	r.sample.flags = KP_SAMPLE_REGS;
 	r.sample.nr_regs = 17;
-	r.sample.uframes = &fp;
+	r.sample.uframes = fp;
 	r.sample.nr_uframes = 1;
+	return r;
+}
+
+static void test_unwind(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t fp = U(1);
+	struct kp_record r = regs_sample(c, &fp);
+	struct kp_model_summary sum;
+	struct kp_view *v;
+
 	assert_int_equal(kp_model__feed(c->m, &r), 0);
 	r.sample.flags = 0;
 	assert_int_equal(kp_model__feed(c->m, &r), 0);
@@ -1432,19 +1441,11 @@ static void test_unwind(void **state)
 static void test_unwind_drops_count(void **state)
 {
 	struct ctx *c = *state;
-	struct kp_record r = { .type = KP_REC_SAMPLE }, o = { .type = KP_REC_OFFCPU };
 	uint64_t fp = U(1);
+	struct kp_record r = regs_sample(c, &fp), o = { .type = KP_REC_OFFCPU };
 	struct kp_model_summary sum;
 
-	c->f.unwind_pcs[0] = U(4);
-	c->f.unwind_pcs[1] = U(3);
-	c->f.nr_unwind = 2;
 	c->f.unwind_trunc = 1;
-	r.sample.pid = r.sample.tid = 100;
-	r.sample.flags = KP_SAMPLE_REGS;
-	r.sample.nr_regs = 17;
-	r.sample.uframes = &fp;
-	r.sample.nr_uframes = 1;
 	r.sample.weight = 3;		/* three samples coalesced */
 	o.offcpu.s = r.sample;
 	o.offcpu.s.weight = 0;

@@ -1341,6 +1341,57 @@ static int jit_code_fn(void *ctx, uint32_t pid, const struct kp_unwind_map *map,
 	return 1;
 }
 
+#if defined(__x86_64__)
+/* A JIT run: code copied into a page of its own and called between
+ * jit_caller and jit_capture (c), this process's maps, an unwinder asking
+ * jit_code_fn about it (src). */
+struct jit_run {
+	struct kp_unwind_map maps[64];
+	char paths[64][512];
+	size_t nr;
+	struct kp_unwinder *u;
+	struct jit_cap c;
+	struct jit_code_src src;
+	void *code;
+};
+
+static struct jit_run *jit_run_new(const uint8_t *code, size_t len)
+{
+	struct jit_run *j = calloc(1, sizeof(*j));
+
+	assert_non_null(j);
+	j->code = jit_code_page(code, len);
+	j->src = (struct jit_code_src){ .code = code, .len = len,
+					.at = (uint64_t)(uintptr_t)j->code };
+	jit_caller(j->code, &j->c);
+	j->nr = self_maps(j->maps, j->paths, 64);
+	j->u = kp_unwinder__new(NULL);
+	assert_non_null(j->u);
+	kp_unwinder__set_code_fn(j->u, jit_code_fn, &j->src);
+	return j;
+}
+
+static void jit_run_free(struct jit_run *j)
+{
+	free(j->c.stack);
+	munmap(j->code, 4096);
+	kp_unwinder__free(j->u);
+	free(j);
+}
+
+/* Unwind the capture into pcs (128); 1 when the chain is whole through
+ * the JIT frame: pcs[1] in the code, pcs[2] in jit_caller, to the end. */
+static int jit_whole(struct jit_run *j, uint64_t *pcs)
+{
+	uint64_t jc = (uint64_t)(uintptr_t)jit_caller;
+	int trunc, n = kp_unwinder__unwind(j->u, 1, j->maps, j->nr, j->c.regs, 17,
+					   j->c.stack, j->c.len, pcs, 128, &trunc);
+
+	return n >= 4 && !trunc && pcs[1] > j->src.at && pcs[1] <= j->src.at + j->src.len &&
+	       pcs[2] > jc && pcs[2] < jc + 256;
+}
+#endif
+
 static void test_jit_frameless(void **state)
 {
 #if defined(__x86_64__)
@@ -1352,49 +1403,25 @@ static void test_jit_frameless(void **state)
 		0x48, 0x83, 0xc4, 0x08,	/* add $8,%rsp */
 		0xc3,			/* ret */
 	};
-	struct kp_unwind_map maps[64];
-	static char paths[64][512];
-	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct jit_run *j = jit_run_new(tramp, sizeof(tramp));
 	struct kp_unwind_stats st;
-	struct jit_cap c;
-	struct jit_code_src src = { .code = tramp, .len = sizeof(tramp) };
 	uint64_t pcs[128];
-	size_t nr;
-	int n, trunc;
-	void *code = jit_code_page(tramp, sizeof(tramp));
 
 	(void)state;
-	src.at = (uint64_t)(uintptr_t)code;
-	jit_caller(code, &c);
-	nr = self_maps(maps, paths, 64);
-	assert_non_null(u);
-	kp_unwinder__set_code_fn(u, jit_code_fn, &src);
-	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
-	kp_unwinder__stats(u, &st);
-	assert_true(n >= 4);
-	assert_true(pcs[1] > src.at && pcs[1] <= src.at + sizeof(tramp));
-	assert_true(pcs[2] > (uint64_t)(uintptr_t)jit_caller &&
-		    pcs[2] < (uint64_t)(uintptr_t)jit_caller + 256);
-	assert_int_equal(trunc, 0);
+	assert_true(jit_whole(j, pcs));
+	kp_unwinder__stats(j->u, &st);
 	assert_int_equal(st.jit_frames, 1);
 	assert_int_equal(st.fp_frames, 0);
-	assert_true(src.asked >= 1);
+	assert_true(j->src.asked >= 1);
 	/* the same with the JIT map named as perf names it: not a file */
-	for (size_t i = 0; i < nr; i++)
-		if (src.at >= maps[i].start && src.at < maps[i].end)
-			maps[i].path = "//anon";
-	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
-	assert_true(n >= 4);
-	assert_true(pcs[2] > (uint64_t)(uintptr_t)jit_caller &&
-		    pcs[2] < (uint64_t)(uintptr_t)jit_caller + 256);
+	for (size_t i = 0; i < j->nr; i++)
+		if (j->src.at >= j->maps[i].start && j->src.at < j->maps[i].end)
+			j->maps[i].path = "//anon";
+	assert_true(jit_whole(j, pcs));
 	/* without the code function: rbp is not this frame's, no whole chain */
-	kp_unwinder__set_code_fn(u, NULL, NULL);
-	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
-	assert_true(trunc || n < 4 || pcs[2] < (uint64_t)(uintptr_t)jit_caller ||
-		    pcs[2] >= (uint64_t)(uintptr_t)jit_caller + 256);
-	free(c.stack);
-	munmap(code, 4096);
-	kp_unwinder__free(u);
+	kp_unwinder__set_code_fn(j->u, NULL, NULL);
+	assert_false(jit_whole(j, pcs));
+	jit_run_free(j);
 #else
 	(void)state;
 	skip();
@@ -1439,55 +1466,32 @@ static void test_jit_eh_frame(void **state)
 		0x48, 0x83, 0xc4, 0x18,	/* 1: add $24,%rsp */
 		0xc3,			/* ret */
 	};
-	struct kp_unwind_map maps[64];
-	static char paths[64][512];
-	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct jit_run *j = jit_run_new(tramp, sizeof(tramp));
 	struct kp_unwind_stats st;
-	struct jit_cap c;
-	struct jit_code_src src = { .code = tramp, .len = sizeof(tramp) };
 	uint8_t eh[48];
-	uint64_t pcs[128], jc = (uint64_t)(uintptr_t)jit_caller;
-	size_t nr;
-	int n, trunc;
-	void *code = jit_code_page(tramp, sizeof(tramp));
+	uint64_t pcs[128];
 
 	(void)state;
-	src.at = (uint64_t)(uintptr_t)code;
-	jit_eh(eh, src.at);
-	src.eh = eh;
-	src.eh_len = sizeof(eh);
-	jit_caller(code, &c);
-	nr = self_maps(maps, paths, 64);
-	assert_non_null(u);
-	kp_unwinder__set_code_fn(u, jit_code_fn, &src);
-	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
-	kp_unwinder__stats(u, &st);
-	assert_true(n >= 4);
-	assert_true(pcs[1] > src.at && pcs[1] <= src.at + sizeof(tramp));
-	assert_true(pcs[2] > jc && pcs[2] < jc + 256);
-	assert_int_equal(trunc, 0);
+	jit_eh(eh, j->src.at);
+	j->src.eh = eh;
+	j->src.eh_len = sizeof(eh);
+	assert_true(jit_whole(j, pcs));
+	kp_unwinder__stats(j->u, &st);
 	assert_int_equal(st.jit_cfi_frames, 1);
 	assert_int_equal(st.jit_frames, 0);
 	assert_int_equal(st.cfi_refused, 0);
-	/* again: from the cache */
-	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
-	assert_true(n >= 4 && !trunc && pcs[2] > jc && pcs[2] < jc + 256);
+	assert_true(jit_whole(j, pcs));		/* again: from the cache */
 	/* without its CFI: the branch stops the instructions' reading */
-	src.eh = NULL;
-	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
-	assert_true(trunc || n < 4 || pcs[2] < jc || pcs[2] >= jc + 256);
+	j->src.eh = NULL;
+	assert_false(jit_whole(j, pcs));
 	/* hostile CFI: its CIE saves register 300 (above UW_CFI_MAX_REG):
 	 * refused, counted, never given to libdw */
-	jit_eh(eh, src.at);
 	memcpy(eh + 20, (const uint8_t[]){ 0x05, 0xac, 0x02, 0x01 }, 4);
-	src.eh = eh;
-	n = kp_unwinder__unwind(u, 1, maps, nr, c.regs, 17, c.stack, c.len, pcs, 128, &trunc);
-	kp_unwinder__stats(u, &st);
+	j->src.eh = eh;
+	assert_false(jit_whole(j, pcs));
+	kp_unwinder__stats(j->u, &st);
 	assert_int_equal(st.cfi_refused, 1);
-	assert_true(trunc || n < 4 || pcs[2] < jc || pcs[2] >= jc + 256);
-	free(c.stack);
-	munmap(code, 4096);
-	kp_unwinder__free(u);
+	jit_run_free(j);
 #else
 	(void)state;
 	skip();
