@@ -5,7 +5,8 @@
  * Names: a user address at file offset off is in function "fn_<off/0x100>"
  * (hex); kernel address a in "k_<a/0x100>". Offsets 0xdead00..0xdeadff
  * have no name, until "better" is set: then they are in "late_fn" at
- * late.c:42 (as when a debug file came: bump "epoch" too; a module
+ * late.c:42 (as when a debug file came: bump "epoch" too, or
+ * "jit_epoch" for JIT code; a module
  * "/bin/same" is said not to have got better, its names not asked
  * again); offsets 0xbeef00..0xbeefff have none either, but the start of
  * their function is known (stripped code, by its FDE): 0xbeef00 below
@@ -40,6 +41,7 @@ struct fake {
 	int instant;		/* benchmark: one fixed answer, no formatting */
 	int better;		/* 0xdead00..: "late_fn" (else no name) */
 	uint64_t epoch;		/* names_epoch */
+	uint64_t jit_epoch;	/* jit_epoch (a JIT map was read) */
 	char names[FAKE_NAMES][32];
 	int nr_names;
 };
@@ -162,6 +164,11 @@ static uint64_t fake_names_epoch(void *ctx, void *held)
 	return f->epoch;
 }
 
+static uint64_t fake_jit_epoch(void *ctx)
+{
+	return ((struct fake *)ctx)->jit_epoch;
+}
+
 static const struct kp_resolver_ops fake_ops = {
 	.symbolize = fake_symbolize,
 	.unwind = fake_unwind,
@@ -170,6 +177,7 @@ static const struct kp_resolver_ops fake_ops = {
 	.symbolize_held = fake_symbolize_held,
 	.release = fake_release,
 	.names_epoch = fake_names_epoch,
+	.jit_epoch = fake_jit_epoch,
 };
 
 static inline struct kp_model *fake_model(struct fake *f, size_t max_nodes)

@@ -1340,6 +1340,39 @@ static void test_renamed(void **state)
 	kp_view__free(v);
 }
 
+/* JIT code sampled before its runtime wrote its map entry (V8 buffers
+ * its jitdump): when the JIT epoch grows (a JIT map was read), a
+ * JIT frame that named no function is asked again through its live
+ * process's mapping; a named one is not; a gone process's is not. */
+static void test_jit_renamed(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t jit = 0x70000000, pcs[] = { jit + 0xdead10, jit + 0x1210 };
+	struct kp_record r = { .type = KP_REC_EXIT };
+	struct kp_view *v;
+	int calls;
+
+	assert_int_equal(feed_mmap(c->m, 100, jit, 0x1000000, 0, "//anon", 0), 0);
+	assert_int_equal(feed_mmap(c->m, 101, jit, 0x1000000, 0, "//anon", 0), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, pcs, 2), 0);
+	assert_int_equal(feed_sample(c->m, 101, 101, S(1), 0, 0, NULL, 0, pcs, 1), 0);
+	kp_model__refresh(c->m, S(1));
+	r.exit.pid = r.exit.tid = 101;
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	calls = c->f.symbolize_calls;
+	c->f.better = 1;
+	c->f.jit_epoch++;
+	kp_model__refresh(c->m, S(2));
+	/* one ask: 100's unnamed key; not fn_12's, not gone 101's */
+	assert_int_equal(c->f.symbolize_calls, calls + 1);
+	v = view(c->m, KP_VIEW_TOPDOWN, KP_SORT_SELF, 0);
+	assert_true(must(v, "late_fn", 2)->self == 1);	/* under fn_12 */
+	kp_view__free(v);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "anon+0xdead10", 0)->self == 1);	/* 101's */
+	kp_view__free(v);
+}
+
 static void test_return_address(void **state)
 {
 	struct ctx *c = *state;
@@ -1686,7 +1719,8 @@ int main(void)
 		cmocka_unit_test(test_wide_after_fold),
 		T(test_hiding), T(test_unknown_pid), T(test_junk_callers), T(test_symtab_and_unknown),
 		T(test_late_symtab), T(test_fde_start), T(test_symtab_unnamed_first),
-		T(test_symtab_unnamed_late), T(test_renamed), T(test_return_address),
+		T(test_symtab_unnamed_late), T(test_renamed),
+		T(test_jit_renamed), T(test_return_address),
 		T(test_shared_frames),
 		T(test_symtab_agrees), T(test_inlined), T(test_unwind), T(test_unwind_drops_count),
 		T(test_foreach),

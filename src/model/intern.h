@@ -111,6 +111,7 @@ struct kp_intern {
 	struct kp_frame_ref *refs;	/* for foreach_stack, made on demand */
 	size_t nr_refs, cap_refs;
 	uint64_t names_epoch;		/* the resolver's, at the last rename */
+	uint64_t jit_epoch;		/* its jit_epoch then */
 };
 
 int kp_intern__init(struct kp_model *m);
@@ -131,7 +132,9 @@ uint32_t kp_intern__user_pc(struct kp_model *m, uint32_t p, uint64_t pc, int ret
 void kp_intern__prefetch(struct kp_model *m, uint32_t p, const uint64_t *u, size_t nu);
 /* rename.c: when the resolver's names_epoch grew, name again the keys
  * named only "module+0xoffset" or without a source line (their one
- * frame, in place). 1 when a name changed, 0 when none, -ENOMEM. */
+ * frame, in place); when its jit_epoch grew, the JIT keys named only
+ * "module+0xoffset" of live processes. 1 when a name changed, 0 when
+ * none, -ENOMEM. */
 int kp_intern__rename(struct kp_model *m);
 /* Name every late pc key and release the resolver's holds. Before any
  * key's frames are read (kp_feed__hang calls it). */

@@ -175,6 +175,11 @@ struct kp_resolver_ops {
 	 * one frame takes the containing function and line named now. May
 	 * be NULL. */
 	uint64_t (*names_epoch)(void *ctx, void *held);
+	/* A count that grows when a process's JIT map was read (again):
+	 * kp_model__refresh then asks symbolize again about the JIT keys
+	 * (anonymous code) named only "module+0xoffset", through a mapping
+	 * of their process while it lives. May be NULL. */
+	uint64_t (*jit_epoch)(void *ctx);
 	/* Annotate (both may be NULL: then only per-address counts). code:
 	 * the function holding file offset off of map's module, as a CODE
 	 * record (kptop-stream(5)): its bytes, link-time address and the

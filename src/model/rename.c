@@ -7,14 +7,20 @@
  * frame changes, in place: its function and line
  * become those of the containing function the resolver names now
  * (inlined frames are not added: the trie's paths stay as they are).
- * The views' structure is rebuilt and recursion flags redone, as after
- * a late SYMTAB. A module a stream's SYMTAB names keeps those names.
+ * JIT code ("[jit:node]+0x...": a runtime had not yet written its map
+ * or jitdump entry when the code was first sampled) is asked again the
+ * same way when the resolver's jit_epoch grew (a JIT map was read),
+ * through a mapping of its process while it lives, when its frame
+ * names no function. The views' structure is rebuilt and
+ * recursion flags redone, as after a late SYMTAB. A module a stream's
+ * SYMTAB names keeps those names.
  */
 #include "model/intern.h"
 #include "model/model-util.h"
 #include "model/trie.h"
 #include "model/view-cache.h"
 #include "model/model-int.h"	/* struct kp_model */
+#include "model/proc-int.h"	/* struct kp_proc: a JIT module's mappings */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -87,6 +93,87 @@ static int rename_key(struct kp_model *m, uint32_t k, void *h)
 	return refresh_frame(m, k, &fi[n - 1]);
 }
 
+/* ---- JIT code: asked again through its live process's mapping ---- */
+
+/* A JIT key that names no function: one frame, of an anonymous module
+ * private to a process, without a stream's names. */
+static int jit_weak(const struct kp_model *m, const struct kp_pck *k)
+{
+	const struct kp_model_module *mod = &m->in.mods[k->module];
+
+	if (k->n != 1 || kp_mod_pseudo(k->module) || mod->proc == KP_NONE ||
+	    mod->symtab >= 0 || !kp_module_anon(mod))
+		return 0;
+	return m->in.fns[m->in.frames[k->first].fn].unknown;
+}
+
+/* For each module, the live process whose mappings hold it (KP_NONE:
+ * none): JIT modules are private to one process. */
+static uint32_t *jit_owners(const struct kp_model *m)
+{
+	uint32_t *own = malloc((m->in.nr_mods ? m->in.nr_mods : 1) * sizeof(*own));
+
+	if (!own)
+		return NULL;
+	memset(own, 0xff, (m->in.nr_mods ? m->in.nr_mods : 1) * sizeof(*own));
+	for (size_t i = 0; i < m->pr.nr_procs; i++) {
+		const struct kp_proc *p = &m->pr.procs[i];
+
+		if (p->gone || p->merged)
+			continue;
+		for (size_t j = 0; j < p->nr_maps; j++)
+			if (m->in.mods[p->map_mod[j]].proc != KP_NONE)
+				own[p->map_mod[j]] = (uint32_t)i;
+	}
+	return own;
+}
+
+/* Ask about JIT key k again through the mapping of process p that holds
+ * its offset: 1 renamed, 0 not, -ENOMEM. */
+static int rename_jit(struct kp_model *m, uint32_t k, const struct kp_proc *p)
+{
+	const struct kp_pck *key = &m->in.pcks[k];
+	struct kp_frame_info fi[8];
+	int n;
+
+	for (size_t j = 0; j < p->nr_maps; j++) {
+		const struct kp_map_info *mi = &p->maps[j];
+
+		if (p->map_mod[j] != key->module || key->off < mi->pgoff ||
+		    key->off - mi->pgoff >= mi->len)
+			continue;
+		n = m->res.ops->symbolize(m->res.ctx, mi, mi->addr + (key->off - mi->pgoff),
+					  fi, 8);
+		if (n <= 0 || !fi[n - 1].name)
+			return 0;
+		return refresh_frame(m, k, &fi[n - 1]);
+	}
+	return 0;
+}
+
+/* Name again the JIT keys that name no function: 1 when one changed. */
+static int rename_jits(struct kp_model *m)
+{
+	uint32_t *own = NULL;
+	int renamed = 0, rc = 0;
+
+	for (size_t i = 0; i < m->in.nr_pcks && rc >= 0; i++) {
+		uint32_t mod = m->in.pcks[i].module;
+
+		if (!jit_weak(m, &m->in.pcks[i]))
+			continue;
+		if (!own && !(own = jit_owners(m)))
+			return -ENOMEM;
+		if (own[mod] != KP_NONE &&
+		    (rc = rename_jit(m, (uint32_t)i, &m->pr.procs[own[mod]])) > 0)
+			renamed = 1;
+	}
+	free(own);
+	return rc < 0 ? rc : renamed;
+}
+
+/* ---- file modules: asked again through a hold of the module ---- */
+
 #define KP_HOLD_NONE ((void *)&kp_hold_none)
 static const char kp_hold_none;
 
@@ -134,20 +221,34 @@ static int rename_all(struct kp_model *m, uint64_t since)
 	return rc < 0 ? rc : renamed;
 }
 
-int kp_intern__rename(struct kp_model *m)
+/* File modules' keys when names_epoch grew, JIT keys when jit_epoch
+ * did: 1 when a name changed. */
+static int rename_due(struct kp_model *m)
 {
 	const struct kp_resolver_ops *ops = m->res.ops;
-	uint64_t epoch, since = m->in.names_epoch;
+	uint64_t since = m->in.names_epoch, epoch;
+	int rc = 0, jit = 0;
+
+	if (ops->names_epoch && ops->hold && ops->symbolize_held && ops->release &&
+	    (epoch = ops->names_epoch(m->res.ctx, NULL)) != since) {
+		m->in.names_epoch = epoch;
+		rc = rename_all(m, since);
+	}
+	if (rc >= 0 && ops->jit_epoch && ops->symbolize &&
+	    (epoch = ops->jit_epoch(m->res.ctx)) != m->in.jit_epoch) {
+		m->in.jit_epoch = epoch;
+		jit = rename_jits(m);
+	}
+	return rc < 0 ? rc : jit < 0 ? jit : rc | jit;
+}
+
+int kp_intern__rename(struct kp_model *m)
+{
 	int rc;
 
-	if (!ops || !ops->names_epoch || !ops->hold || !ops->symbolize_held ||
-	    !ops->release)
+	if (!m->res.ops)
 		return 0;
-	epoch = ops->names_epoch(m->res.ctx, NULL);
-	if (epoch == since)
-		return 0;
-	m->in.names_epoch = epoch;
-	rc = rename_all(m, since);
+	rc = rename_due(m);
 	if (rc > 0) {
 		kp_vcache__invalidate(m, KP_VC_NODES);	/* functions changed */
 		kp_tree__redup(m);

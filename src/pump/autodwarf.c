@@ -424,6 +424,13 @@ static uint64_t op_names_epoch(void *ctx, void *held)
 	return a->inner.ops->names_epoch(a->inner.ctx, held);
 }
 
+static uint64_t op_jit_epoch(void *ctx)
+{
+	struct kp_autodwarf *a = ctx;
+
+	return a->inner.ops->jit_epoch(a->inner.ctx);
+}
+
 /* Annotate's ops go to the inner resolver as they are. */
 static int op_code(void *ctx, const struct kp_map_info *map, uint64_t off,
 		   struct kp_rec_code *out, const char **why)
@@ -469,6 +476,7 @@ static const struct kp_resolver_ops autodwarf_ops = {
 	.release = op_release,
 	.prefetch = op_prefetch,
 	.names_epoch = op_names_epoch,
+	.jit_epoch = op_jit_epoch,
 	.code = op_code,
 	.disasm = op_disasm,
 	.code_fed = op_code_fed,
@@ -494,6 +502,8 @@ struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)
 		a->ops.prefetch = NULL;	/* the model then skips its work */
 	if (!inner.ops->names_epoch)
 		a->ops.names_epoch = NULL;
+	if (!inner.ops->jit_epoch)
+		a->ops.jit_epoch = NULL;
 	if (!inner.ops->code)
 		a->ops.code = NULL;
 	if (!inner.ops->disasm)

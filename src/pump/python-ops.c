@@ -490,6 +490,13 @@ static uint64_t op_names_epoch(void *ctx, void *held)
 	return py->inner.ops->names_epoch(py->inner.ctx, held);
 }
 
+static uint64_t op_jit_epoch(void *ctx)
+{
+	struct kp_python *py = ctx;
+
+	return py->inner.ops->jit_epoch(py->inner.ctx);
+}
+
 /* Annotate: a Python frame has no machine code of its own. */
 static int op_code(void *ctx, const struct kp_map_info *map, uint64_t off,
 		   struct kp_rec_code *out, const char **why)
@@ -539,6 +546,7 @@ static const struct kp_resolver_ops python_ops = {
 	.release = op_release,
 	.prefetch = op_prefetch,
 	.names_epoch = op_names_epoch,
+	.jit_epoch = op_jit_epoch,
 	.python = op_python,
 	.code = op_code,
 	.disasm = op_disasm,
@@ -562,6 +570,8 @@ void kp_py_ops_init(struct kp_python *py)
 		py->ops.prefetch = NULL;
 	if (!in->names_epoch)
 		py->ops.names_epoch = NULL;
+	if (!in->jit_epoch)
+		py->ops.jit_epoch = NULL;
 	if (!in->unwind)
 		py->ops.unwind = NULL;
 	if (!in->code)

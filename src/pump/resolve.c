@@ -374,6 +374,13 @@ static uint64_t op_names_epoch(void *ctx, void *held)
 		      kp_symbols__debug_epoch(r->syms);
 }
 
+static uint64_t op_jit_epoch(void *ctx)
+{
+	struct kp_resolve *r = ctx;
+
+	return kp_symbols__jit_epoch(r->syms);
+}
+
 static int op_code(void *ctx, const struct kp_map_info *map, uint64_t off,
 		   struct kp_rec_code *out, const char **why)
 {
@@ -426,6 +433,7 @@ static const struct kp_resolver_ops resolve_ops = {
 	.release = op_release,
 	.prefetch = op_prefetch,
 	.names_epoch = op_names_epoch,
+	.jit_epoch = op_jit_epoch,
 	.code = op_code,
 	.disasm = op_disasm,
 	.code_fed = op_code_fed,

@@ -182,6 +182,7 @@ static void read_done(struct kp_symbols *s, struct kp_sym_proc *p,
 	e->runtime = runtime_of(e->tab);
 	s->st.jit_reads++;
 	s->st.jit_bytes += kp_jittab__bytes(e->tab);
+	s->jit_epoch++;	/* JIT code named "+0x..." before may be named now */
 	e->next = s->jits;
 	s->jits = e;
 	if (p)
@@ -426,6 +427,11 @@ static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 		return;
 	}
 	close(fd);
+}
+
+uint64_t kp_symbols__jit_epoch(const struct kp_symbols *s)
+{
+	return s->jit_epoch;
 }
 
 void kp_jit__refresh(struct kp_symbols *s, struct kp_sym_proc *p)

@@ -114,6 +114,7 @@ struct kp_symbols {
 	struct kp_jitid jit_job_id;
 	struct kp_debuginfod *dbgd;	/* NULL: no debug files fetched */
 	uint64_t debug_epoch;		/* debug files added to modules */
+	uint64_t jit_epoch;		/* JIT tables read (jitcache.c) */
 	/* fetched files no module wanted when they came (remote.c) */
 	struct kp_debuginfod_result parked[KP_PARKED_MAX];
 	size_t nr_parked;

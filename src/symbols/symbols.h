@@ -278,6 +278,11 @@ void kp_symbols__prefetch(struct kp_symbols *s, const struct kp_sym_map *map);
  * it grows, addresses named before may have better names now (a
  * function, a source line). Cheap; never waits for a fetch. */
 uint64_t kp_symbols__debug_epoch(struct kp_symbols *s);
+/* How many JIT tables (perf maps, jitdumps) were read, first or again:
+ * when it grows, JIT code named "+0xoffset" before may be named now (a
+ * runtime may write a code load well after the code ran, as V8 buffers
+ * its jitdump). */
+uint64_t kp_symbols__jit_epoch(const struct kp_symbols *s);
 /* The epoch at which held module h got its debug file (0: it did not
  * after it was opened): its addresses named before may be better now. */
 uint64_t kp_symbols__held_epoch(struct kp_symbols *s, struct kp_sym_held *h);
