@@ -299,7 +299,7 @@ static void relabel(struct kp_model *m)
 	}
 }
 
-static void shrink(struct kp_model *m);
+static void shrink(struct kp_model *m, int fit);
 
 int kp_merge__gone(struct kp_model *m)
 {
@@ -329,26 +329,29 @@ int kp_merge__gone(struct kp_model *m)
 	relabel(m);
 	m->sum.merged_procs += g.nr;
 	m->pr.nr_gone = 0;
-	shrink(m);
+	shrink(m, 0);
 out:
 	merge_free(&g);
 	return err;
 }
 
 /* After a merge or fold: the arrays sized for the trie and stacks before
- * it give back their room, so that the memory follows the model down. */
-static void shrink(struct kp_model *m)
+ * it give back their room, so that the memory follows the model down;
+ * all of it past a sixteenth when fit (a fold for the memory budget,
+ * which must see its bytes fall), else when it is more than twice. */
+static void shrink(struct kp_model *m, int fit)
 {
+	void (*give)(void *, size_t *, size_t, size_t) = fit ? kp_fit : kp_shrink;
 	size_t cap;
 
 	cap = m->tr.cap_nodes;
-	kp_shrink(&m->tr.nodes, &m->tr.cap_nodes, m->tr.nr_nodes, sizeof(*m->tr.nodes));
+	give(&m->tr.nodes, &m->tr.cap_nodes, m->tr.nr_nodes, sizeof(*m->tr.nodes));
 	if (m->tr.cap_nodes != cap)
-		kp_shrink(&m->tr.nflags, &m->tr.cap_nflags, m->tr.nr_nodes, 1);
+		give(&m->tr.nflags, &m->tr.cap_nflags, m->tr.nr_nodes, 1);
 	cap = m->st.cap_stk;
-	kp_shrink(&m->st.stks, &m->st.cap_stk, m->st.nr_stk, sizeof(*m->st.stks));
+	give(&m->st.stks, &m->st.cap_stk, m->st.nr_stk, sizeof(*m->st.stks));
 	if (m->bl.has_base && m->st.cap_stk != cap)
-		kp_shrink(&m->bl.base, &m->bl.cap_base, m->st.nr_stk, sizeof(*m->bl.base));
+		give(&m->bl.base, &m->bl.cap_base, m->st.nr_stk, sizeof(*m->bl.base));
 	kp_shrink(&m->pr.threads, &m->pr.cap_threads, m->pr.nr_threads, sizeof(*m->pr.threads));
 	kp_shrink(&m->pr.procs, &m->pr.cap_procs, m->pr.nr_procs, sizeof(*m->pr.procs));
 	kp_htab__fit(&m->tr.wide_tab);
@@ -358,7 +361,7 @@ static void shrink(struct kp_model *m)
 	kp_vcache__shrink(m);
 }
 
-static int fold(struct kp_model *m)
+static int fold(struct kp_model *m, int fit)
 {
 	int err;
 
@@ -366,7 +369,7 @@ static int fold(struct kp_model *m)
 		return 0;	/* kp_tree__fold's target */
 	kp_vcache__invalidate(m, KP_VC_NODES);
 	err = kp_tree__fold(m);
-	shrink(m);
+	shrink(m, fit);
 	return err;
 }
 
@@ -374,7 +377,9 @@ static int fold(struct kp_model *m)
  * lower the node limit in proportion (the trie, its stacks and its view
  * counts are most of a model) and fold, again while the model is over
  * (its other parts do not shrink with the trie: a batch run, which
- * tidies rarely, may need more than one fold), never below
+ * tidies rarely, may need more than one fold; each fold gives back its
+ * arrays' room, so that the next round sees the bytes it freed, not
+ * arrays sized for the trie before it), never below
  * KP_BUDGET_MIN_NODES: a budget folds the coldest paths, never the whole
  * profile. */
 #define KP_BUDGET_MIN_NODES 4096
@@ -401,7 +406,7 @@ static int budget(struct kp_model *m)
 		if (m->tr.fold_at > m->tr.max_nodes)
 			m->tr.fold_at = m->tr.max_nodes;	/* fold now, whatever a fold said */
 		before = m->tr.nr_nodes;
-		err = fold(m);
+		err = fold(m, 1);
 		if (m->tr.nr_nodes >= before)
 			break;		/* nothing left to cut (roots, [other]) */
 		bytes = kp_model__bytes(m);
@@ -431,7 +436,7 @@ int kp_merge__tidy(struct kp_model *m, int err)
 		 * 1/KP_FOLD_FREE of the limit is still not free */
 		if (m->pr.nr_gone)
 			e = kp_merge__gone(m);
-		e = e ? e : fold(m);
+		e = e ? e : fold(m, 0);
 	}
 	return err ? err : e;
 }

@@ -46,6 +46,10 @@ int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz);
 /* Give back the room of *pp past nr elements (and a quarter) when it is
  * more than twice that; a failed realloc leaves it as it was. */
 void kp_shrink(void *pp, size_t *cap, size_t nr, size_t elsz);
+/* Give back the room of *pp past nr elements (and a sixteenth) whenever
+ * there is more: for a model over its memory budget, whose folds must
+ * show in its bytes. A failed realloc leaves it as it was. */
+void kp_fit(void *pp, size_t *cap, size_t nr, size_t elsz);
 
 
 

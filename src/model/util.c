@@ -75,6 +75,21 @@ void kp_shrink(void *pp, size_t *cap, size_t nr, size_t elsz)
 	*cap = ncap;
 }
 
+void kp_fit(void *pp, size_t *cap, size_t nr, size_t elsz)
+{
+	void **p = pp;
+	size_t ncap = nr + nr / 16 + 16;
+	void *np;
+
+	if (*cap <= ncap)
+		return;
+	np = realloc(*p, ncap * elsz);
+	if (!np)
+		return;
+	*p = np;
+	*cap = ncap;
+}
+
 static void htab_put(struct kp_htab *h, uint64_t s)
 {
 	size_t i = kp_htab_pos(h, (uint32_t)(s >> 32));
