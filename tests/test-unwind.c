@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "jit-cfi-code.h"
 #include "smaps-rss.h"
 
 #include <errno.h>
@@ -1429,22 +1430,14 @@ static void test_jit_frameless(void **state)
 }
 
 #if defined(__x86_64__)
-/* The .eh_frame records of a 22-byte function at code, laid out at
- * code + 24 (a jitdump's layout): a CIE (CFA rsp + 8, the return address
- * at CFA - 8) and an FDE: CFA rsp + 32 from offset 4
- * (after "sub $24,%rsp"), rsp + 8 again from offset 21 (after the add). */
+/* kp_cfi_code's .eh_frame records (jit-cfi-code.h) for the code at code,
+ * without the terminator. */
 static void jit_eh(uint8_t eh[48], uint64_t code)
 {
-	static const uint8_t tmpl[48] = {
-		0x14, 0, 0, 0, 0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78, 0x10, 1, 0x1b,
-		0x0c, 0x07, 0x08, 0x90, 0x01, 0, 0,
-		0x14, 0, 0, 0, 0x1c, 0, 0, 0, 0, 0, 0, 0, 22, 0, 0, 0,
-		0, 0x44, 0x0e, 0x20, 0x51, 0x0e, 0x08, 0,
-	};
-	int32_t rel = (int32_t)(code - (code + 24 + 32));	/* pcrel from the field */
+	int32_t rel = (int32_t)(code - (code + KP_CFI_EH_AT + KP_CFI_FDE_PC));
 
-	memcpy(eh, tmpl, 48);
-	memcpy(eh + 32, &rel, 4);
+	memcpy(eh, kp_cfi_eh, 48);
+	memcpy(eh + KP_CFI_FDE_PC, &rel, 4);	/* pc-relative from the field */
 }
 #endif
 
@@ -1456,17 +1449,7 @@ static void jit_eh(uint8_t eh[48], uint64_t code)
 static void test_jit_eh_frame(void **state)
 {
 #if defined(__x86_64__)
-	static const uint8_t tramp[] = {
-		0x48, 0x83, 0xec, 0x18,	/* sub $24,%rsp */
-		0x48, 0x85, 0xff,	/* test %rdi,%rdi */
-		0x74, 0x08,		/* je 1f */
-		0x48, 0x89, 0xf8,	/* mov %rdi,%rax */
-		0x48, 0x89, 0xf7,	/* mov %rsi,%rdi */
-		0xff, 0xd0,		/* call *%rax */
-		0x48, 0x83, 0xc4, 0x18,	/* 1: add $24,%rsp */
-		0xc3,			/* ret */
-	};
-	struct jit_run *j = jit_run_new(tramp, sizeof(tramp));
+	struct jit_run *j = jit_run_new(kp_cfi_code, sizeof(kp_cfi_code));
 	struct kp_unwind_stats st;
 	uint8_t eh[48];
 	uint64_t pcs[128];

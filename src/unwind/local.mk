@@ -25,7 +25,7 @@ tests_workload_unwind_noret_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) -fomit-
 ## jitcall: generated code (frame pointer, no CFI) between C frames built
 ## without frame pointers, named by a perf map and a jitdump.
 check_PROGRAMS += tests/workload/jitcall
-tests_workload_jitcall_SOURCES = tests/workload/jitcall.c
+tests_workload_jitcall_SOURCES = tests/workload/jitcall.c tests/jit-cfi-code.h
 tests_workload_jitcall_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) -fomit-frame-pointer
 tests_workload_unwind_leaf_SOURCES = tests/workload/unwind-leaf.c
 tests_workload_unwind_leaf_CFLAGS = $(AM_CFLAGS) $(KP_UNWIND_WL_CFLAGS) \
@@ -52,7 +52,7 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/test-unwind
 TESTS += tests/test-unwind
 ## The unwinder's sources are compiled in, as in the fuzz targets.
-tests_test_unwind_SOURCES = tests/test-unwind.c tests/smaps-rss.h src/unwind/unwind.c \
+tests_test_unwind_SOURCES = tests/test-unwind.c tests/smaps-rss.h tests/jit-cfi-code.h src/unwind/unwind.c \
 	src/unwind/unwind-jit.c src/unwind/unwind-jitcfi.c \
 	src/unwind/unwind-cfi.c src/unwind/unwind-expr.c src/unwind/cfi-scan.c \
 	src/unwind/cfi-scan-elf.c

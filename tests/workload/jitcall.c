@@ -18,7 +18,8 @@
  *
  *   jitcall [SECONDS [map|dump|both [cfi]]]     (default 30 both)
  * map: only the perf map is written; dump: only the jitdump. cfi: the
- * generated code keeps no frame pointer and branches before its call
+ * generated code (tests/jit-cfi-code.h, which test-unwind runs in
+ * process too) keeps no frame pointer and branches before its call
  *   sub $24,%rsp; test %rdi,%rdi; je 1f; mov %rdi,%rax; mov %rsi,%rdi;
  *   call *%rax; 1: add $24,%rsp; ret
  * (neither its frame pointer nor its instructions tell its frame), and
@@ -36,6 +37,8 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../jit-cfi-code.h"
 
 #define NOINL __attribute__((noinline, noclone, used))
 #define KEEP() __asm__ __volatile__("" ::: "memory")
@@ -70,29 +73,8 @@ static const unsigned char tramp_fp[] = {
 /* the offset of each instruction, for the debug info */
 static const uint8_t insn_fp[] = { 0, 1, 4, 7, 10, 12, 13 };
 
-static const unsigned char tramp_cfi[] = {
-	0x48, 0x83, 0xec, 0x18,	/* sub $24,%rsp */
-	0x48, 0x85, 0xff,	/* test %rdi,%rdi */
-	0x74, 0x08,		/* je 1f */
-	0x48, 0x89, 0xf8,	/* mov %rdi,%rax */
-	0x48, 0x89, 0xf7,	/* mov %rsi,%rdi */
-	0xff, 0xd0,		/* call *%rax */
-	0x48, 0x83, 0xc4, 0x18,	/* 1: add $24,%rsp */
-	0xc3,			/* ret */
-};
 static const uint8_t insn_cfi[] = { 0, 4, 7, 9, 12, 15, 17, 21 };
 
-/* tramp_cfi's .eh_frame, at code + 24: a CIE (CFA rsp + 8, the return
- * address at CFA - 8) and an FDE (CFA rsp + 32 from offset 4 on, rsp + 8
- * from 21 on; its start filled in by eh_frame()), then the zero
- * terminator; and its .eh_frame_hdr after it (a one-entry table). */
-static const uint8_t eh_tmpl[52] = {
-	0x14, 0, 0, 0, 0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78, 0x10, 1, 0x1b,
-	0x0c, 0x07, 0x08, 0x90, 0x01, 0, 0,
-	0x14, 0, 0, 0, 0x1c, 0, 0, 0, 0, 0, 0, 0, 22, 0, 0, 0,
-	0, 0x44, 0x0e, 0x20, 0x51, 0x0e, 0x08, 0,
-	0, 0, 0, 0,
-};
 
 static void on_signal(int sig)
 {
@@ -180,18 +162,18 @@ static void put_debug(FILE *f, uint64_t at)
 	}
 }
 
-/* The unwinding info record of tramp_cfi at at: .eh_frame (pc-relative
+/* The unwinding info record of kp_cfi_code at at: .eh_frame (pc-relative
  * pointers from at + 24, where perf lays it out), then .eh_frame_hdr. */
 static void put_unwind(FILE *f, uint64_t at)
 {
-	uint8_t eh[sizeof(eh_tmpl)], hdr[20] = { 1, 0x1b, 0x03, 0x3b };
+	uint8_t eh[sizeof(kp_cfi_eh)], hdr[20] = { 1, 0x1b, 0x03, 0x3b };
 	uint64_t eh_at = at + ((tramp_len + 7) & ~(size_t)7), hdr_at = eh_at + sizeof(eh);
 	int32_t v;
 	uint32_t one = 1;
 
-	memcpy(eh, eh_tmpl, sizeof(eh));
-	v = (int32_t)(at - (eh_at + 32));	/* the FDE's start, pc-relative */
-	memcpy(eh + 32, &v, 4);
+	memcpy(eh, kp_cfi_eh, sizeof(eh));
+	v = (int32_t)(at - (eh_at + KP_CFI_FDE_PC));	/* the FDE's start, pc-relative */
+	memcpy(eh + KP_CFI_FDE_PC, &v, 4);
 	v = (int32_t)(eh_at - (hdr_at + 4));	/* eh_frame_ptr */
 	memcpy(hdr + 4, &v, 4);
 	memcpy(hdr + 8, &one, 4);		/* fde_count */
@@ -228,7 +210,7 @@ static int write_dump(void)
 	put64(f, mono_ns());
 	put64(f, 0);			/* flags */
 	put_debug(f, at);
-	if (tramp == tramp_cfi)
+	if (tramp == kp_cfi_code)
 		put_unwind(f, at);
 	put32(f, JIT_CODE_LOAD);
 	put32(f, (uint32_t)(16 + 40 + sizeof(name) + tramp_len));
@@ -260,8 +242,8 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	uint64_t v;
 
-	tramp = cfi ? tramp_cfi : tramp_fp;
-	tramp_len = cfi ? sizeof(tramp_cfi) : sizeof(tramp_fp);
+	tramp = cfi ? kp_cfi_code : tramp_fp;
+	tramp_len = cfi ? sizeof(kp_cfi_code) : sizeof(tramp_fp);
 	insn_off = cfi ? insn_cfi : insn_fp;
 	nr_insn = cfi ? sizeof(insn_cfi) : sizeof(insn_fp);
 	code = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
