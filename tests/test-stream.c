@@ -1174,35 +1174,51 @@ static void refused_old_and_cut(struct kp_decoder *d, const struct kp_record *in
 	assert_int_equal(kp_decoder__next(d, buf, n - 1, 0, &used, &out, &e), KP_EFORMAT);
 }
 
+/* A CODE record's optional fields' test: a decoder, a buffer, rec_code()
+ * in in, its size without them, and its round trip in out. */
+struct code_case {
+	struct kp_decoder *d;
+	uint8_t *buf;
+	struct kp_record in, out;
+	size_t plain;
+};
+
+static void code_case(struct code_case *c)
+{
+	c->d = kp_decoder__new();
+	c->buf = malloc(BIG);
+	assert_non_null(c->d);
+	assert_non_null(c->buf);
+	c->in = rec_code();
+	c->plain = kp_record_encoded_size(&c->in);
+	roundtrip(&c->in, &c->out, c->d, c->buf);
+}
+
 /* Minor 8: a CODE record's first lines, written only when known, read
  * back, and refused when cut or in a stream of minor 7. */
 static void test_code_start_lines(void **state)
 {
 	static const uint32_t sl[2] = { 0, 21 };
-	struct kp_decoder *d = kp_decoder__new();
-	uint8_t *buf = malloc(BIG);
-	struct kp_record in = rec_code(), out;
-	size_t plain = kp_record_encoded_size(&in);
+	struct code_case c;
 
 	(void)state;
-	assert_non_null(buf);
-	roundtrip(&in, &out, d, buf);
-	assert_int_equal(out.code.start_line, 0);
-	assert_null(out.code.str_lines);
-	in.code.str_lines = (const uint32_t[2]){ 0, 0 };
-	assert_int_equal(kp_record_encoded_size(&in), plain);	/* none known */
-	in.code.start_line = 7;
-	in.code.str_lines = sl;
-	assert_int_equal(kp_record_encoded_size(&in), plain + 3);
-	roundtrip(&in, &out, d, buf);
-	assert_int_equal(out.code.start_line, 7);
-	assert_non_null(out.code.str_lines);
-	assert_int_equal(out.code.str_lines[0], 0);
-	assert_int_equal(out.code.str_lines[1], 21);
+	code_case(&c);
+	assert_int_equal(c.out.code.start_line, 0);
+	assert_null(c.out.code.str_lines);
+	c.in.code.str_lines = (const uint32_t[2]){ 0, 0 };
+	assert_int_equal(kp_record_encoded_size(&c.in), c.plain);	/* none known */
+	c.in.code.start_line = 7;
+	c.in.code.str_lines = sl;
+	assert_int_equal(kp_record_encoded_size(&c.in), c.plain + 3);
+	roundtrip(&c.in, &c.out, c.d, c.buf);
+	assert_int_equal(c.out.code.start_line, 7);
+	assert_non_null(c.out.code.str_lines);
+	assert_int_equal(c.out.code.str_lines[0], 0);
+	assert_int_equal(c.out.code.str_lines[1], 21);
 	/* minor 7 has no such fields; the last string's first line cut off */
-	refused_old_and_cut(d, &in, buf, 7);
-	kp_decoder__free(d);
-	free(buf);
+	refused_old_and_cut(c.d, &c.in, c.buf, 7);
+	kp_decoder__free(c.d);
+	free(c.buf);
 }
 
 /* Minor 11: a CODE record's eh_frame (JIT code's CFI) and its address,
@@ -1212,41 +1228,37 @@ static void test_code_eh_frame(void **state)
 {
 	static const uint8_t eh[6] = { 0x14, 0, 0, 0, 0, 0 };
 	static uint8_t big[KP_JIT_EH_MAX + 1];
-	struct kp_decoder *d = kp_decoder__new();
-	uint8_t *buf = malloc(BIG);
-	struct kp_record in = rec_code(), out;
-	size_t plain = kp_record_encoded_size(&in);
+	struct code_case c;
 
 	(void)state;
-	assert_non_null(buf);
-	roundtrip(&in, &out, d, buf);
-	assert_int_equal(out.code.eh_len, 0);
-	assert_null(out.code.eh_frame);
-	in.code.eh_frame = eh;
-	in.code.eh_len = sizeof(eh);
-	in.code.eh_vaddr = 0x7f0000001010ull;
+	code_case(&c);
+	assert_int_equal(c.out.code.eh_len, 0);
+	assert_null(c.out.code.eh_frame);
+	c.in.code.eh_frame = eh;
+	c.in.code.eh_len = sizeof(eh);
+	c.in.code.eh_vaddr = 0x7f0000001010ull;
 	/* start_line and two str_lines (3 bytes), then 1 + 6 + 8 */
-	assert_int_equal(kp_record_encoded_size(&in), plain + 3 + 1 + 6 + 8);
-	roundtrip(&in, &out, d, buf);
-	assert_int_equal(out.code.start_line, 0);
-	assert_int_equal(out.code.eh_len, sizeof(eh));
-	assert_memory_equal(out.code.eh_frame, eh, sizeof(eh));
-	assert_true(out.code.eh_vaddr == 0x7f0000001010ull);
-	assert_int_equal(out.code.len, 9);
+	assert_int_equal(kp_record_encoded_size(&c.in), c.plain + 3 + 1 + 6 + 8);
+	roundtrip(&c.in, &c.out, c.d, c.buf);
+	assert_int_equal(c.out.code.start_line, 0);
+	assert_int_equal(c.out.code.eh_len, sizeof(eh));
+	assert_memory_equal(c.out.code.eh_frame, eh, sizeof(eh));
+	assert_true(c.out.code.eh_vaddr == 0x7f0000001010ull);
+	assert_int_equal(c.out.code.len, 9);
 	/* minor 10 has no such fields; eh_vaddr cut short */
-	refused_old_and_cut(d, &in, buf, 10);
+	refused_old_and_cut(c.d, &c.in, c.buf, 10);
 	/* the limits: KP_JIT_EH_MAX bytes pass, one more does not */
-	in.code.eh_frame = big;
-	in.code.eh_len = KP_JIT_EH_MAX;
-	roundtrip(&in, &out, d, buf);
-	assert_int_equal(out.code.eh_len, KP_JIT_EH_MAX);
-	in.code.eh_len = KP_JIT_EH_MAX + 1;
-	assert_int_equal(kp_record_encode(&in, buf, BIG), -EINVAL);
-	in.code.eh_len = 1;
-	in.code.eh_frame = NULL;
-	assert_int_equal(kp_record_encode(&in, buf, BIG), -EINVAL);
-	kp_decoder__free(d);
-	free(buf);
+	c.in.code.eh_frame = big;
+	c.in.code.eh_len = KP_JIT_EH_MAX;
+	roundtrip(&c.in, &c.out, c.d, c.buf);
+	assert_int_equal(c.out.code.eh_len, KP_JIT_EH_MAX);
+	c.in.code.eh_len = KP_JIT_EH_MAX + 1;
+	assert_int_equal(kp_record_encode(&c.in, c.buf, BIG), -EINVAL);
+	c.in.code.eh_len = 1;
+	c.in.code.eh_frame = NULL;
+	assert_int_equal(kp_record_encode(&c.in, c.buf, BIG), -EINVAL);
+	kp_decoder__free(c.d);
+	free(c.buf);
 }
 
 /* A CODE record written field by field: lines[] as given, unchecked. */
