@@ -35,8 +35,10 @@ enum kp_exit {
 };
 
 #define KP_DEFAULT_SPOOL_S 60
-/* The model gets three quarters of --max-memory, the spool the rest. */
-#define KP_DEFAULT_MAX_MEMORY_MB 96
+/* --max-memory's default (kptop.c divides it in eighths: model, symbols,
+ * spool, queue); its resident size is about this plus 45 MB (libraries,
+ * BPF maps, file pages, the heap's free room): under 150 MB. */
+#define KP_DEFAULT_MAX_MEMORY_MB 80
 #define KP_DEFAULT_OFF_CPU_MIN_US 1000
 #define KP_DEFAULT_DELAY_S 2.0
 #define KP_DEFAULT_PUSH_DELAY_S 15.0
