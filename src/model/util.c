@@ -60,34 +60,32 @@ int kp_grow(void *pp, size_t *cap, size_t need, size_t elsz)
 	return 0;
 }
 
-void kp_shrink(void *pp, size_t *cap, size_t nr, size_t elsz)
+/* Make *pp ncap elements long; a failed realloc leaves it as it was. */
+static void resize(void *pp, size_t *cap, size_t ncap, size_t elsz)
 {
 	void **p = pp;
-	size_t ncap = nr + nr / 4 + 16;
-	void *np;
+	void *np = realloc(*p, ncap * elsz);
 
-	if (*cap <= 2 * ncap)
-		return;
-	np = realloc(*p, ncap * elsz);
 	if (!np)
 		return;
 	*p = np;
 	*cap = ncap;
 }
 
+void kp_shrink(void *pp, size_t *cap, size_t nr, size_t elsz)
+{
+	size_t ncap = nr + nr / 4 + 16;
+
+	if (*cap > 2 * ncap)
+		resize(pp, cap, ncap, elsz);
+}
+
 void kp_fit(void *pp, size_t *cap, size_t nr, size_t elsz)
 {
-	void **p = pp;
 	size_t ncap = nr + nr / 16 + 16;
-	void *np;
 
-	if (*cap <= ncap)
-		return;
-	np = realloc(*p, ncap * elsz);
-	if (!np)
-		return;
-	*p = np;
-	*cap = ncap;
+	if (*cap > ncap)
+		resize(pp, cap, ncap, elsz);
 }
 
 static void htab_put(struct kp_htab *h, uint64_t s)
