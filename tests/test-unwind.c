@@ -875,6 +875,17 @@ static void test_module_lru(void **state)
 /* The modules' estimated bytes (--max-memory's share): counted as they
  * are loaded and looked up; with a bound, a module added while the
  * others hold more than it frees the least recently used first. */
+/* Two loads of one module are counted alike, up to the slack of
+ * malloc_usable_size (a chunk split from a free one may be a little
+ * larger, as the heap's layout, which the build path changes, has it). */
+static void assert_near(size_t got, size_t want)
+{
+	size_t slack = want / 64;
+
+	if (got + slack < want || got > want + slack)
+		fail_msg("%zu bytes, not within %zu of %zu", got, slack, want);
+}
+
 static void test_module_bytes(void **state)
 {
 	struct snap *sn = load_snap("split-nofp");
@@ -898,19 +909,19 @@ static void test_module_bytes(void **state)
 	assert_true(one > 4096);		/* the base and the frame states */
 	assert_int_equal(UNWIND(b), n);		/* no bound: both kept */
 	kp_unwinder__stats(u, &st);
-	assert_int_equal(st.bytes, 2 * one);
+	assert_near(st.bytes, 2 * one);
 	assert_int_equal(st.modules_evicted, 0);
-	kp_unwinder__set_max_bytes(u, one);
+	kp_unwinder__set_max_bytes(u, st.bytes - one);	/* b's bytes */
 	assert_int_equal(UNWIND(c), n);		/* a goes, b fits the bound */
 	kp_unwinder__stats(u, &st);
 	assert_int_equal(st.modules_evicted, 1);
-	assert_int_equal(st.bytes, 2 * one);
+	assert_near(st.bytes, 2 * one);
 	assert_int_equal(UNWIND(b), n);		/* cached */
 	assert_int_equal(UNWIND(a), n);		/* c goes (b was used after it) */
 	kp_unwinder__stats(u, &st);
 	assert_int_equal(st.modules, 4);
 	assert_int_equal(st.modules_evicted, 2);
-	assert_int_equal(st.bytes, 2 * one);
+	assert_near(st.bytes, 2 * one);
 #undef UNWIND
 	kp_unwinder__free(u);
 	free_snap(sn);
