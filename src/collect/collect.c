@@ -525,6 +525,10 @@ struct kp_collector *kp_collector__new(const struct kp_collect_opts *opts,
 				 strerror(errno ? errno : ENOMEM));
 		goto out_free;
 	}
+	if (c->o.nr_pids) {
+		c->emit.pids = c->o.pids;	/* ours until kp_collector__free */
+		c->emit.nr_pids = c->o.nr_pids;
+	}
 	ret = kp_collect__open_bpf(c, on_sample, err);
 	if (!ret && c->o.off_cpu)
 		ret = kp_offcpu__open(c, err);

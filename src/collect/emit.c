@@ -46,9 +46,39 @@ static uint32_t samples_of(const struct kp_record *r)
 	return kp_sample_weight(&r->sample);
 }
 
+/* The process a side-band or /proc record is about; 0 for any other. */
+static uint32_t process_of(const struct kp_record *r)
+{
+	switch (r->type) {
+	case KP_REC_PROCESS: return r->process.pid;
+	case KP_REC_THREAD: return r->thread.pid;
+	case KP_REC_EXEC: return r->exec.pid;
+	case KP_REC_EXIT: return r->exit.pid;
+	case KP_REC_MMAP: return r->mmap.pid;
+	default: return 0;
+	}
+}
+
+/* 1 when the pid filter leaves r out. */
+static int filtered(const struct kp_emit *e, const struct kp_record *r)
+{
+	uint32_t pid;
+
+	if (!e->pids || !(pid = process_of(r)))
+		return 0;
+	for (size_t i = 0; i < e->nr_pids; i++)
+		if (e->pids[i] == pid)
+			return 0;
+	return 1;
+}
+
 int kp_emit(struct kp_emit *e, const struct kp_record *r)
 {
-	ssize_t n = kp_record_encode(r, e->buf, e->cap);
+	ssize_t n;
+
+	if (filtered(e, r))
+		return 0;
+	n = kp_record_encode(r, e->buf, e->cap);
 
 	if (n < 0)
 		return (int)n;

@@ -14,6 +14,10 @@
  * of a drain until it has read the side-band, so a process's PROCESS
  * record precedes its samples even when it forked while the buffers
  * were being read.
+ *
+ * Filtering: with `pids` set (-p), the process records (PROCESS, THREAD,
+ * EXEC, EXIT, MMAP) of other processes are left out, as their samples
+ * are by the BPF filter: nothing reads other processes' files for them.
  * Errors: 0 or -errno. Never: blocks.
  */
 #ifndef KP_COLLECT_EMIT_H
@@ -32,6 +36,8 @@ struct kp_emit {
 	int hold;		/* samples go to `held` (see above) */
 	uint8_t *held;		/* (u32 length, u32 cpu, u32 weight, record) ... */
 	size_t held_len, held_cap;
+	const uint32_t *pids;	/* not NULL: only these processes' records */
+	size_t nr_pids;
 };
 
 int kp_emit__init(struct kp_emit *e, struct kp_queue *q);
