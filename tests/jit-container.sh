@@ -7,12 +7,16 @@
 # same code otherwise. Its jitdump alone (/tmp/jit-1.dump, mapped) is
 # read through /proc/PID/map_files. Then a symlink planted in the
 # container's /tmp as its map is refused (counted), never followed.
+# jitcall runs from a copy in the container's /tmp, as a container's own
+# binary would (and the build tree may itself be under the host's /tmp,
+# which the container's tmpfs hides: make distcheck builds there).
 . "$top_srcdir/tests/lib.sh"
 require_bpf
 command -v unshare >/dev/null || skip "unshare (util-linux) not installed"
 [ "$(uname -m)" = x86_64 ] || skip "the jitcall workload is x86-64 code"
 WL=$top_builddir/tests/workload/jitcall
 [ -x "$WL" ] || fail "workload not built: $WL"
+CWL=/tmp/kp-jitcall	# its path in the container
 T=$(mktemp -d) || fail mktemp
 upid= wpid=
 cleanup() {
@@ -28,19 +32,21 @@ trap cleanup EXIT
 # MODE map, dump: jitcall writes only its perf map, only its jitdump;
 # link: its map replaced by a symlink to a file that names the code too.
 start_ns() {
+	# the binary is copied from fd 3, opened before the tmpfs hides it
+	setup="mount -t tmpfs kp-jitns /tmp && cat <&3 >$CWL && chmod 755 $CWL && exec 3<&-"
 	if [ "$1" = link ]; then
-		cmd="mount -t tmpfs kp-jitns /tmp && { '$WL' 20 map & p=\$!;
+		cmd="$setup && { $CWL 20 map & p=\$!;
 			while [ ! -s /tmp/perf-\$p.map ]; do sleep 0.05; done;
 			mv /tmp/perf-\$p.map /tmp/real.map && ln -s real.map /tmp/perf-\$p.map;
 			echo linked; wait; }"
 	else
-		cmd="mount -t tmpfs kp-jitns /tmp && exec '$WL' 20 $1"
+		cmd="$setup && exec $CWL 20 $1"
 	fi
-	unshare -m -fp --mount-proc sh -c "$cmd" >"$T/ns.out" 2>&1 &
+	unshare -m -fp --mount-proc sh -c "$cmd" >"$T/ns.out" 2>&1 3<"$WL" &
 	upid=$!
 	i=0
 	while :; do
-		wpid=$(pgrep -f -n "^$WL 20" 2>/dev/null)
+		wpid=$(pgrep -f -n "^$CWL 20" 2>/dev/null)
 		if [ -n "$wpid" ] && grep -q '^ready' "$T/ns.out" &&
 		   { [ "$1" != link ] || grep -q '^linked' "$T/ns.out"; }; then
 			break
