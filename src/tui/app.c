@@ -250,19 +250,26 @@ int kp_tui__review(struct kp_tui *t)
 	return 0;
 }
 
-/* The CPU time and the clock are read together: the summary before may
- * have named every waiting stack (a file's, at the first refresh), and
- * that CPU must be over the time it took, not over the time before. */
+/* kptop's CPU, read once the refresh has built its view (naming every
+ * waiting stack, and at the first refresh of a file all of them): the
+ * figure then holds this refresh's own work, as /proc read after the
+ * screen changed does, and not the one ten seconds before; the CPU time
+ * and the clock are read together. */
+static void update_cpu(struct kp_tui *t)
+{
+	double pct = kp_cpu_window__push(&t->cpu, kp_tui__now_ns(), cpu_seconds());
+
+	if (pct >= 0)
+		t->cpu_pct = pct;
+}
+
 static void update_rates(struct kp_tui *t, const struct kp_model_summary *s)
 {
 	uint64_t now = kp_tui__now_ns();
-	double cpu = cpu_seconds(), dt = (double)(now - t->last_ns) / 1e9, pct;
+	double dt = (double)(now - t->last_ns) / 1e9;
 
 	if (dt <= 0)
 		return;
-	pct = kp_cpu_window__push(&t->cpu, now, cpu);
-	if (pct >= 0)
-		t->cpu_pct = pct;
 	if (s->samples >= t->last_samples)
 		t->sample_rate = (double)(s->samples - t->last_samples) / dt;
 	else
@@ -293,6 +300,7 @@ int kp_tui__refresh(struct kp_tui *t)
 		kp_model__refresh(t->cfg.model, s.last_ns);
 	update_rates(t, &s);
 	rc = kp_tui__review(t);
+	update_cpu(t);
 	if (!rc && kp_annot_ui__refresh(t) < 0)
 		kp_tui__message(t, 1, "annotate: out of memory");
 	return rc;
