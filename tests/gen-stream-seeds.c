@@ -362,6 +362,55 @@ static int python(struct out *o, const char *dir)
 	return python_310(o, dir);
 }
 
+/* Minor 12: a process's JIT code replaced at the same address. Samples
+ * in its anonymous mapping, a JITGEN, more samples, and a SYMTAB of
+ * each generation with its owner; then the JITGEN with gen 0 (damage). */
+static int jitgen(struct out *o, const char *dir)
+{
+	static const struct kp_symbol old[] = { { 0x7f1200001000ull, 0x40, "jit_old" } };
+	static const struct kp_symbol new[] = { { 0x7f1200001000ull, 0x40, "jit_new" } };
+	struct kp_record r = meta();
+	size_t at = 0;
+	int i, rc;
+
+	header(o);
+	if ((rc = add(o, &r)))
+		return rc;
+	r = (struct kp_record){ .type = KP_REC_PROCESS, .process = { 1, 2, 100,
+		1, 100, 1000, KP_PROC_SNAPSHOT, "node", "/usr/bin/node" } };
+	if ((rc = add(o, &r)))
+		return rc;
+	r = (struct kp_record){ .type = KP_REC_MMAP, .mmap = { 3, 100, 100,
+		0x7f1200000000ull, 0x10000, 0x7f1200000000ull, 5, 2, 0, 0, 0, 0, 0, { 0 },
+		"//anon" } };
+	if ((rc = add(o, &r)))
+		return rc;
+	for (i = 0; i < 4; i++) {
+		if (i == 2) {
+			at = o->len;
+			r = (struct kp_record){ .type = KP_REC_JITGEN,
+				.jitgen = { 30, { 100, 1000, 1 } } };
+			if ((rc = add(o, &r)))
+				return rc;
+		}
+		frames[1] = 0x7f1200001004ull;
+		r = sample(20 + (uint64_t)i * 20, 0, 1, 0, 0);
+		if ((rc = add(o, &r)))
+			return rc;
+	}
+	frames[1] = 0xffffffff81000040ull;
+	r = (struct kp_record){ .type = KP_REC_SYMTAB, .symtab = { "//anon", 0, { 0 },
+		1, old, { 100, 1000, 0 } } };
+	if ((rc = add(o, &r)))
+		return rc;
+	r.symtab.syms = new;
+	r.symtab.owner.gen = 1;
+	if ((rc = add(o, &r)) || (rc = save(o, dir, "jitgen", o->len)))
+		return rc;
+	o->buf[at + 2 + 1 + 1 + 2] = 0;	/* envelope, time, pid, start: gen */
+	return save(o, dir, "jitgen-gen-0", o->len);
+}
+
 static int gen(struct out *o, const char *dir)
 {
 	static const struct kp_symbol many[] = {
@@ -520,6 +569,8 @@ static int gen(struct out *o, const char *dir)
 	if ((rc = code(o, dir)))
 		return rc;
 	if ((rc = python(o, dir)))
+		return rc;
+	if ((rc = jitgen(o, dir)))
 		return rc;
 	return blocks(o, dir);
 }

@@ -182,6 +182,8 @@ static size_t every_type(struct kp_record *out)
 	out[n++] = rec_symtab(3, syms3);
 	out[n++] = rec_code();
 	out[n++] = rec_offcpu(5, 3, 2);
+	out[n] = (struct kp_record){ .type = KP_REC_JITGEN };
+	out[n++].jitgen = (struct kp_rec_jitgen){ 9, { 100, 1000, 1 } };
 	out[n] = (struct kp_record){ .type = KP_REC_CHECK };
 	out[n++].check = (struct kp_rec_check){ 123456, 0xdeadbeef };
 	out[n] = (struct kp_record){ .type = KP_REC_END };
@@ -280,7 +282,7 @@ static void test_header(void **state)
 	struct kp_err e = { 0 };
 
 	kp_stream_header_encode(h);
-	assert_memory_equal(h, "KPTOPSTR\x01\x00\x0b\x00\x01\x00\x10\x00", 16);
+	assert_memory_equal(h, "KPTOPSTR\x01\x00\x0c\x00\x01\x00\x10\x00", 16);
 	assert_int_equal(kp_stream_header_decode(h, 16, &hd, &e), 0);
 	assert_int_equal(hd.major, 1);
 	assert_int_equal(hd.minor, KP_STREAM_MINOR);
@@ -1386,6 +1388,61 @@ static void test_python(void **state)
 	kp_decoder__free(d);
 }
 
+/* Minor 12: JITGEN, and the owner of a SYMTAB of anonymous code. */
+static void test_jitgen(void **state)
+{
+	static const uint8_t zero_pid[] = { 9, 0, 0xe8, 0x07, 1 };
+	static const uint8_t zero_gen[] = { 9, 100, 0xe8, 0x07, 0 };
+	struct kp_decoder *d = kp_decoder__new();
+	static uint8_t buf[BIG];
+	struct kp_record in = { .type = KP_REC_JITGEN }, out;
+	struct kp_err e = { 0 };
+	size_t n, used;
+
+	(void)state;
+	assert_non_null(d);
+	in.jitgen = (struct kp_rec_jitgen){ 1ull << 40, { 4242, 1ull << 35, 3 } };
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.jitgen.time_ns, 1ull << 40);
+	assert_int_equal(out.jitgen.owner.pid, 4242);
+	assert_int_equal(out.jitgen.owner.start_ns, 1ull << 35);
+	assert_int_equal(out.jitgen.owner.gen, 3);
+	in.jitgen.owner.gen = 0;	/* the encoder refuses gen 0, pid 0 */
+	assert_int_equal(kp_record_encoded_size(&in), 0);
+	in.jitgen.owner = (struct kp_jit_owner){ 0, 1, 1 };
+	assert_int_equal(kp_record_encoded_size(&in), 0);
+	expect_bad_payload(KP_REC_JITGEN, zero_pid, sizeof(zero_pid), 1);
+	expect_bad_payload(KP_REC_JITGEN, zero_gen, sizeof(zero_gen), 4);
+
+	in = rec_symtab(3, syms3);
+	in.symtab.path = "//anon";
+	in.symtab.build_id_len = 0;
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.symtab.owner.pid, 0);	/* none */
+	in.symtab.owner = (struct kp_jit_owner){ 77, 123456789, 2 };
+	roundtrip(&in, &out, d, buf);
+	assert_int_equal(out.symtab.nr_syms, 3);
+	assert_int_equal(out.symtab.owner.pid, 77);
+	assert_int_equal(out.symtab.owner.start_ns, 123456789);
+	assert_int_equal(out.symtab.owner.gen, 2);
+	/* a stream of minor 11 has no owner: those bytes are damage */
+	n = enc(&in, buf, BIG);
+	kp_decoder__set_minor(d, 11);
+	assert_true(kp_decoder__next(d, buf, n, 0, &used, &out, &e) < 0);
+	assert_non_null(strstr(e.msg, "after the last field"));
+	/* an owner pid of 0 is malformed */
+	kp_decoder__set_minor(d, KP_STREAM_MINOR);
+	in.symtab.owner.pid = 0;
+	n = enc(&in, buf, BIG);
+	buf[n++] = 0;	/* pid 0, start 0, gen 0 appended */
+	buf[n++] = 0;
+	buf[n++] = 0;
+	buf[1] += 3;	/* the payload length (one byte: it is short) */
+	assert_true(kp_decoder__next(d, buf, n, 0, &used, &out, &e) < 0);
+	assert_non_null(strstr(e.msg, "owner pid is 0"));
+	kp_decoder__free(d);
+}
+
 static void test_decoder_free_null(void **state)
 {
 	struct kp_decoder_stats st = { 1, 2, 3 };
@@ -1656,6 +1713,7 @@ int main(void)
 		cmocka_unit_test(test_code_eh_frame),
 		cmocka_unit_test(test_bad_code),
 		cmocka_unit_test(test_python),
+		cmocka_unit_test(test_jitgen),
 	};
 
 	fill_fixtures();

@@ -42,7 +42,8 @@ enum kp_rec_type {
 	KP_REC_CODE = 13,	/* the code and lines of one function (minor 3) */
 	KP_REC_OFFCPU = 14,	/* a thread's time off its CPU, with its stacks */
 	KP_REC_PYCODE = 15,	/* names of a Python code object of a process */
-	KP_REC_TYPE_MAX = 15,
+	KP_REC_JITGEN = 16,	/* a process's JIT code was replaced (minor 12) */
+	KP_REC_TYPE_MAX = 16,
 };
 
 /* Limits shared by the BPF side, the codec and the model. */
@@ -227,12 +228,29 @@ struct kp_symbol {
 				 * addr (minor 6, kptop-stream(5)) */
 };
 
+/* The owner of a SYMTAB of anonymous (JIT) code, and a JITGEN's
+ * process (minor 12): a process, by pid and start time, and the
+ * generation of its JIT code. */
+struct kp_jit_owner {
+	uint32_t pid;		/* 0: no owner (any other SYMTAB) */
+	uint64_t start_ns;
+	uint32_t gen;
+};
+
 struct kp_rec_symtab {
 	const char *path;
 	uint8_t build_id_len;
 	uint8_t build_id[KP_BUILD_ID_MAX];
 	uint32_t nr_syms;
 	const struct kp_symbol *syms;	/* sorted by addr */
+	struct kp_jit_owner owner;	/* pid 0: none */
+};
+
+/* From here on, the samples of process owner.pid in its anonymous
+ * mappings are of generation owner.gen (not 0). */
+struct kp_rec_jitgen {
+	uint64_t time_ns;
+	struct kp_jit_owner owner;
 };
 
 struct kp_rec_cgroup {
@@ -309,6 +327,7 @@ struct kp_record {
 		struct kp_rec_code code;
 		struct kp_rec_offcpu offcpu;
 		struct kp_rec_pycode pycode;
+		struct kp_rec_jitgen jitgen;
 	};
 };
 

@@ -22,7 +22,7 @@ void kp_stream_tally__add(struct kp_stream_tally *t, const struct kp_record *r)
 static const char *const type_names[KP_REC_TYPE_MAX + 1] = {
 	"", "META", "PROCESS", "EXEC", "EXIT", "MMAP", "SAMPLE", "LOST",
 	"SYMTAB", "THREAD", "CGROUP", "CHECK", "END", "CODE", "OFFCPU",
-	[KP_REC_PYCODE] = "PYCODE",
+	[KP_REC_PYCODE] = "PYCODE", [KP_REC_JITGEN] = "JITGEN",
 };
 
 int kp_stream_tally__check(const struct kp_stream_tally *t,

@@ -56,6 +56,7 @@ static const char *const type_names[KP_REC_TYPE_MAX + 1] = {
 	[KP_REC_CODE] = "CODE record",
 	[KP_REC_OFFCPU] = "OFFCPU record",
 	[KP_REC_PYCODE] = "PYCODE record",
+	[KP_REC_JITGEN] = "JITGEN record",
 };
 
 int kp_stream_header_decode(const uint8_t *buf, size_t len,
@@ -339,7 +340,7 @@ static void dec_lost(struct rd *r, struct kp_rec_lost *l)
 	l->count = get_u64(r, "count");
 }
 
-static void dec_symtab(struct rd *r, struct kp_rec_symtab *t)
+static void dec_symtab(struct rd *r, struct kp_rec_symtab *t, uint16_t minor)
 {
 	const uint8_t *at;
 	struct kp_symbol *syms = NULL;
@@ -363,6 +364,30 @@ static void dec_symtab(struct rd *r, struct kp_rec_symtab *t)
 	}
 	t->nr_syms = r->rc ? 0 : n;
 	t->syms = r->rc ? NULL : syms;
+	if (minor >= 12 && !r->rc && r->p < r->end) {	/* its owner */
+		at = r->p;
+		t->owner.pid = get_u32(r, "owner pid");
+		t->owner.start_ns = get_u64(r, "owner start_ns");
+		t->owner.gen = get_u32(r, "owner gen");
+		if (!r->rc && !t->owner.pid)
+			fail(r, at, "owner pid is 0");
+	}
+}
+
+static void dec_jitgen(struct rd *r, struct kp_rec_jitgen *g)
+{
+	const uint8_t *at;
+
+	g->time_ns = get_u64(r, "time_ns");
+	at = r->p;
+	g->owner.pid = get_u32(r, "pid");
+	if (!r->rc && !g->owner.pid)
+		fail(r, at, "pid is 0");
+	g->owner.start_ns = get_u64(r, "start_ns");
+	at = r->p;
+	g->owner.gen = get_u32(r, "gen");
+	if (!r->rc && !g->owner.gen)
+		fail(r, at, "gen is 0");
 }
 
 static void dec_cgroup(struct rd *r, struct kp_rec_cgroup *c)
@@ -513,13 +538,14 @@ static void dec_payload(struct rd *r, struct kp_record *out, uint16_t minor)
 	case KP_REC_THREAD: dec_thread(r, &out->thread); break;
 	case KP_REC_MMAP: dec_mmap(r, &out->mmap); break;
 	case KP_REC_LOST: dec_lost(r, &out->lost); break;
-	case KP_REC_SYMTAB: dec_symtab(r, &out->symtab); break;
+	case KP_REC_SYMTAB: dec_symtab(r, &out->symtab, minor); break;
 	case KP_REC_CGROUP: dec_cgroup(r, &out->cgroup); break;
 	case KP_REC_CHECK: dec_check(r, &out->check); break;
 	case KP_REC_END: dec_end(r, &out->end); break;
 	case KP_REC_CODE: dec_code(r, &out->code, minor); break;
 	case KP_REC_OFFCPU: dec_offcpu(r, &out->offcpu, minor); break;
 	case KP_REC_PYCODE: dec_pycode(r, &out->pycode); break;
+	case KP_REC_JITGEN: dec_jitgen(r, &out->jitgen); break;
 	}
 }
 

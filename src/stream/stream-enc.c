@@ -242,6 +242,21 @@ static void e_symtab(struct enc *e, const struct kp_rec_symtab *t)
 		if (e->n > KP_STREAM_RECORD_MAX)
 			e->bad = 1;
 	}
+	if (t->owner.pid) {	/* minor 12: anonymous code of one process */
+		e_u(e, t->owner.pid);
+		e_u(e, t->owner.start_ns);
+		e_u(e, t->owner.gen);
+	}
+}
+
+static void e_jitgen(struct enc *e, const struct kp_rec_jitgen *g)
+{
+	if (!g->owner.pid || !g->owner.gen)
+		e->bad = 1;
+	e_u(e, g->time_ns);
+	e_u(e, g->owner.pid);
+	e_u(e, g->owner.start_ns);
+	e_u(e, g->owner.gen);
 }
 
 static void e_end(struct enc *e, const struct kp_rec_end *t)
@@ -394,6 +409,7 @@ static void e_payload(struct enc *e, const struct kp_record *r)
 	case KP_REC_END: e_end(e, &r->end); break;
 	case KP_REC_CODE: e_code(e, &r->code); break;
 	case KP_REC_PYCODE: e_pycode(e, &r->pycode); break;
+	case KP_REC_JITGEN: e_jitgen(e, &r->jitgen); break;
 	case KP_REC_CGROUP:
 		e_u(e, r->cgroup.time_ns);
 		e_u(e, r->cgroup.id);

@@ -27,13 +27,14 @@
 
 #define KP_STREAM_MAGIC "KPTOPSTR"	/* 8 bytes, no NUL */
 #define KP_STREAM_MAJOR 1
-#define KP_STREAM_MINOR 11	/* 1: SAMPLE's weight; 2: CHECK and END; 3: CODE;
+#define KP_STREAM_MINOR 12	/* 1: SAMPLE's weight; 2: CHECK and END; 3: CODE;
 				 * 4: META's event, OFFCPU; 5: Python;
 				 * 6: SYMTAB's unnamed functions;
 				 * 7: OFFCPU's interrupt waker flag;
 				 * 8: CODE's first lines; 9: Python 3.8-3.10;
 				 * 10: SAMPLE's speculative stack flag;
-				 * 11: CODE's eh_frame */
+				 * 11: CODE's eh_frame;
+				 * 12: JITGEN, SYMTAB's owner */
 #define KP_STREAM_HEADER_LEN 16
 
 /* The longest record the encoder produces or the decoder accepts, in
