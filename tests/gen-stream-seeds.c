@@ -389,7 +389,7 @@ static int jitgen(struct out *o, const char *dir)
 		if (i == 2) {
 			at = o->len;
 			r = (struct kp_record){ .type = KP_REC_JITGEN,
-				.jitgen = { 30, { 100, 1000, 1 } } };
+				.jitgen = { 30, { 100, 2, 1 } } };
 			if ((rc = add(o, &r)))
 				return rc;
 		}
@@ -400,14 +400,14 @@ static int jitgen(struct out *o, const char *dir)
 	}
 	frames[1] = 0xffffffff81000040ull;
 	r = (struct kp_record){ .type = KP_REC_SYMTAB, .symtab = { "//anon", 0, { 0 },
-		1, old, { 100, 1000, 0 } } };
+		1, old, { 100, 2, 0 } } };
 	if ((rc = add(o, &r)))
 		return rc;
 	r.symtab.syms = new;
 	r.symtab.owner.gen = 1;
 	if ((rc = add(o, &r)) || (rc = save(o, dir, "jitgen", o->len)))
 		return rc;
-	o->buf[at + 2 + 1 + 1 + 2] = 0;	/* envelope, time, pid, start: gen */
+	o->buf[at + 2 + 1 + 1 + 1] = 0;	/* envelope, time, pid, start: gen */
 	return save(o, dir, "jitgen-gen-0", o->len);
 }
 

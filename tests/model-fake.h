@@ -11,8 +11,11 @@
  * again); offsets 0xbeef00..0xbeefff have none either, but the start of
  * their function is known (stripped code, by its FDE): 0xbeef00 below
  * 0xbeef80, else 0xbeef80; offsets 0x7700..0x77ff return an inlined
- * "inl_inner" inside "fn_77". The fake counts its calls and remembers
- * the last address it was asked about.
+ * "inl_inner" inside "fn_77". JIT code replaced: with "reused" set,
+ * offsets 0x1200..0x12ff are in "fn_12_new"; jit_poll, with "jit_change"
+ * set to a pid and "jit_start" to its start, calls before for it, then
+ * sets reused and bumps jit_epoch (the map read again). The fake counts
+ * its calls and remembers the last address it was asked about.
  */
 #ifndef KP_TESTS_MODEL_FAKE_H
 #define KP_TESTS_MODEL_FAKE_H
@@ -42,6 +45,10 @@ struct fake {
 	int better;		/* 0xdead00..: "late_fn" (else no name) */
 	uint64_t epoch;		/* names_epoch */
 	uint64_t jit_epoch;	/* jit_epoch (a JIT map was read) */
+	int reused;		/* 0x1200..: "fn_12_new" */
+	uint32_t jit_change;	/* jit_poll: this pid's map changed */
+	uint64_t jit_start;	/* ... its start */
+	int befores;		/* jit_poll: before calls */
 	char names[FAKE_NAMES][32];
 	int nr_names;
 };
@@ -85,6 +92,10 @@ static int fake_symbolize(void *ctx, const struct kp_map_info *map, uint64_t add
 		out[0].name = "late_fn";
 		out[0].file = "late.c";
 		out[0].line = 42;
+		return 1;
+	}
+	if (off / 0x100 == 0x12 && f->reused) {
+		out[0].name = "fn_12_new";
 		return 1;
 	}
 	if (off / 0x100 == 0x77 && max >= 2) {
@@ -169,6 +180,20 @@ static uint64_t fake_jit_epoch(void *ctx)
 	return ((struct fake *)ctx)->jit_epoch;
 }
 
+static void fake_jit_poll(void *ctx, void (*before)(void *bctx, uint32_t pid, uint64_t start),
+			  void *bctx)
+{
+	struct fake *f = ctx;
+
+	if (!f->jit_change)
+		return;
+	f->befores++;
+	before(bctx, f->jit_change, f->jit_start);
+	f->jit_change = 0;
+	f->reused = 1;
+	f->jit_epoch++;
+}
+
 static const struct kp_resolver_ops fake_ops = {
 	.symbolize = fake_symbolize,
 	.unwind = fake_unwind,
@@ -178,6 +203,7 @@ static const struct kp_resolver_ops fake_ops = {
 	.release = fake_release,
 	.names_epoch = fake_names_epoch,
 	.jit_epoch = fake_jit_epoch,
+	.jit_poll = fake_jit_poll,
 };
 
 static inline struct kp_model *fake_model(struct fake *f, size_t max_nodes)

@@ -1214,7 +1214,8 @@ static void test_late_symtab(void **state)
 
 /* The symbols a save would write: "ADDR/SIZE/NAME " each, in ctx. */
 static int fde_sym_visit(void *ctx, const char *path, const uint8_t *bid, uint8_t bl,
-			 uint64_t addr, uint64_t size, const char *name)
+			 uint64_t addr, uint64_t size, const char *name,
+			 const struct kp_jit_owner *owner)
 {
 	char *out = ctx;
 
@@ -1373,6 +1374,106 @@ static void test_jit_renamed(void **state)
 	kp_view__free(v);
 }
 
+/* The symbols a save would write of pid 100's JIT code: "GEN/NAME "
+ * each, in ctx. */
+static int jit_sym_visit(void *ctx, const char *path, const uint8_t *bid, uint8_t bl,
+			 uint64_t addr, uint64_t size, const char *name,
+			 const struct kp_jit_owner *owner)
+{
+	char *out = ctx;
+
+	(void)bid, (void)bl, (void)addr, (void)size;
+	if (!strcmp(path, "//anon") && owner && owner->pid == 100 && owner->start_ns == 77)
+		snprintf(out + strlen(out), 256 - strlen(out), "%u/%s ", owner->gen, name);
+	return 0;
+}
+
+/* JIT code replaced at the same address (jitgen.c): the check finds the
+ * process (the key at 0x1210 named fn_12 is fn_12_new now), the JITGEN
+ * record fed back starts its next generation: the samples before keep
+ * fn_12, those after are fn_12_new; the waiting stacks were named before
+ * the map was read again; a save's symbols carry each generation's
+ * owner; nothing more is found until the map changes again. */
+static void test_jit_generation(void **state)
+{
+	struct ctx *c = *state;
+	uint64_t jit = 0x70000000, pcs[] = { jit + 0x1210 }, same[] = { jit + 0x1310 };
+	struct kp_rec_jitgen g[4];
+	struct kp_record r = { .type = KP_REC_JITGEN };
+	char syms[256] = "";
+	struct kp_view *v;
+
+	assert_int_equal(feed_process(c->m, 100, 77, "node"), 0);
+	assert_int_equal(feed_mmap(c->m, 100, jit, 0x1000000, 0, "//anon", 0), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, pcs, 1), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, same, 1), 0);
+	assert_int_equal(kp_model__jit_check(c->m, g, 4), 0);	/* nothing changed */
+	c->f.jit_change = 100;
+	c->f.jit_start = 77;
+	assert_int_equal(kp_model__jit_check(c->m, g, 4), 1);
+	assert_int_equal(c->f.befores, 1);
+	assert_int_equal(g[0].owner.pid, 100);
+	assert_int_equal(g[0].owner.start_ns, 77);
+	assert_int_equal(g[0].owner.gen, 1);
+	r.jitgen = g[0];
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(feed_sample(c->m, 100, 100, S(2), 0, 0, NULL, 0, pcs, 1), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(2), 0, 0, NULL, 0, same, 1), 0);
+	assert_int_equal(kp_model__jit_check(c->m, g, 4), 0);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "fn_12", 0)->self == 2);
+	assert_true(must(v, "fn_12_new", 0)->self == 3);
+	assert_true(must(v, "fn_13", 0)->self == 2);	/* in both: one function */
+	kp_view__free(v);
+	v = view(c->m, KP_VIEW_MODULE, KP_SORT_SELF, 0);
+	assert_true(must(v, "anon", 0)->self == 7);	/* and one module row */
+	kp_view__free(v);
+	assert_int_equal(kp_model__foreach_symbol(c->m, jit_sym_visit, syms), 0);
+	assert_non_null(strstr(syms, "0/fn_12 "));
+	assert_non_null(strstr(syms, "1/fn_12_new "));
+	assert_null(strstr(syms, "0/fn_12_new"));
+}
+
+/* A replay: SYMTABs of one process's JIT code per generation name its
+ * samples on each side of its JITGEN record; another process's anonymous
+ * code at the same address is named by neither. */
+static void test_jit_generation_replay(void **state)
+{
+	struct ctx *c = *state;
+	static const struct kp_symbol old[] = { { 0x1200, 0x100, "gen0_fn" } };
+	static const struct kp_symbol new[] = { { 0x1200, 0x100, "gen1_fn" } };
+	uint64_t jit = 0x70000000, pcs[] = { jit + 0x1210 };
+	struct kp_record t = { .type = KP_REC_SYMTAB }, r = { .type = KP_REC_JITGEN };
+	struct kp_view *v;
+
+	t.symtab = (struct kp_rec_symtab){ .path = "//anon", .nr_syms = 1, .syms = old,
+					   .owner = { 100, 77, 0 } };
+	assert_int_equal(kp_model__feed(c->m, &t), 0);
+	t.symtab.syms = new;
+	t.symtab.owner.gen = 1;
+	assert_int_equal(kp_model__feed(c->m, &t), 0);
+	assert_int_equal(feed_process(c->m, 100, 77, "node"), 0);
+	assert_int_equal(feed_process(c->m, 101, 78, "node"), 0);
+	assert_int_equal(feed_mmap(c->m, 100, jit, 0x1000000, 0, "//anon", 0), 0);
+	assert_int_equal(feed_mmap(c->m, 101, jit, 0x1000000, 0, "//anon", 0), 0);
+	assert_int_equal(feed_sample(c->m, 100, 100, S(1), 0, 0, NULL, 0, pcs, 1), 0);
+	r.jitgen = (struct kp_rec_jitgen){ S(1), { 100, 77, 1 } };
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	r.jitgen.owner.start_ns = 1;	/* another identity: ignored */
+	r.jitgen.owner.gen = 2;
+	assert_int_equal(kp_model__feed(c->m, &r), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(feed_sample(c->m, 100, 100, S(2), 0, 0, NULL, 0, pcs, 1), 0);
+	assert_int_equal(feed_sample(c->m, 101, 101, S(2), 0, 0, NULL, 0, pcs, 1), 0);
+	v = view(c->m, KP_VIEW_FLAT, KP_SORT_SELF, 0);
+	assert_true(must(v, "gen0_fn", 0)->self == 1);
+	assert_true(must(v, "gen1_fn", 0)->self == 2);
+	assert_true(must(v, "fn_12", 0)->self == 1);	/* 101's, by the resolver */
+	kp_view__free(v);
+}
+
 static void test_return_address(void **state)
 {
 	struct ctx *c = *state;
@@ -1522,7 +1623,8 @@ static int visit(void *ctx, const struct kp_stack_visit *v)
 }
 
 static int sym_visit(void *ctx, const char *path, const uint8_t *bid, uint8_t bl,
-		     uint64_t addr, uint64_t size, const char *name)
+		     uint64_t addr, uint64_t size, const char *name,
+		     const struct kp_jit_owner *owner)
 {
 	int *n = ctx;
 
@@ -1720,7 +1822,8 @@ int main(void)
 		T(test_hiding), T(test_unknown_pid), T(test_junk_callers), T(test_symtab_and_unknown),
 		T(test_late_symtab), T(test_fde_start), T(test_symtab_unnamed_first),
 		T(test_symtab_unnamed_late), T(test_renamed),
-		T(test_jit_renamed), T(test_return_address),
+		T(test_jit_renamed), T(test_jit_generation), T(test_jit_generation_replay),
+		T(test_return_address),
 		T(test_shared_frames),
 		T(test_symtab_agrees), T(test_inlined), T(test_unwind), T(test_unwind_drops_count),
 		T(test_foreach),

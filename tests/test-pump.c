@@ -61,6 +61,7 @@ int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 	case KP_REC_SAMPLE: fed.pids[fed.n] = r->sample.pid; break;
 	case KP_REC_MMAP: fed.pids[fed.n] = r->mmap.pid; break;
 	case KP_REC_EXIT: fed.pids[fed.n] = r->exit.pid; break;
+	case KP_REC_JITGEN: fed.pids[fed.n] = r->jitgen.owner.pid; break;
 	default: fed.pids[fed.n] = 0;
 	}
 	for (uint32_t i = 0; r->type == KP_REC_SYMTAB && !strcmp(r->symtab.path, "/usr/bin/app") &&
@@ -70,6 +71,19 @@ int kp_model__feed(struct kp_model *m, const struct kp_record *r)
 			 r->symtab.syms[i].addr, r->symtab.syms[i].size, r->symtab.syms[i].name);
 	fed.n++;
 	return 0;
+}
+
+/* The pid whose JIT code the next check finds replaced (0: none). */
+static uint32_t jit_due;
+
+int kp_model__jit_check(struct kp_model *m, struct kp_rec_jitgen *out, size_t max)
+{
+	(void)m;
+	if (!jit_due || !max)
+		return 0;
+	out[0] = (struct kp_rec_jitgen){ .time_ns = 5, .owner = { jit_due, 1, 1 } };
+	jit_due = 0;
+	return 1;
 }
 
 int kp_model__foreach_code(struct kp_model *m, size_t max_bytes,
@@ -86,22 +100,23 @@ int kp_model__foreach_code(struct kp_model *m, size_t max_bytes,
 int kp_model__foreach_symbol(struct kp_model *m,
 			     int (*cb)(void *ctx, const char *path,
 				       const uint8_t *build_id, uint8_t build_id_len,
-				       uint64_t addr, uint64_t size, const char *name),
+				       uint64_t addr, uint64_t size, const char *name,
+				       const struct kp_jit_owner *owner),
 			     void *ctx)
 {
 	static const uint8_t bid[4] = { 1, 2, 3, 4 };
 	int rc;
 
 	(void)m;
-	rc = cb(ctx, "/usr/bin/app", bid, 4, 0x2000, 0, "hot_b");
+	rc = cb(ctx, "/usr/bin/app", bid, 4, 0x2000, 0, "hot_b", NULL);
 	/* three frames of one function without a name, started at 0x3000 */
 	for (uint64_t size = 0x10; size <= 0x30 && !rc; size += 0x10)
-		rc = cb(ctx, "/usr/bin/app", bid, 4, 0x3000, size == 0x20 ? 0x40 : size, "");
+		rc = cb(ctx, "/usr/bin/app", bid, 4, 0x3000, size == 0x20 ? 0x40 : size, "", NULL);
 	if (!rc)
-		rc = cb(ctx, "/usr/bin/app", bid, 4, 0x1000, 0, "hot_a");
+		rc = cb(ctx, "/usr/bin/app", bid, 4, 0x1000, 0, "hot_a", NULL);
 	if (!rc)
 		rc = cb(ctx, "[kernel.kallsyms]", NULL, 0, 0xffffffff81000000ULL, 0,
-			"do_syscall_64");
+			"do_syscall_64", NULL);
 	return rc;
 }
 
@@ -208,6 +223,7 @@ static int setup(void **state)
 	memset(&fed, 0, sizeof(fed));
 	queue_len = 0;
 	feed_trunc = -1;
+	jit_due = 0;
 	return 0;
 }
 
@@ -679,6 +695,62 @@ static void test_resave_loaded(void **state)
  * child that did not exec still has the parent's mapping in the file
  * (the prologue writes every PROCESS before any MMAP, and the parent
  * is gone), under its own pid; the one that exec'd has none. */
+/* The index of the first record of type fed with pid, or fed.n. */
+static size_t first(uint32_t type, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < fed.n && (fed.types[i] != type || fed.pids[i] != pid); i++)
+		;
+	return i;
+}
+
+/* A JITGEN the model's check finds (pid 10's JIT code replaced) is fed
+ * back before the chunk after it, and a save holds it after pid 10's
+ * mappings: from the spool, from the state folded without one, or
+ * written live; not once the process exited before the save. */
+static void jitgen_run(unsigned spool_s, int when, int exits)
+{
+	struct kp_model m;
+	struct kp_err warn = { 0 }, err = { 0 };
+	struct kp_pump *p = kp_pump__new((struct kp_collector *)&m, &m, spool_s, &err);
+
+	assert_non_null(p);
+	memset(&fed, 0, sizeof(fed));
+	push_meta();
+	push_process(10, 1);
+	push_mmap(10);
+	assert_int_equal(kp_pump__run(p, 0, &err), 3);
+	if (when == 1)
+		assert_int_equal(kp_pump__save_start(p, path, &err), 0);
+	jit_due = 10;
+	push_sample(10);
+	if (exits)
+		push_exit(10);
+	assert_int_equal(kp_pump__run(p, 0, &err), exits ? 2 : 1);
+	assert_int_equal(count(KP_REC_JITGEN, 10), 1);
+	assert_true(first(KP_REC_JITGEN, 10) < first(KP_REC_SAMPLE, 10));
+	if (when == 0)
+		assert_int_equal(kp_pump__save_start(p, path, &err), 0);
+	assert_int_equal(kp_pump__save_stop(p, &err), 0);
+	kp_pump__free(p);
+	assert_int_equal(load(&warn, &err), 0);
+	assert_string_equal(warn.msg, "");
+	assert_int_equal(count(KP_REC_JITGEN, 10), exits && !spool_s && !when ? 0 : 1);
+	if (count(KP_REC_JITGEN, 10))
+		assert_true(first(KP_REC_MMAP, 10) < first(KP_REC_JITGEN, 10));
+}
+
+static void test_save_jitgen(void **state)
+{
+	(void)state;
+	jitgen_run(60, 0, 0);	/* before the save: in the spool */
+	jitgen_run(0, 0, 0);	/* folded with the processes */
+	jitgen_run(0, 1, 0);	/* while saving: written live */
+	jitgen_run(0, 0, 1);	/* exited before the save: forgotten */
+	jitgen_run(60, 0, 1);	/* ... but the spool still has its samples */
+}
+
 static void test_save_forked_child(void **state)
 {
 	struct kp_model m;
@@ -721,6 +793,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_live_feeds_model, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_with_spool, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_forked_child, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_jitgen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_without_spool, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_file_keeps_prefix, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damage_at_first_record, setup, teardown),

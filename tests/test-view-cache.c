@@ -146,7 +146,8 @@ static void op_exec(struct kp_model *m, const struct op *o)
 }
 
 static int no_symbol(void *ctx, const char *path, const uint8_t *build_id,
-		     uint8_t build_id_len, uint64_t addr, uint64_t size, const char *name)
+		     uint8_t build_id_len, uint64_t addr, uint64_t size, const char *name,
+		     const struct kp_jit_owner *owner)
 {
 	return 0;
 }

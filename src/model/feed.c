@@ -412,17 +412,21 @@ static void batch_push(struct kp_batch *b, const struct kp_rec_sample *s,
 
 /* The 64-bit hash a stack is keyed by: the identity's serial, not its
  * index (procs are renumbered: merge.c), tid, cgroup, idleness, the CPU
- * (by_cpu) and pcs. */
+ * (by_cpu), the generation of the process's JIT code (jitgen.c: the
+ * same pcs are other code in another) and pcs. */
 static uint64_t stack_key(const struct kp_model *m, const struct kp_bhdr *hdr,
 			  const uint64_t *k, const uint64_t *u, const uint64_t *x)
 {
+	const struct kp_proc *p = &m->pr.procs[hdr->proc];
 	uint64_t key;
 
-	key = kp_hash2((uint64_t)m->pr.procs[hdr->proc].serial << 32 | hdr->tid,
+	key = kp_hash2((uint64_t)p->serial << 32 | hdr->tid,
 		       hdr->cgroup ^ ((uint64_t)hdr->flags << 48 | (uint64_t)hdr->nx << 40 |
 				      (uint64_t)hdr->nk << 16 | hdr->nu));
 	if (hdr->cpu)
 		key = kp_hash2(key, hdr->cpu);
+	if (p->jit_gen)
+		key = kp_hash2(key, (uint64_t)p->jit_gen << 32 | 0x6a6974);
 	return kp_mix64(hash_pcs(hash_pcs(hash_pcs(key, k, hdr->nk), u, hdr->nu), x, hdr->nx));
 }
 

@@ -106,15 +106,18 @@ void kp_intern__bytes(const struct kp_intern *in, struct kp_mem *a)
 	KP_MEM_ARR(a, "frame refs", in->refs, in->nr_refs, in->cap_refs);
 }
 
-/* Functions are interned by (module, name); their names are only stored
- * in the pool (the string table would be a second table as big as
- * fn_tab). */
+/* Functions are interned by (module, name), a JIT generation's by its
+ * first generation's module; their names are only stored in the pool
+ * (the string table would be a second table as big as fn_tab). */
 uint32_t kp_intern__fn(struct kp_model *m, uint32_t module, const char *name)
 {
 	size_t len = strlen(name);
-	uint32_t h = (uint32_t)kp_hash2(module, kp_hash_bytes(name, len, 0x5bd1e995)), v = 0;
+	uint32_t h, v = 0;
 	uint64_t *found;
 	const char *s;
+
+	module = m->in.mods[module].first;
+	h = (uint32_t)kp_hash2(module, kp_hash_bytes(name, len, 0x5bd1e995));
 
 	KP_HTAB_FIND(&m->in.fn_tab, h, v,
 		     m->in.fns[v].module == module && !strcmp(m->in.fns[v].name, name), found);
@@ -151,6 +154,7 @@ static uint32_t add_module(struct kp_model *m, const struct kp_model_module *mod
 		return KP_NONE;
 	nm = &m->in.mods[m->in.nr_mods];
 	*nm = *mod;
+	nm->first = (uint32_t)m->in.nr_mods;
 	nm->symtab = -1;
 	for (i = 0; i < m->in.nr_symtabs; i++)
 		if (kp_intern__symtab_matches(&m->in.symtabs[i], nm))
@@ -165,7 +169,7 @@ static int module_eq(const struct kp_model_module *a, const struct kp_model_modu
 	if (a->build_id_len)
 		return !memcmp(a->build_id, b->build_id, a->build_id_len);
 	return a->maj == b->maj && a->min == b->min && a->ino == b->ino &&
-	       a->proc == b->proc && !strcmp(a->path, b->path);
+	       a->proc == b->proc && a->gen == b->gen && !strcmp(a->path, b->path);
 }
 
 static const char *basename_of(const char *path)
@@ -221,12 +225,18 @@ uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 	if (!key.path)
 		return KP_NONE;
 	memcpy(key.build_id, mi->build_id, sizeof(key.build_id));
-	if (private_map(key.build_id_len, key.ino, key.path))
-		key.proc = m->pr.procs[proc].serial;	/* not its index: procs are renumbered */
+	if (private_map(key.build_id_len, key.ino, key.path)) {
+		const struct kp_proc *p = &m->pr.procs[proc];
+
+		key.proc = p->serial;	/* not its index: procs are renumbered */
+		key.gen = kp_mappath_is_file(key.path) ? 0 : p->jit_gen;
+		key.pid = p->pid;
+		key.pstart = p->start_ns;
+	}
 	if (key.build_id_len)
 		h = (uint32_t)kp_hash_bytes(key.build_id, key.build_id_len, 7);
 	else
-		h = (uint32_t)kp_hash2(kp_hash2(key.ino, key.proc),
+		h = (uint32_t)kp_hash2(kp_hash2(kp_hash2(key.ino, key.proc), key.gen),
 				       (uintptr_t)key.path);
 	KP_HTAB_FIND(&m->in.mod_tab, h, v, module_eq(&m->in.mods[v], &key), found);
 	if (found)

@@ -31,6 +31,12 @@ struct kp_model_module {
 	uint32_t maj, min;
 	uint64_t ino;
 	uint32_t proc;		/* anonymous modules belong to one process (its serial) */
+	uint32_t gen;		/* ... and to one generation of its JIT code */
+	uint32_t first;		/* its first generation's module (itself but for
+				 * a later JIT generation): its functions are
+				 * that one's, so they are one row in views */
+	uint32_t pid;		/* that process's pid and start: its SYMTAB owner */
+	uint64_t pstart;
 	uint64_t map_start, map_limit, map_pgoff;	/* first mapping seen */
 	uint8_t build_id_len;
 	uint8_t build_id[KP_BUILD_ID_MAX];
@@ -86,6 +92,7 @@ struct kp_model_symtab {
 	uint8_t build_id[KP_BUILD_ID_MAX];
 	struct kp_symbol *syms;	/* names interned in the pool, sorted */
 	size_t nr;
+	struct kp_jit_owner owner;	/* pid 0: none (minor 12) */
 };
 
 /* Interned modules, functions, pc keys and frames (intern.c). */
@@ -112,6 +119,7 @@ struct kp_intern {
 	size_t nr_refs, cap_refs;
 	uint64_t names_epoch;		/* the resolver's, at the last rename */
 	uint64_t jit_epoch;		/* its jit_epoch then */
+	uint64_t jit_gen_epoch;		/* its jit_epoch at the last jit check */
 };
 
 int kp_intern__init(struct kp_model *m);
@@ -149,7 +157,8 @@ uint32_t kp_intern__junk(struct kp_model *m);
 uint32_t kp_intern__module(struct kp_model *m, const struct kp_map_info *mi,
 			   uint32_t proc);
 int kp_intern__symtab(struct kp_model *m, const struct kp_rec_symtab *st);
-/* symtabs.c: does symtab st belong to module mod (build id, else path)?
+/* symtabs.c: does symtab st belong to module mod (its owner's JIT code
+ * of that generation; else build id, else path)?
  * The symbol st gives offset off (its name "": a function without a
  * name starts at its addr), or NULL. */
 int kp_intern__symtab_matches(const struct kp_model_symtab *st,

@@ -15,7 +15,7 @@ libkpmodel_a_SOURCES = src/model/model.h src/model/model-int.h \
 	src/model/view-flame.c \
 	src/model/stacks.c src/model/pending.c src/model/model.c src/model/merge.c \
 	src/model/mem.c src/model/fold.c src/model/rename.c \
-	src/model/offcpu.h src/model/offcpu.c
+	src/model/offcpu.h src/model/offcpu.c src/model/jitgen.h src/model/jitgen.c
 libkpmodel_a_SOURCES += src/model/annot.h src/model/annotate.c src/model/codes.c
 
 if HAVE_CMOCKA

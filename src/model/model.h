@@ -180,6 +180,13 @@ struct kp_resolver_ops {
 	 * (anonymous code) named only "module+0xoffset", through a mapping
 	 * of their process while it lives. May be NULL. */
 	uint64_t (*jit_epoch)(void *ctx);
+	/* Look again at the JIT maps of live processes that are due (each
+	 * at most once a second; jit_epoch grows when one is read again),
+	 * calling before for a process whose map changed, before it is read
+	 * (it may call symbolize, which still gives the old names):
+	 * kp_model__jit_check calls it. May be NULL. */
+	void (*jit_poll)(void *ctx, void (*before)(void *bctx, uint32_t pid, uint64_t start),
+			 void *bctx);
 	/* Annotate (both may be NULL: then only per-address counts). code:
 	 * the function holding file offset off of map's module, as a CODE
 	 * record (kptop-stream(5)): its bytes, link-time address and the
@@ -281,6 +288,15 @@ void kp_model__free(struct kp_model *m);
  * there (the file read now is the one sampled: its inlined frames and
  * lines are the live run's too), else the SYMTAB's name stands. */
 int kp_model__feed(struct kp_model *m, const struct kp_record *r);
+
+/* JIT code replaced (jitgen.h): has the resolver look again at the JIT
+ * maps that are due (jit_poll), and when one was read, finds the live
+ * processes one of whose named JIT addresses the resolver names
+ * otherwise now. Each is given in out[0..max) as a JITGEN record of its
+ * next generation, which the caller feeds back (kp_model__feed applies
+ * it) and saves, before the records that follow. Returns how many, or
+ * -ENOMEM. The pump calls it between chunks of live records. */
+int kp_model__jit_check(struct kp_model *m, struct kp_rec_jitgen *out, size_t max);
 
 /* Called once per refresh with the newest time seen (or the clock):
  * applies the decay or expires the window, and names frames again when
@@ -502,11 +518,14 @@ int kp_model__foreach_stack_if(struct kp_model *m,
  * their range. Code without a name whose function's start is known
  * ("module @0xSTART") is given as name "" at that start, its size
  * reaching the frame's address (one call per frame: a writer keeps the
- * largest of a start); other frames without a name are left out. */
+ * largest of a start); other frames without a name are left out. owner
+ * is the process and generation a JIT (anonymous) module belongs to
+ * (its SYMTAB's owner, minor 12); NULL for every other module. */
 int kp_model__foreach_symbol(struct kp_model *m,
 			     int (*cb)(void *ctx, const char *path,
 				       const uint8_t *build_id, uint8_t build_id_len,
-				       uint64_t addr, uint64_t size, const char *name),
+				       uint64_t addr, uint64_t size, const char *name,
+				       const struct kp_jit_owner *owner),
 			     void *ctx);
 
 /* ---- annotate: where in a function the samples fall ---- */

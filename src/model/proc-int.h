@@ -25,6 +25,7 @@ struct kp_proc {
 	struct kp_map_info *maps;	/* sorted by addr, no overlaps */
 	uint32_t *map_mod;		/* module of each mapping */
 	size_t nr_maps, cap_maps;
+	uint32_t jit_gen;		/* its JIT code's generation (jitgen.c) */
 	uint32_t npend;			/* its stacks waiting in m->pd.pend */
 	uint32_t pend_from;		/* npend: the first one's index */
 };
@@ -69,6 +70,8 @@ int kp_proc__reindex(struct kp_model *m);
 uint64_t kp_proc__row_id(const struct kp_model *m, uint32_t proc);
 uint32_t kp_proc__for_pid(struct kp_model *m, uint32_t pid, const char *comm,
 			  int *created);
+/* The process (pid, start_ns) if it is pid's identity now, else KP_NONE. */
+uint32_t kp_proc__find(struct kp_model *m, uint32_t pid, uint64_t start_ns);
 /* proc's user pcs were just named: if it is gone (a sample that came after
  * its exit), the resolver, which took the process up again to name them,
  * hears process_gone again, else it would keep it for ever; not when the

@@ -10,6 +10,7 @@
 #include "model/proc-int.h"
 #include "model/model-util.h"
 #include "model/intern.h"
+#include "model/jitgen.h"
 #include "model/trie.h"
 #include "model/pending.h"
 #include "model/mem.h"
@@ -529,6 +530,24 @@ static int on_mmap(struct kp_model *m, const struct kp_rec_mmap *r)
 	return insert_map(m, &m->pr.procs[idx], &mi, mod);
 }
 
+uint32_t kp_proc__find(struct kp_model *m, uint32_t pid, uint64_t start_ns)
+{
+	uint32_t idx = current(m, pid);
+
+	return idx != KP_NONE && m->pr.procs[idx].start_ns == start_ns ? idx : KP_NONE;
+}
+
+/* A JITGEN record: for the pid's identity now, when newer than its
+ * generation; else (not known, another identity) ignored. */
+static int on_jitgen(struct kp_model *m, const struct kp_rec_jitgen *g)
+{
+	uint32_t idx = kp_proc__find(m, g->owner.pid, g->owner.start_ns);
+
+	if (idx == KP_NONE || g->owner.gen <= m->pr.procs[idx].jit_gen)
+		return 0;
+	return kp_jitgen__apply(m, idx, g->owner.gen);
+}
+
 int kp_proc__feed(struct kp_model *m, const struct kp_record *r)
 {
 	switch (r->type) {
@@ -538,6 +557,7 @@ int kp_proc__feed(struct kp_model *m, const struct kp_record *r)
 	case KP_REC_THREAD: return on_thread(m, &r->thread);
 	case KP_REC_MMAP: return on_mmap(m, &r->mmap);
 	case KP_REC_CGROUP: return kp_proc__on_cgroup(m, &r->cgroup);
+	case KP_REC_JITGEN: return on_jitgen(m, &r->jitgen);
 	default: return 0;
 	}
 }

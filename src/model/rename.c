@@ -16,6 +16,7 @@
  * SYMTAB names keeps those names.
  */
 #include "model/intern.h"
+#include "model/jitgen.h"
 #include "model/model-util.h"
 #include "model/trie.h"
 #include "model/view-cache.h"
@@ -107,48 +108,16 @@ static int jit_weak(const struct kp_model *m, const struct kp_pck *k)
 	return m->in.fns[m->in.frames[k->first].fn].unknown;
 }
 
-/* For each module, the live process whose mappings hold it (KP_NONE:
- * none): JIT modules are private to one process. */
-static uint32_t *jit_owners(const struct kp_model *m)
-{
-	uint32_t *own = malloc((m->in.nr_mods ? m->in.nr_mods : 1) * sizeof(*own));
-
-	if (!own)
-		return NULL;
-	memset(own, 0xff, (m->in.nr_mods ? m->in.nr_mods : 1) * sizeof(*own));
-	for (size_t i = 0; i < m->pr.nr_procs; i++) {
-		const struct kp_proc *p = &m->pr.procs[i];
-
-		if (p->gone || p->merged)
-			continue;
-		for (size_t j = 0; j < p->nr_maps; j++)
-			if (m->in.mods[p->map_mod[j]].proc != KP_NONE)
-				own[p->map_mod[j]] = (uint32_t)i;
-	}
-	return own;
-}
-
 /* Ask about JIT key k again through the mapping of process p that holds
  * its offset: 1 renamed, 0 not, -ENOMEM. */
 static int rename_jit(struct kp_model *m, uint32_t k, const struct kp_proc *p)
 {
-	const struct kp_pck *key = &m->in.pcks[k];
 	struct kp_frame_info fi[8];
-	int n;
+	int n = kp_jitgen__ask(m, k, p, fi, 8);
 
-	for (size_t j = 0; j < p->nr_maps; j++) {
-		const struct kp_map_info *mi = &p->maps[j];
-
-		if (p->map_mod[j] != key->module || key->off < mi->pgoff ||
-		    key->off - mi->pgoff >= mi->len)
-			continue;
-		n = m->res.ops->symbolize(m->res.ctx, mi, mi->addr + (key->off - mi->pgoff),
-					  fi, 8);
-		if (n <= 0 || !fi[n - 1].name)
-			return 0;
-		return refresh_frame(m, k, &fi[n - 1]);
-	}
-	return 0;
+	if (n <= 0 || !fi[n - 1].name)
+		return 0;
+	return refresh_frame(m, k, &fi[n - 1]);
 }
 
 /* Name again the JIT keys that name no function: 1 when one changed. */
@@ -162,7 +131,7 @@ static int rename_jits(struct kp_model *m)
 
 		if (!jit_weak(m, &m->in.pcks[i]))
 			continue;
-		if (!own && !(own = jit_owners(m)))
+		if (!own && !(own = kp_jitgen__owners(m, 1)))
 			return -ENOMEM;
 		if (own[mod] != KP_NONE &&
 		    (rc = rename_jit(m, (uint32_t)i, &m->pr.procs[own[mod]])) > 0)

@@ -150,7 +150,8 @@ int kp_model__foreach_stack_if(struct kp_model *m,
 int kp_model__foreach_symbol(struct kp_model *m,
 			     int (*cb)(void *ctx, const char *path,
 				       const uint8_t *build_id, uint8_t build_id_len,
-				       uint64_t addr, uint64_t size, const char *name),
+				       uint64_t addr, uint64_t size, const char *name,
+				       const struct kp_jit_owner *owner),
 			     void *ctx)
 {
 	size_t i;
@@ -161,16 +162,18 @@ int kp_model__foreach_symbol(struct kp_model *m,
 		const struct kp_model_module *mod = &m->in.mods[k->module];
 		uint32_t f = m->in.frames[k->first + k->n - 1].fn;
 		const uint8_t *bid = mod->build_id_len ? mod->build_id : NULL;
+		struct kp_jit_owner own = { mod->pid, mod->pstart, mod->gen };
+		const struct kp_jit_owner *o = kp_module_anon(mod) && own.pid ? &own : NULL;
 		uint64_t start;
 
 		if (kp_mod_pseudo(k->module) || !k->n)
 			continue;
 		if (!m->in.fns[f].unknown)
 			err = cb(ctx, mod->path, bid, mod->build_id_len, k->off, 0,
-				 m->in.fns[f].name);
+				 m->in.fns[f].name, o);
 		else if (kp_intern__fn_start(m, f, &start) && start <= k->off)
 			err = cb(ctx, mod->path, bid, mod->build_id_len, start,
-				 k->off - start + 1, "");
+				 k->off - start + 1, "", o);
 	}
 	return err;
 }

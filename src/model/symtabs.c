@@ -15,6 +15,10 @@
 int kp_intern__symtab_matches(const struct kp_model_symtab *st,
 			      const struct kp_model_module *mod)
 {
+	if (st->owner.pid)	/* one process's JIT code, of one generation */
+		return kp_module_anon(mod) && mod->pid == st->owner.pid &&
+		       mod->pstart == st->owner.start_ns && mod->gen == st->owner.gen &&
+		       !strcmp(st->path, mod->path);
 	if (st->build_id_len && mod->build_id_len)
 		return st->build_id_len == mod->build_id_len &&
 		       !memcmp(st->build_id, mod->build_id, st->build_id_len);
@@ -85,7 +89,8 @@ static int rename_unknown(struct kp_model *m, uint32_t mod)
 
 int kp_intern__symtab(struct kp_model *m, const struct kp_rec_symtab *rs)
 {
-	struct kp_model_symtab st = { .build_id_len = rs->build_id_len };
+	struct kp_model_symtab st = { .build_id_len = rs->build_id_len,
+				      .owner = rs->owner };
 	size_t i, nr = rs->syms ? rs->nr_syms : 0;
 	int err, renamed = 0;
 

@@ -424,6 +424,14 @@ static uint64_t op_names_epoch(void *ctx, void *held)
 	return a->inner.ops->names_epoch(a->inner.ctx, held);
 }
 
+static void op_jit_poll(void *ctx, void (*before)(void *bctx, uint32_t pid, uint64_t start),
+			void *bctx)
+{
+	struct kp_autodwarf *a = ctx;
+
+	a->inner.ops->jit_poll(a->inner.ctx, before, bctx);
+}
+
 static uint64_t op_jit_epoch(void *ctx)
 {
 	struct kp_autodwarf *a = ctx;
@@ -477,6 +485,7 @@ static const struct kp_resolver_ops autodwarf_ops = {
 	.prefetch = op_prefetch,
 	.names_epoch = op_names_epoch,
 	.jit_epoch = op_jit_epoch,
+	.jit_poll = op_jit_poll,
 	.code = op_code,
 	.disasm = op_disasm,
 	.code_fed = op_code_fed,
@@ -504,6 +513,8 @@ struct kp_autodwarf *kp_autodwarf__new(struct kp_resolver inner)
 		a->ops.names_epoch = NULL;
 	if (!inner.ops->jit_epoch)
 		a->ops.jit_epoch = NULL;
+	if (!inner.ops->jit_poll)
+		a->ops.jit_poll = NULL;
 	if (!inner.ops->code)
 		a->ops.code = NULL;
 	if (!inner.ops->disasm)

@@ -20,6 +20,7 @@
 #define KP_PUMP_READ_BYTES (1u << 20)	/* per read; grown for a bigger record */
 #define KP_PUMP_BUDGET_NS 50000000ull	/* no new read after 50 ms of work */
 #define KP_PUMP_TRIM_NS 30000000000ull	/* malloc_trim at most every 30 s */
+#define KP_PUMP_JITGENS 8		/* JITGEN records per check, at most */
 
 /* One chunk of live bytes (whole records), as read from the collector. */
 struct kp_spool_chunk {

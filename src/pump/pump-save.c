@@ -26,6 +26,7 @@ struct sym {
 	uint8_t build_id[KP_BUILD_ID_MAX];
 	uint8_t build_id_len;
 	uint64_t addr, size;
+	struct kp_jit_owner owner;	/* pid 0: none */
 };
 
 struct symvec {
@@ -209,7 +210,7 @@ out_abort:
 
 static int collect_sym(void *ctx, const char *path, const uint8_t *build_id,
 		       uint8_t build_id_len, uint64_t addr, uint64_t size,
-		       const char *name)
+		       const char *name, const struct kp_jit_owner *owner)
 {
 	struct symvec *sv = ctx;
 	struct sym *s;
@@ -244,14 +245,26 @@ static int collect_sym(void *ctx, const char *path, const uint8_t *build_id,
 		s->build_id_len = 0;
 	s->addr = addr;
 	s->size = size;
+	if (owner)
+		s->owner = *owner;
 	sv->n++;
 	return 0;
+}
+
+static int cmp_owner(const struct kp_jit_owner *a, const struct kp_jit_owner *b)
+{
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->start_ns != b->start_ns)
+		return a->start_ns < b->start_ns ? -1 : 1;
+	return a->gen < b->gen ? -1 : a->gen > b->gen;
 }
 
 static int same_module(const struct sym *a, const struct sym *b)
 {
 	return !strcmp(a->path, b->path) && a->build_id_len == b->build_id_len &&
-	       !memcmp(a->build_id, b->build_id, a->build_id_len);
+	       !memcmp(a->build_id, b->build_id, a->build_id_len) &&
+	       !cmp_owner(&a->owner, &b->owner);
 }
 
 static int cmp_sym(const void *x, const void *y)
@@ -259,6 +272,9 @@ static int cmp_sym(const void *x, const void *y)
 	const struct sym *a = x, *b = y;
 	int c = strcmp(a->path, b->path);
 
+	if (c)
+		return c;
+	c = cmp_owner(&a->owner, &b->owner);	/* one table per JIT owner */
 	if (c)
 		return c;
 	if (a->build_id_len != b->build_id_len)
@@ -308,6 +324,7 @@ static int write_symtab(struct kp_pump *p, const struct sym *syms, size_t n,
 	memcpy(r.symtab.build_id, syms[0].build_id, syms[0].build_id_len);
 	r.symtab.nr_syms = (uint32_t)n;
 	r.symtab.syms = tmp;
+	r.symtab.owner = syms[0].owner;
 	size = kp_record_encoded_size(&r);
 	if (!size)
 		return 0;	/* unencodable (a name too long): leave it out */

@@ -22,7 +22,9 @@ struct map {
 
 /* M_INHERIT: per forked child, the mappings it had from its parent
  * (the parent's MMAP records, as they were encoded: under its pid). */
-enum { M_CGROUP, M_PROC, M_EXEC, M_THREAD, M_INHERIT, M_MMAP, M_META, M_NR };
+/* M_JITGEN: per process, its newest JITGEN record (its JIT code's
+ * generation, kept until it exits or its pid is another process's). */
+enum { M_CGROUP, M_PROC, M_EXEC, M_THREAD, M_INHERIT, M_MMAP, M_META, M_JITGEN, M_NR };
 
 struct kp_ctlstate {
 	struct map m[M_NR];
@@ -171,7 +173,7 @@ int kp_ctlstate__wants(uint32_t type)
 	switch (type) {
 	case KP_REC_META: case KP_REC_PROCESS: case KP_REC_EXEC:
 	case KP_REC_EXIT: case KP_REC_THREAD: case KP_REC_MMAP:
-	case KP_REC_CGROUP:
+	case KP_REC_CGROUP: case KP_REC_JITGEN:
 		return 1;
 	}
 	return 0;
@@ -222,6 +224,7 @@ static int fold_process(struct kp_ctlstate *s, const struct kp_rec_process *p,
 
 	if (e && is_new) {
 		del(&s->m[M_EXEC], p->pid);
+		del(&s->m[M_JITGEN], p->pid);
 		forget_maps(s, p->pid);
 		del_threads(&s->m[M_THREAD], p->pid);
 	}
@@ -255,6 +258,8 @@ int kp_ctlstate__fold(struct kp_ctlstate *s, const struct kp_record *r,
 			   bytes, len, 0);
 	case KP_REC_MMAP:
 		return put(&s->m[M_MMAP], r->mmap.pid, bytes, len, 1);
+	case KP_REC_JITGEN:
+		return put(&s->m[M_JITGEN], r->jitgen.owner.pid, bytes, len, 0);
 	case KP_REC_EXIT:
 		if (r->exit.tid != r->exit.pid) {
 			del(&s->m[M_THREAD], tkey(r->exit.pid, r->exit.tid));
@@ -262,6 +267,7 @@ int kp_ctlstate__fold(struct kp_ctlstate *s, const struct kp_record *r,
 		}
 		del(&s->m[M_PROC], r->exit.pid);
 		del(&s->m[M_EXEC], r->exit.pid);
+		del(&s->m[M_JITGEN], r->exit.pid);
 		forget_maps(s, r->exit.pid);
 		del_threads(&s->m[M_THREAD], r->exit.pid);
 		return 0;
@@ -329,11 +335,12 @@ static int write_map(const struct map *m, int which, FILE *f, uint64_t *bytes)
 }
 
 /* Inherited mappings before a process's own: a later MMAP over an
- * inherited range replaces it, as it did live. */
+ * inherited range replaces it, as it did live; JIT generations after
+ * the mappings they apply to. */
 int kp_ctlstate__write(const struct kp_ctlstate *s, FILE *f, uint64_t *bytes)
 {
 	static const int order[] = { M_META, M_CGROUP, M_PROC, M_EXEC,
-				     M_THREAD, M_INHERIT, M_MMAP };
+				     M_THREAD, M_INHERIT, M_MMAP, M_JITGEN };
 
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
 		int rc = write_map(&s->m[order[k]], order[k], f, bytes);

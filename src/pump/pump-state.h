@@ -22,17 +22,18 @@ struct kp_ctlstate *kp_ctlstate__new(void);
 void kp_ctlstate__free(struct kp_ctlstate *s);
 
 /* Fold one decoded record r (whose encoded form is bytes[0..len)) into the
- * state: PROCESS, EXEC, THREAD, MMAP and CGROUP are kept (the newest per
- * process / thread / cgroup; every mapping of a live process), EXIT
- * forgets the thread or process, META is kept as the newest. Other types
- * are ignored. */
+ * state: PROCESS, EXEC, THREAD, MMAP, CGROUP and JITGEN are kept (the
+ * newest per process / thread / cgroup; every mapping of a live
+ * process), EXIT forgets the thread or process, META is kept as the
+ * newest. Other types are ignored. */
 int kp_ctlstate__fold(struct kp_ctlstate *s, const struct kp_record *r,
 		      const uint8_t *bytes, size_t len);
 
 /* 1 if records of this type are folded (control records and META). */
 int kp_ctlstate__wants(uint32_t type);
 
-/* Write META, cgroups, processes, execs, threads, mappings to f, adding
+/* Write META, cgroups, processes, execs, threads, mappings, JIT
+ * generations to f, adding
  * the byte count to *bytes. Returns 0 or -EIO. */
 int kp_ctlstate__write(const struct kp_ctlstate *s, FILE *f, uint64_t *bytes);
 

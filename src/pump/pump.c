@@ -217,6 +217,46 @@ static int grow_buf(struct kp_pump *p)
 	return 0;
 }
 
+/* One JITGEN record r (encoded in buf[0..len)): fed to the model, saved,
+ * and spooled as the collector's control records are. */
+static int take_jitgen(struct kp_pump *p, const struct kp_record *r,
+		       const uint8_t *buf, size_t len, struct kp_err *err)
+{
+	static const uint32_t at0 = 0;
+	int rc = kp_model__feed(p->m, r);
+
+	if (rc)
+		return kp_err_set(err, rc, "feeding the model: %s", kp_strerror(rc));
+	rc = kp_pump_save_bytes(p, buf, len, err);
+	if (rc)
+		return rc;
+	rc = p->spool_ns ? spool_add(p, buf, len, &at0, 1, mono_ns())
+			 : kp_ctlstate__fold(p->state, r, buf, len);
+	return rc ? kp_err_set(err, rc, "out of memory in the spool") : 0;
+}
+
+/* JIT code that processes replaced since the last chunk (the model's
+ * check): a JITGEN record each, before the chunk that follows. */
+static int jit_gens(struct kp_pump *p, struct kp_err *err)
+{
+	struct kp_rec_jitgen g[KP_PUMP_JITGENS];
+	int n = kp_model__jit_check(p->m, g, KP_PUMP_JITGENS), rc = 0;
+
+	if (n < 0)
+		return kp_err_set(err, n, "looking for replaced JIT code: %s",
+				  kp_strerror(n));
+	for (int i = 0; i < n && !rc; i++) {
+		struct kp_record r = { .type = KP_REC_JITGEN, .jitgen = g[i] };
+		uint8_t buf[64];
+		ssize_t len = kp_record_encode(&r, buf, sizeof(buf));
+
+		rc = len < 0 ? kp_err_set(err, (int)len, "encoding a JITGEN record: %s",
+					  kp_strerror((int)len))
+			     : take_jitgen(p, &r, buf, (size_t)len, err);
+	}
+	return rc;
+}
+
 static int run_once(struct kp_pump *p, int timeout_ms, struct kp_err *err)
 {
 	ssize_t len = kp_collector__read(p->c, p->buf, p->cap, timeout_ms);
@@ -231,6 +271,9 @@ static int run_once(struct kp_pump *p, int timeout_ms, struct kp_err *err)
 				  kp_strerror((int)len));
 	if (len == 0)
 		return 0;
+	rc = jit_gens(p, err);
+	if (rc)
+		return rc;
 	n = take_chunk(p, p->buf, (size_t)len, err);
 	if (n < 0)
 		return n;

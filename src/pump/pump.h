@@ -40,8 +40,9 @@ void kp_pump__set_spool_max(struct kp_pump *p, uint64_t bytes);
 int kp_pump__run(struct kp_pump *p, int timeout_ms, struct kp_err *err);
 
 /* Start writing the stream to path: the header, a META record, every
- * process, thread, mapping and cgroup already known, the spool, then the
- * live records. Stop: append SYMTAB records for every frame seen, flush,
+ * process, thread, mapping, cgroup and JIT generation already known, the
+ * spool, then the live records (and the JITGEN records the model's
+ * check finds, before the records that follow them). Stop: append SYMTAB records for every frame seen, flush,
  * fsync and rename into place. */
 int kp_pump__save_start(struct kp_pump *p, const char *path, struct kp_err *err);
 int kp_pump__save_stop(struct kp_pump *p, struct kp_err *err);

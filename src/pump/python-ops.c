@@ -490,6 +490,14 @@ static uint64_t op_names_epoch(void *ctx, void *held)
 	return py->inner.ops->names_epoch(py->inner.ctx, held);
 }
 
+static void op_jit_poll(void *ctx, void (*before)(void *bctx, uint32_t pid, uint64_t start),
+			void *bctx)
+{
+	struct kp_python *py = ctx;
+
+	py->inner.ops->jit_poll(py->inner.ctx, before, bctx);
+}
+
 static uint64_t op_jit_epoch(void *ctx)
 {
 	struct kp_python *py = ctx;
@@ -547,6 +555,7 @@ static const struct kp_resolver_ops python_ops = {
 	.prefetch = op_prefetch,
 	.names_epoch = op_names_epoch,
 	.jit_epoch = op_jit_epoch,
+	.jit_poll = op_jit_poll,
 	.python = op_python,
 	.code = op_code,
 	.disasm = op_disasm,
@@ -572,6 +581,8 @@ void kp_py_ops_init(struct kp_python *py)
 		py->ops.names_epoch = NULL;
 	if (!in->jit_epoch)
 		py->ops.jit_epoch = NULL;
+	if (!in->jit_poll)
+		py->ops.jit_poll = NULL;
 	if (!in->unwind)
 		py->ops.unwind = NULL;
 	if (!in->code)

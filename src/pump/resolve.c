@@ -374,6 +374,14 @@ static uint64_t op_names_epoch(void *ctx, void *held)
 		      kp_symbols__debug_epoch(r->syms);
 }
 
+static void op_jit_poll(void *ctx, void (*before)(void *bctx, uint32_t pid, uint64_t start),
+			void *bctx)
+{
+	struct kp_resolve *r = ctx;
+
+	kp_symbols__jit_poll(r->syms, before, bctx);
+}
+
 static uint64_t op_jit_epoch(void *ctx)
 {
 	struct kp_resolve *r = ctx;
@@ -434,6 +442,7 @@ static const struct kp_resolver_ops resolve_ops = {
 	.prefetch = op_prefetch,
 	.names_epoch = op_names_epoch,
 	.jit_epoch = op_jit_epoch,
+	.jit_poll = op_jit_poll,
 	.code = op_code,
 	.disasm = op_disasm,
 	.code_fed = op_code_fed,

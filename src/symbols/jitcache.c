@@ -6,9 +6,11 @@
  * one table per file, shared by every process whose perf-PID.map is
  * that file (device, inode, size, mtime: hard links, or one map copied
  * for several pids is read once); all tables together never hold more
- * than the JIT budget; a map that changes is read again at most once a
- * second, and no sooner than KP_JIT_COST_FACTOR times its last read took,
- * so reading maps costs a bounded share of a CPU however fast they grow.
+ * than the JIT budget; a map is looked at again at most once a second
+ * on a lookup that misses and once a second by kp_symbols__jit_poll, and
+ * read when it changed, no sooner than KP_JIT_COST_FACTOR times its last
+ * read took, so reading maps costs a bounded share of a CPU however fast
+ * they grow.
  * With a wait (kp_symbols_opts.jit_wait_ms) maps are read by a thread of
  * their own (jitworker.h), one at a time, and a lookup waits for a read
  * at most that long: code looked up meanwhile is not named.
@@ -164,7 +166,7 @@ static void read_done(struct kp_symbols *s, struct kp_sym_proc *p,
 	s->st.jit_bad_lines += r->bad_lines;
 	s->st.jit_read_ns += r->took_ns;
 	if (p && r->took_ns * KP_JIT_COST_FACTOR > KP_JIT_RECHECK_NS)
-		p->jit_next_ns = mono_ns() + r->took_ns * KP_JIT_COST_FACTOR;
+		p->jit_cost_ns = mono_ns() + r->took_ns * KP_JIT_COST_FACTOR;
 	if (!e) {
 		kp_jittab__free(r->tab);
 		if (r->err == -E2BIG) {		/* over the budget */
@@ -395,24 +397,16 @@ static int open_jit(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st
 	return open_map(s, p, st);
 }
 
-static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
+/* Look at p's JIT file now (the worker free): read it, or take the
+ * table of the same file, when it is not the one p's table came from. */
+static void look(struct kp_symbols *s, struct kp_sym_proc *p)
 {
-	uint64_t now = mono_ns();
 	struct kp_jitent *e;
 	struct kp_jitid id;
 	kp_jitread_fn *fn;
 	struct stat st;
 	int fd;
 
-	take_read(s, 0);
-	if (p->jit_next_ns && now < p->jit_next_ns)
-		return;		/* misses in anonymous code: look again later */
-	if (!take_read(s, s->jit_job_proc == p ? 0 : s->jit_wait_ms)) {
-		if (s->jit_job_proc != p)	/* its turn after this read */
-			p->jit_next_ns = now + KP_JIT_BUSY_NS;
-		return;
-	}
-	p->jit_next_ns = now + KP_JIT_RECHECK_NS;
 	fd = open_jit(s, p, &st, &fn);
 	if (fd < 0)
 		return;
@@ -429,9 +423,77 @@ static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 	close(fd);
 }
 
+static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
+{
+	uint64_t now = mono_ns();
+
+	take_read(s, 0);
+	if ((p->jit_next_ns && now < p->jit_next_ns) || now < p->jit_cost_ns ||
+	    p->jit_polling)
+		return;		/* misses in anonymous code: look again later */
+	if (!take_read(s, s->jit_job_proc == p ? 0 : s->jit_wait_ms)) {
+		if (s->jit_job_proc != p)	/* its turn after this read */
+			p->jit_next_ns = now + KP_JIT_BUSY_NS;
+		return;
+	}
+	p->jit_next_ns = now + KP_JIT_RECHECK_NS;
+	look(s, p);
+}
+
+/* 1 when p's JIT file is not the one its table was read from (the
+ * checks and the stat of a read; -EEXIST: unchanged). */
+static int changed(struct kp_symbols *s, struct kp_sym_proc *p)
+{
+	kp_jitread_fn *fn;
+	struct stat st;
+	int fd = open_jit(s, p, &st, &fn);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/* The poll's look at p: before, then a read, when its file changed. Its
+ * own clock: a miss after it may still look (the last samples of a
+ * run, named at its end, find the newest map). */
+static void poll_one(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t now,
+		     void (*before)(void *ctx, uint32_t pid, uint64_t start), void *ctx)
+{
+	if (now < p->jit_poll_ns || now < p->jit_cost_ns || !take_read(s, 0))
+		return;
+	p->jit_poll_ns = now + KP_JIT_RECHECK_NS;
+	if (!changed(s, p))
+		return;
+	if (before) {
+		p->jit_polling = 1;	/* its lookups give the old names */
+		before(ctx, p->pid, p->start);
+		p->jit_polling = 0;
+	}
+	if (take_read(s, s->jit_wait_ms))
+		look(s, p);
+	else
+		p->jit_poll_ns = 0;	/* the worker is busy: next time */
+}
+
 uint64_t kp_symbols__jit_epoch(const struct kp_symbols *s)
 {
 	return s->jit_epoch;
+}
+
+void kp_symbols__jit_poll(struct kp_symbols *s,
+			  void (*before)(void *ctx, uint32_t pid, uint64_t start),
+			  void *ctx)
+{
+	uint64_t now = mono_ns();
+
+	if (now < s->jit_poll_ns)
+		return;
+	s->jit_poll_ns = now + KP_JIT_POLL_NS;
+	for (size_t b = 0; b < KP_PROC_BUCKETS; b++)
+		for (struct kp_sym_proc *p = s->procs[b]; p; p = p->next)
+			if (p->jit)
+				poll_one(s, p, now, before, ctx);
 }
 
 void kp_jit__refresh(struct kp_symbols *s, struct kp_sym_proc *p)

@@ -130,6 +130,8 @@ check_PROGRAMS += tests/workload/jitspin
 tests_workload_jitspin_SOURCES = tests/workload/jitspin.c
 TESTS += tests/jit-maps.sh
 EXTRA_DIST += tests/jit-maps.sh
+TESTS += tests/jit-reuse.sh
+EXTRA_DIST += tests/jit-reuse.sh
 ## A real JIT: node --perf-basic-prof (runtime names, whole chains).
 TESTS += tests/jit-node.sh
 EXTRA_DIST += tests/jit-node.sh

@@ -29,6 +29,7 @@
 #define KP_JIT_COST_FACTOR 50	/* rereads: at most 1/50 of the time */
 #define KP_JIT_BUDGET (128u << 20)	/* bytes of all JIT tables together */
 #define KP_JIT_BUSY_NS 100000000ull	/* another map being read: retry */
+#define KP_JIT_POLL_NS 250000000ull	/* kp_symbols__jit_poll's walks, at most */
 #define KP_PARKED_MAX 16	/* fetched debug files waiting for a module */
 
 enum kp_map_kind { MAP_NONE = 0, MAP_FILE, MAP_VDSO, MAP_ANON };
@@ -79,7 +80,10 @@ struct kp_sym_proc {
 	struct kp_pmap *maps;
 	size_t nr, cap, last;
 	struct kp_jitent *jit;		/* NULL: no map read (yet) */
-	uint64_t jit_next_ns;		/* next look at perf-PID.map */
+	uint64_t jit_next_ns;		/* next look at perf-PID.map on a miss */
+	uint64_t jit_poll_ns;		/* ... by kp_symbols__jit_poll */
+	uint64_t jit_cost_ns;		/* next read, after a slow one */
+	int jit_polling;		/* the poll's before runs: no look */
 	int jit_refused;		/* jit_refused_id was refused */
 	struct kp_jitid jit_refused_id;
 	uint32_t jit_nspid;		/* its pid in its own pid namespace */
@@ -115,6 +119,7 @@ struct kp_symbols {
 	struct kp_debuginfod *dbgd;	/* NULL: no debug files fetched */
 	uint64_t debug_epoch;		/* debug files added to modules */
 	uint64_t jit_epoch;		/* JIT tables read (jitcache.c) */
+	uint64_t jit_poll_ns;		/* the next poll's walk, at the earliest */
 	/* fetched files no module wanted when they came (remote.c) */
 	struct kp_debuginfod_result parked[KP_PARKED_MAX];
 	size_t nr_parked;

@@ -283,6 +283,16 @@ uint64_t kp_symbols__debug_epoch(struct kp_symbols *s);
  * runtime may write a code load well after the code ran, as V8 buffers
  * its jitdump). */
 uint64_t kp_symbols__jit_epoch(const struct kp_symbols *s);
+/* Look again at the JIT file of every process that has one, each at
+ * most once a second (a stat; read again when it grew or was replaced):
+ * a lookup that finds a name never looks, and code a runtime put where
+ * other code was is found by the old entry. before (may be NULL) is
+ * called for a process whose file changed, before it is read, while
+ * lookups still give the old names (it may look up). The epoch grows
+ * when one is read. Cheap when nothing is due: call it often. */
+void kp_symbols__jit_poll(struct kp_symbols *s,
+			  void (*before)(void *ctx, uint32_t pid, uint64_t start),
+			  void *ctx);
 /* The epoch at which held module h got its debug file (0: it did not
  * after it was opened): its addresses named before may be better now. */
 uint64_t kp_symbols__held_epoch(struct kp_symbols *s, struct kp_sym_held *h);

@@ -6,7 +6,11 @@
  *   jitspin MODE [SECONDS]
  * MODE good: the map names the loop jit_spin_loop;
  *      junk: the same line, after JUNK_LINES lines that do not parse;
- *      link: the map is a symlink to such a file (kptop refuses it).
+ *      link: the map is a symlink to such a file (kptop refuses it);
+ *      reuse: the map names the loop jit_gen_old; half way, the loop is
+ *      written again in its place and a line naming it jit_gen_new is
+ *      appended (a runtime that put other code where code was; the
+ *      last line at an address wins), and "reused" printed.
  * Prints "ready PID" once the map is written; removes its files at exit
  * (SIGTERM/SIGINT included). x86-64 only: exits 77 elsewhere. */
 #include <signal.h>
@@ -29,15 +33,16 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static int write_map(const char *path, void *code, int junk)
+static int write_map(const char *path, const char *how, void *code, int junk,
+		     const char *name)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = fopen(path, how);
 
 	if (!f)
 		return -1;
 	for (int i = 0; junk && i < JUNK_LINES; i++)
 		fprintf(f, "not a perf map line %d\n", i);
-	fprintf(f, "%lx 40 jit_spin_loop\n", (unsigned long)(uintptr_t)code);
+	fprintf(f, "%lx 40 %s\n", (unsigned long)(uintptr_t)code, name);
 	return fclose(f);
 }
 
@@ -49,8 +54,9 @@ int main(int argc, char **argv)
 					      0xff, 0xc9, 0x75, 0xfc, 0xc3 };
 	const char *mode = argc > 1 ? argv[1] : "good";
 	int secs = argc > 2 ? atoi(argv[2]) : 30;
+	int reuse = strcmp(mode, "reuse") == 0;
 	struct sigaction sa;
-	time_t end;
+	time_t end, half;
 	void *code;
 	int rc;
 
@@ -68,9 +74,11 @@ int main(int argc, char **argv)
 	snprintf(map_path, sizeof(map_path), "/tmp/perf-%d.map", (int)getpid());
 	if (strcmp(mode, "link") == 0) {
 		snprintf(real_path, sizeof(real_path), "/tmp/jitspin-%d.map", (int)getpid());
-		rc = write_map(real_path, code, 0) || symlink(real_path, map_path);
+		rc = write_map(real_path, "w", code, 0, "jit_spin_loop") ||
+		     symlink(real_path, map_path);
 	} else {
-		rc = write_map(map_path, code, strcmp(mode, "junk") == 0);
+		rc = write_map(map_path, "w", code, strcmp(mode, "junk") == 0,
+			       reuse ? "jit_gen_old" : "jit_spin_loop");
 	}
 	if (rc) {
 		perror("jitspin: writing the map");
@@ -79,8 +87,18 @@ int main(int argc, char **argv)
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
 	end = time(NULL) + secs;
-	while (!stop && time(NULL) < end)
+	half = end - secs / 2;
+	while (!stop && time(NULL) < end) {
+		if (reuse == 1 && time(NULL) >= half) {
+			memcpy(code, loop, sizeof(loop));	/* "compiled" again */
+			if (write_map(map_path, "a", code, 0, "jit_gen_new"))
+				perror("jitspin: appending to the map");
+			printf("reused\n");
+			fflush(stdout);
+			reuse = 2;
+		}
 		((void (*)(void))code)();
+	}
 	unlink(map_path);
 	if (real_path[0])
 		unlink(real_path);
