@@ -34,12 +34,7 @@ P=$(echo $PIDS | tr ' ' ,)
 "$JS" good 90 >"$T/other.out" 2>&1 &
 PIDS="$PIDS $!"
 for mode in good junk link other; do
-	n=50
-	until grep -q '^ready' "$T/$mode.out"; do
-		n=$((n - 1))
-		[ "$n" -gt 0 ] || fail "jitspin $mode did not start: $(cat "$T/$mode.out")"
-		sleep 0.1
-	done
+	wait_ready "$T/$mode.out" "jitspin $mode"
 done
 NOTE='read 2, refused 1, bad-lines 3'
 
@@ -65,12 +60,7 @@ grep -q '1 refused .*3 bad lines' "$T/folded.err" ||
 "$JS" good 30 >"$T/annot.out" 2>&1 &
 good=$!
 PIDS="$PIDS $good"
-n=50
-until grep -q '^ready' "$T/annot.out"; do
-	n=$((n - 1))
-	[ "$n" -gt 0 ] || fail "jitspin did not start: $(cat "$T/annot.out")"
-	sleep 0.1
-done
+wait_ready "$T/annot.out" "jitspin"
 "$KPTOP" --batch -d 1.5 -p "$good" -w "$T/jit.kps" --annotate jit_spin_loop \
 	>"$T/annot" 2>"$T/annot.err" || fail "--annotate: $(cat "$T/annot.err")"
 sed -n 1,8p "$T/annot"

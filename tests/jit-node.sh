@@ -54,12 +54,7 @@ for run in auto dwarf dump; do
 	(cd "$T" && exec "$NODE" $prof --interpreted-frames-native-stack \
 		--no-turbo-inlining "$T/hot.js" 20) >"$T/node.out" 2>&1 &
 	wl_pid=$!
-	n=100
-	until grep -q '^ready' "$T/node.out"; do
-		n=$((n - 1))
-		[ "$n" -gt 0 ] || fail "node did not start: $(cat "$T/node.out")"
-		sleep 0.1
-	done
+	wait_ready "$T/node.out" "node" 100
 	sleep 1		# hot, mid and outer compiled
 	run_profiler "$T/f" "$mode" "$wl_pid" 4
 	if [ "$run" != dwarf ]; then

@@ -48,12 +48,7 @@ while time.time() < end:
 EOF2
 "$PY" -X perf "$T/hot.py" 16 >"$T/py.out" 2>&1 &
 wl_pid=$!
-n=100
-until grep -q '^ready' "$T/py.out"; do
-	n=$((n - 1))
-	[ "$n" -gt 0 ] || fail "python did not start: $(cat "$T/py.out")"
-	sleep 0.1
-done
+wait_ready "$T/py.out" "python" 100
 
 # whole LEAF MID OUTER FILE: "samples-of-LEAF samples-with-MID-and-OUTER-
 # right above" (frame names as frames_of gives them).

@@ -25,12 +25,7 @@ trap cleanup EXIT
 
 "$JS" reuse 8 >"$T/js.out" 2>&1 &
 PID=$!
-n=50
-until grep -q '^ready' "$T/js.out"; do
-	n=$((n - 1))
-	[ "$n" -gt 0 ] || fail "jitspin did not start: $(cat "$T/js.out")"
-	sleep 0.1
-done
+wait_ready "$T/js.out" "jitspin"
 "$KPTOP" --batch -d 7 -p "$PID" --format folded -w "$T/save.kps" -o "$T/live" \
 	2>"$T/live.err" || fail "kptop: $(cat "$T/live.err")"
 wait "$PID"

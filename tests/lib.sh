@@ -10,6 +10,17 @@ skip_absent() { echo "SKIP (absent here): $*" >&2; exit 78; }
 # No test reaches out to a debuginfod server but one it starts itself.
 unset DEBUGINFOD_URLS
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# wait_ready FILE WHAT [TENTHS]: wait, up to TENTHS tenths of a second
+# (default 50), for the line "ready ..." a workload prints to FILE; fail
+# naming WHAT, with what FILE says, when none comes.
+wait_ready() {
+	_wr_n=${3:-50}
+	until grep -q '^ready' "$1"; do
+		_wr_n=$((_wr_n - 1))
+		[ "$_wr_n" -gt 0 ] || fail "$2 did not start: $(cat "$1")"
+		sleep 0.1
+	done
+}
 
 # require_bpf: skip unless we are root on a machine where BPF and perf
 # events can be used.

@@ -52,12 +52,7 @@ for run in "dwarf both" "auto both" "dwarf dump cfi" "auto dump cfi"; do
 	shift
 	"$WL" 20 "$@" >"$tmp/wl.out" 2>&1 &
 	wl_pid=$!
-	n=50
-	until grep -q '^ready' "$tmp/wl.out"; do
-		n=$((n - 1))
-		[ "$n" -gt 0 ] || fail "jitcall did not start: $(cat "$tmp/wl.out")"
-		sleep 0.1
-	done
+	wait_ready "$tmp/wl.out" "jitcall"
 	if [ "$run" = "dwarf dump cfi" ]; then
 		"$KPTOP" --batch --format folded -o "$tmp/f" --unwind dwarf -F 999 -d 4 \
 			-p "$wl_pid" -w "$tmp/save" 2>"$tmp/f.err" || fail "saving: $(cat "$tmp/f.err")"
