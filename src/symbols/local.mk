@@ -135,6 +135,9 @@ EXTRA_DIST += tests/jit-reuse.sh
 ## A real JIT: node --perf-basic-prof (runtime names, whole chains).
 TESTS += tests/jit-node.sh
 EXTRA_DIST += tests/jit-node.sh
+## A real JVM, where a JDK is installed (jcmd Compiler.perfmap).
+TESTS += tests/jit-java.sh
+EXTRA_DIST += tests/jit-java.sh
 ## The perf map of a process in its own pid and mount namespace (jitcall,
 ## built in src/unwind/local.mk), and a symlink planted there.
 TESTS += tests/jit-container.sh
