@@ -7,7 +7,7 @@
  * MODE good: the map names the loop jit_spin_loop;
  *      junk: the same line, after JUNK_LINES lines that do not parse;
  *      link: the map is a symlink to such a file (kptop refuses it);
- *      reuse: the map names the loop jit_gen_old; half way, the loop is
+ *      reuse: the map names the loop jit_gen_old; on SIGUSR1, the loop is
  *      written again in its place and a line naming it jit_gen_new is
  *      appended (a runtime that put other code where code was; the
  *      last line at an address wins), and "reused" printed.
@@ -25,12 +25,14 @@
 #define JUNK_LINES 3
 
 static char map_path[64], real_path[64];
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, replace;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	if (sig == SIGUSR1)
+		replace = 1;
+	else
+		stop = 1;
 }
 
 static int write_map(const char *path, const char *how, void *code, int junk,
@@ -56,7 +58,7 @@ int main(int argc, char **argv)
 	int secs = argc > 2 ? atoi(argv[2]) : 30;
 	int reuse = strcmp(mode, "reuse") == 0;
 	struct sigaction sa;
-	time_t end, half;
+	time_t end;
 	void *code;
 	int rc;
 
@@ -71,6 +73,7 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
 	snprintf(map_path, sizeof(map_path), "/tmp/perf-%d.map", (int)getpid());
 	if (strcmp(mode, "link") == 0) {
 		snprintf(real_path, sizeof(real_path), "/tmp/jitspin-%d.map", (int)getpid());
@@ -87,9 +90,8 @@ int main(int argc, char **argv)
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
 	end = time(NULL) + secs;
-	half = end - secs / 2;
 	while (!stop && time(NULL) < end) {
-		if (reuse == 1 && time(NULL) >= half) {
+		if (reuse == 1 && replace) {
 			memcpy(code, loop, sizeof(loop));	/* "compiled" again */
 			if (write_map(map_path, "a", code, 0, "jit_gen_new"))
 				perror("jitspin: appending to the map");
