@@ -51,15 +51,7 @@ grep -Eq ' Hot\.hot\(int\) +\[jit:java\]' "$T/t" ||
 	fail "Hot.hot is not shown as [jit:java]: $(grep -i 'hot\|jit' "$T/t" | head -5)"
 for mode in fp auto; do
 	run_profiler "$T/f.$mode" "$mode" "$wl_pid" 3
-	set -- $(frames_of "$T/f.$mode" | awk '
-		{
-			at = 0;
-			for (i = 2; i <= NF; i++) if ($i == "Hot.hot") at = i;
-			if (!at) next;
-			h += $1;
-			if (at >= 4 && $(at-1) == "Hot.mid" && $(at-2) == "Hot.outer") w += $1;
-		}
-		END { printf "%d %d\n", h, w }')
+	set -- $(chain_counts "$T/f.$mode" Hot.hot Hot.mid Hot.outer)
 	echo "$mode: Hot.hot samples $1, outer;mid;hot whole in $2"
 	[ "$1" -ge 1000 ] || fail "$mode: Hot.hot named in too few samples ($1)"
 	[ $(($2 * 100)) -ge $(($1 * 95)) ] ||

@@ -68,15 +68,7 @@ for run in auto dwarf dump; do
 	kill $wl_pid 2>/dev/null
 	wait $wl_pid 2>/dev/null
 	rm -f "/tmp/perf-$wl_pid.map" "$T"/jit-*.dump
-	set -- $(frames_of "$T/f" | awk '
-		{
-			at = 0;
-			for (i = 2; i <= NF; i++) if ($i == "hot_") at = i;
-			if (!at) next;
-			h += $1;
-			if (at >= 4 && $(at-1) == "mid_" && $(at-2) == "outer_") w += $1;
-		}
-		END { printf "%d %d\n", h, w }')
+	set -- $(chain_counts "$T/f" hot_ mid_ outer_)
 	echo "$run: hot samples $1, outer;mid;hot whole in $2"
 	[ "$1" -ge 300 ] || { head -5 "$T/f"; fail "$run: hot not named in enough samples ($1)"; }
 	[ $(($2 * 100)) -ge $(($1 * 95)) ] ||

@@ -17,6 +17,20 @@ frames_of() {
 	}' "$1"
 }
 
+# chain_counts FILE LEAF MID OUTER: "LEAF's samples, and those with MID
+# and OUTER right above it" (frame names as frames_of gives them).
+chain_counts() {
+	frames_of "$1" | awk -v leaf="$2" -v mid="$3" -v outer="$4" '
+		{
+			at = 0;
+			for (i = 2; i <= NF; i++) if ($i == leaf) at = i;
+			if (!at) next;
+			h += $1;
+			if (at >= 4 && $(at-1) == mid && $(at-2) == outer) w += $1;
+		}
+		END { printf "%d %d\n", h, w }'
+}
+
 # run_profiler OUT MODE PID SECONDS [STACK_BYTES]: a folded profile of PID
 # into OUT with kptop --batch --unwind MODE at 999 Hz. Stderr is kept in
 # OUT.err.
