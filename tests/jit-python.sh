@@ -50,21 +50,9 @@ EOF2
 wl_pid=$!
 wait_ready "$T/py.out" "python" 100
 
-# whole LEAF MID OUTER FILE: "samples-of-LEAF samples-with-MID-and-OUTER-
-# right above" (frame names as frames_of gives them).
-whole() {
-	frames_of "$4" | awk -v leaf="$1" -v mid="$2" -v outer="$3" '
-		{
-			at = 0;
-			for (i = 2; i <= NF; i++) if ($i == leaf) at = i;
-			if (!at) next;
-			h += $1;
-			for (i = at - 1; i > 1 && $i != mid; i--) ;
-			for (j = i - 1; j > 1 && $j != outer; j--) ;
-			if (i > 1 && j > 1) w += $1;
-		}
-		END { printf "%d %d\n", h, w }'
-}
+# whole LEAF MID OUTER FILE: LEAF's samples, and those with MID and OUTER
+# above it (trampolines may lie between).
+whole() { chain_counts "$4" "$1" "$2" "$3" gaps; }
 check() {	# WHAT SAMPLES WHOLE FILE
 	echo "$1: py_hot_leaf samples $2, whole $3"
 	[ "$2" -ge 200 ] || { head -5 "$4"; fail "$1: py_hot_leaf in only $2 samples"; }

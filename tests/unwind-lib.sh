@@ -17,16 +17,23 @@ frames_of() {
 	}' "$1"
 }
 
-# chain_counts FILE LEAF MID OUTER: "LEAF's samples, and those with MID
-# and OUTER right above it" (frame names as frames_of gives them).
+# chain_counts FILE LEAF MID OUTER [gaps]: "LEAF's samples, and those
+# with MID and OUTER right above it" (frame names as frames_of gives
+# them); with gaps, other frames may lie between the three.
 chain_counts() {
-	frames_of "$1" | awk -v leaf="$2" -v mid="$3" -v outer="$4" '
+	frames_of "$1" | awk -v leaf="$2" -v mid="$3" -v outer="$4" -v gaps="${5:-}" '
 		{
 			at = 0;
 			for (i = 2; i <= NF; i++) if ($i == leaf) at = i;
 			if (!at) next;
 			h += $1;
-			if (at >= 4 && $(at-1) == mid && $(at-2) == outer) w += $1;
+			if (!gaps) {
+				if (at >= 4 && $(at-1) == mid && $(at-2) == outer) w += $1;
+				next;
+			}
+			for (i = at - 1; i > 1 && $i != mid; i--) ;
+			for (j = i - 1; j > 1 && $j != outer; j--) ;
+			if (i > 1 && j > 1) w += $1;
 		}
 		END { printf "%d %d\n", h, w }'
 }
