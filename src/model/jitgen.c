@@ -111,16 +111,18 @@ int kp_jitgen__ask(struct kp_model *m, uint32_t k, const struct kp_proc *p,
 	return 0;
 }
 
-/* A JIT key the resolver named: one frame of a process's anonymous
- * module, with a name, not from a stream's SYMTAB. */
-static int jit_named(const struct kp_model *m, const struct kp_pck *k)
+int kp_jitgen__key(const struct kp_model *m, const struct kp_pck *k)
 {
 	const struct kp_model_module *mod = &m->in.mods[k->module];
 
-	if (k->n != 1 || kp_mod_pseudo(k->module) || mod->symtab >= 0 ||
-	    !kp_module_anon(mod))
-		return 0;
-	return !m->in.fns[m->in.frames[k->first].fn].unknown;
+	return k->n == 1 && !kp_mod_pseudo(k->module) && mod->symtab < 0 &&
+	       kp_module_anon(mod);
+}
+
+/* A JIT key the resolver named. */
+static int jit_named(const struct kp_model *m, const struct kp_pck *k)
+{
+	return kp_jitgen__key(m, k) && !m->in.fns[m->in.frames[k->first].fn].unknown;
 }
 
 /* 1 when key k is named otherwise by the resolver now. */

@@ -16,8 +16,12 @@
 #include "model/model-util.h"
 
 struct kp_frame_info;
+struct kp_pck;
 struct kp_proc;
 
+/* 1 when pc key k is a JIT key the resolver names: one frame of a
+ * process's anonymous module, not named by a stream's SYMTAB. */
+int kp_jitgen__key(const struct kp_model *m, const struct kp_pck *k);
 /* For each module, the live process it is private to (KP_NONE: none):
  * with all_gens, every generation's modules; else those its mappings
  * hold now (its current generation's). NULL without memory; the caller

@@ -96,16 +96,10 @@ static int rename_key(struct kp_model *m, uint32_t k, void *h)
 
 /* ---- JIT code: asked again through its live process's mapping ---- */
 
-/* A JIT key that names no function: one frame, of an anonymous module
- * private to a process, without a stream's names. */
+/* A JIT key that names no function. */
 static int jit_weak(const struct kp_model *m, const struct kp_pck *k)
 {
-	const struct kp_model_module *mod = &m->in.mods[k->module];
-
-	if (k->n != 1 || kp_mod_pseudo(k->module) || mod->proc == KP_NONE ||
-	    mod->symtab >= 0 || !kp_module_anon(mod))
-		return 0;
-	return m->in.fns[m->in.frames[k->first].fn].unknown;
+	return kp_jitgen__key(m, k) && m->in.fns[m->in.frames[k->first].fn].unknown;
 }
 
 /* Ask about JIT key k again through the mapping of process p that holds
