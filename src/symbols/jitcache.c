@@ -397,20 +397,16 @@ static int open_jit(struct kp_symbols *s, struct kp_sym_proc *p, struct stat *st
 	return open_map(s, p, st);
 }
 
-/* Look at p's JIT file now (the worker free): read it, or take the
- * table of the same file, when it is not the one p's table came from. */
-static void look(struct kp_symbols *s, struct kp_sym_proc *p)
+/* p's JIT file, opened at fd (taken; st its identity, fn its reader)
+ * because it is not the one p's table came from, the worker free: read
+ * it, or take the table of the same file. */
+static void take_file(struct kp_symbols *s, struct kp_sym_proc *p, int fd,
+		      const struct stat *st, kp_jitread_fn *fn)
 {
 	struct kp_jitent *e;
 	struct kp_jitid id;
-	kp_jitread_fn *fn;
-	struct stat st;
-	int fd;
 
-	fd = open_jit(s, p, &st, &fn);
-	if (fd < 0)
-		return;
-	id_of(&id, &st);
+	id_of(&id, st);
 	if ((e = ent_find(s, &id))) {
 		s->st.jit_shared++;
 		attach(s, p, e);
@@ -426,6 +422,9 @@ static void look(struct kp_symbols *s, struct kp_sym_proc *p)
 static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 {
 	uint64_t now = mono_ns();
+	kp_jitread_fn *fn;
+	struct stat st;
+	int fd;
 
 	take_read(s, 0);
 	if ((p->jit_next_ns && now < p->jit_next_ns) || now < p->jit_cost_ns ||
@@ -437,21 +436,9 @@ static void refresh(struct kp_symbols *s, struct kp_sym_proc *p)
 		return;
 	}
 	p->jit_next_ns = now + KP_JIT_RECHECK_NS;
-	look(s, p);
-}
-
-/* 1 when p's JIT file is not the one its table was read from (the
- * checks and the stat of a read; -EEXIST: unchanged). */
-static int changed(struct kp_symbols *s, struct kp_sym_proc *p)
-{
-	kp_jitread_fn *fn;
-	struct stat st;
-	int fd = open_jit(s, p, &st, &fn);
-
-	if (fd < 0)
-		return 0;
-	close(fd);
-	return 1;
+	fd = open_jit(s, p, &st, &fn);	/* -EEXIST: unchanged */
+	if (fd >= 0)
+		take_file(s, p, fd, &st, fn);
 }
 
 /* The poll's look at p: before, then a read, when its file changed. Its
@@ -460,20 +447,27 @@ static int changed(struct kp_symbols *s, struct kp_sym_proc *p)
 static void poll_one(struct kp_symbols *s, struct kp_sym_proc *p, uint64_t now,
 		     void (*before)(void *ctx, uint32_t pid, uint64_t start), void *ctx)
 {
+	kp_jitread_fn *fn;
+	struct stat st;
+	int fd;
+
 	if (now < p->jit_poll_ns || now < p->jit_cost_ns || !take_read(s, 0))
 		return;
 	p->jit_poll_ns = now + KP_JIT_RECHECK_NS;
-	if (!changed(s, p))
+	fd = open_jit(s, p, &st, &fn);	/* -EEXIST: unchanged */
+	if (fd < 0)
 		return;
 	if (before) {
 		p->jit_polling = 1;	/* its lookups give the old names */
 		before(ctx, p->pid, p->start);
 		p->jit_polling = 0;
 	}
-	if (take_read(s, s->jit_wait_ms))
-		look(s, p);
-	else
+	if (take_read(s, s->jit_wait_ms)) {
+		take_file(s, p, fd, &st, fn);
+	} else {
+		close(fd);
 		p->jit_poll_ns = 0;	/* the worker is busy: next time */
+	}
 }
 
 uint64_t kp_symbols__jit_epoch(const struct kp_symbols *s)
