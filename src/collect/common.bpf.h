@@ -6,12 +6,56 @@
  * its stack pointer up into a record's data, and kp_ring_flags, the rule
  * for waking the collector as a ring buffer fills. The copy never reads
  * another task's memory (bpf_probe_read_user reads current's) and never
- * sleeps: a page that is not present ends the copy there.
+ * sleeps: a page that is not present ends the copy there. It stops where
+ * the thread's frames end when that is known (kp_stack_want).
  */
 #ifndef KP_COLLECT_COMMON_BPF_H
 #define KP_COLLECT_COMMON_BPF_H
 
-/* Copy want bytes of user stack from sp up into dst + off, or the longest
+#include <bpf/bpf_core_read.h>
+
+struct mm_struct___kps {
+	unsigned long start_stack;
+} __attribute__((preserve_access_index));
+
+struct thread_struct___kps {
+	unsigned long fsbase;
+} __attribute__((preserve_access_index));
+
+struct task_struct___kps {
+	struct mm_struct___kps *mm;
+	struct thread_struct___kps thread;
+} __attribute__((preserve_access_index));
+
+/* How much of want to copy from sp: no more than up to where the current
+ * thread's frames end, when sp is within want of it. A main thread's end
+ * is mm->start_stack (where argc lies: _start began there); a glibc or
+ * musl thread's is its thread pointer, the fs base (its TCB and static TLS
+ * sit at the top of its stack mapping, above every frame). Elsewhere (an
+ * alternate or a runtime's own stack) want is kept. Never under
+ * KP_BPF_STACK_MIN: the bytes past the end are mapped (arguments,
+ * environment, the TCB), only not needed. x86-64's fs base. */
+static __always_inline __u64 kp_stack_want(__u64 sp, __u64 want)
+{
+	struct task_struct___kps *t = (void *)bpf_get_current_task_btf();
+	struct mm_struct___kps *mm = 0;
+	unsigned long top = 0;
+
+	if (want <= KP_BPF_STACK_MIN)
+		return want;
+	if (bpf_core_read(&mm, sizeof(mm), &t->mm) || !mm ||
+	    bpf_core_read(&top, sizeof(top), &mm->start_stack) || top <= sp ||
+	    top - sp >= want) {
+		top = 0;
+		if (bpf_core_read(&top, sizeof(top), &t->thread.fsbase) || top <= sp ||
+		    top - sp >= want)
+			return want;
+	}
+	return top - sp < KP_BPF_STACK_MIN ? KP_BPF_STACK_MIN : top - sp;
+}
+
+/* Copy want bytes of user stack from sp up into dst + off (fewer where
+ * the thread's frames end sooner: kp_stack_want), or the longest
  * readable prefix (the stack mapping ends a few pages above sp): after a
  * failed read, drop the last page touched and retry. off_max bounds off
  * for the verifier (a constant: dst must have off_max + KP_BPF_STACK_MAX
@@ -19,7 +63,7 @@
 static __always_inline __u32 kp_copy_user_stack(char *dst, __u32 off, __u32 off_max,
 						__u64 sp, __u32 want)
 {
-	__u64 last, len = want;	/* 64-bit: one register */
+	__u64 last, len = kp_stack_want(sp, want);	/* 64-bit: one register */
 	int i;
 
 	asm volatile("" : "+r"(off));

@@ -115,6 +115,6 @@ tests_workload_dlopen_host_LDADD = -ldl
 KP_COLLECT_SH_TESTS = tests/collect-split.sh tests/collect-overload.sh \
 	tests/collect-execstorm.sh tests/collect-dlopen.sh \
 	tests/collect-stopstart.sh tests/collect-rights.sh tests/collect-filter.sh \
-	tests/collect-idle.sh tests/collect-offcpu.sh
+	tests/collect-idle.sh tests/collect-offcpu.sh tests/collect-stackcap.sh
 TESTS += $(KP_COLLECT_SH_TESTS)
 EXTRA_DIST += $(KP_COLLECT_SH_TESTS) tests/collect-lib.sh
