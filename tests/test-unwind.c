@@ -681,6 +681,74 @@ static void test_garbage(void **state)
 	free_snap(sn);
 }
 
+/* Compiled rules (unwind-rule.c) step as libdw's frame states do: every
+ * recorded sample, cut at every 8 bytes of its copy, and junk stacks
+ * whose words point into the fixture give the same frames, the same end
+ * and the same counts of why each walk stopped, rules on and off. */
+static void unwind_both(struct kp_unwinder *on, struct kp_unwinder *off,
+			const struct snap *sn, const uint64_t *regs,
+			const uint8_t *stack, size_t len)
+{
+	uint64_t a[128], b[128];
+	int ta, tb;
+	int na = kp_unwinder__unwind(on, 1, sn->maps, sn->nr_maps, regs, 17,
+				     stack, len, a, 128, &ta);
+	int nb = kp_unwinder__unwind(off, 1, sn->maps, sn->nr_maps, regs, 17,
+				     stack, len, b, 128, &tb);
+
+	assert_int_equal(na, nb);
+	assert_int_equal(ta, tb);
+	if (na > 0)
+		assert_memory_equal(a, b, (size_t)na * sizeof(a[0]));
+}
+
+static void test_rules_same(void **state)
+{
+	static const char *const fixtures[] = { "split-nofp", "unwind-qsort",
+						"unwind-deep", "unwind-leaf", "unwind-noret" };
+	struct kp_unwinder *on = kp_unwinder__new(NULL), *off = kp_unwinder__new(NULL);
+	struct kp_unwind_stats a, b;
+	uint64_t regs[17], seed = 7;
+	uint8_t junk[2048];
+
+	assert_non_null(on);
+	assert_non_null(off);
+	kp_unwinder__set_rules(off, 0);
+	for (size_t f = 0; f < sizeof(fixtures) / sizeof(fixtures[0]); f++) {
+		struct snap *sn = load_snap(fixtures[f]);
+
+		for (int i = 0; i < sn->nr; i++)
+			for (size_t len = sn->s[i].len; len > KP_UNWIND_LEAF_BYTES; len -= 8)
+				unwind_both(on, off, sn, sn->s[i].regs, sn->s[i].stack, len);
+		for (int round = 0; round < 500; round++) {
+			for (size_t k = 0; k < sizeof(junk); k += 8) {
+				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+				uint64_t v = sn->exe->start + (seed >> 40) % (sn->exe->end - sn->exe->start);
+
+				v = round & 1 ? v : (seed >> 33 & 1 ? sn->s[0].regs[7] + (seed >> 52) : v);
+				memcpy(&junk[k], &v, 8);
+			}
+			memcpy(regs, sn->s[round % sn->nr].regs, sizeof(regs));
+			regs[7] = sn->s[0].regs[7];	/* the junk is the stack at sp */
+			regs[16] = sn->exe->start + (seed >> 20) % (sn->exe->end - sn->exe->start);
+			unwind_both(on, off, sn, regs, junk, sizeof(junk));
+		}
+		free_snap(sn);
+	}
+	kp_unwinder__stats(on, &a);
+	kp_unwinder__stats(off, &b);
+	assert_true(a.ok > 100);
+	assert_true(a.short_stack > 100);
+	assert_int_equal(a.ok, b.ok);
+	assert_int_equal(a.no_cfi, b.no_cfi);
+	assert_int_equal(a.short_stack, b.short_stack);
+	assert_int_equal(a.bad_address, b.bad_address);
+	assert_int_equal(a.fp_frames, b.fp_frames);
+	assert_int_equal(a.too_deep, b.too_deep);
+	kp_unwinder__free(on);
+	kp_unwinder__free(off);
+}
+
 /* Maps from mmap2 events with a build-id have no device and inode: every
  * process's map of one file must still share one module (key: the
  * build-id), and a file whose build-id is not the key is not used. */
@@ -1546,6 +1614,7 @@ int main(void)
 		cmocka_unit_test(test_user_stack),
 		cmocka_unit_test(test_module_bytes),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_rules_same),
 		cmocka_unit_test(test_module_lru),
 		cmocka_unit_test(test_module_retry_bounded),
 		cmocka_unit_test(test_path_gone),

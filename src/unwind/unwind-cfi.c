@@ -97,7 +97,11 @@ struct uw_module {
 	Dwarf_CFI *dbg_frame;	/* .debug_frame (owned by its Dwarf) */
 	/* the frame states looked up, by ELF address (direct-mapped, made
 	 * at the first lookup; without memory for it, one kept in one) */
-	struct uw_fslot { uint64_t a; Dwarf_Frame *f; } *fslots, one;
+	struct uw_fslot {
+		uint64_t a;
+		Dwarf_Frame *f;
+		struct uw_rule rule;	/* f compiled, on first use */
+	} *fslots, one;
 	int nr_loads, nr_entry;
 	struct uw_load loads[UW_MAX_LOADS];
 	struct uw_range entry[UW_MAX_ENTRY];
@@ -749,7 +753,8 @@ static struct uw_fslot *frame_slot(struct uw_module *m, uint64_t a)
 }
 
 int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
-		     uint64_t pc, bool debug_frame, Dwarf_Frame **frame)
+		     uint64_t pc, bool debug_frame, Dwarf_Frame **frame,
+		     struct uw_rule **rule)
 {
 	uint64_t a = elf_addr(m, map, pc);
 	struct uw_fslot *s;
@@ -758,10 +763,8 @@ int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 	if (!a)
 		return KP_ENOCFI;
 	s = frame_slot(m, a);
-	if (s->f && s->a == a && !m->hostile) {
-		*frame = s->f;
-		return 0;
-	}
+	if (s->f && s->a == a && !m->hostile)
+		goto out;
 	if (!(m->eh && module_addrframe(m, m->eh, a, frame) == 0)) {
 		if (!debug_frame && !m->dbg_frame)
 			return KP_ENOCFI;
@@ -774,6 +777,14 @@ int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
 	free(s->f);
 	s->a = a;
 	s->f = *frame;
+	s->rule.state = UW_RULE_UNTRIED;
+out:
+	*frame = s->f;
+	if (rule) {
+		if (s->rule.state == UW_RULE_UNTRIED)
+			uw_rule__compile(s->f, &s->rule);
+		*rule = &s->rule;
+	}
 	return 0;
 }
 

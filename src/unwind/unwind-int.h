@@ -31,6 +31,17 @@ struct uw_regs {
 	uint32_t valid;		/* bit n: r[n] is known */
 };
 
+/* Registers a function keeps for its caller (x86-64 SysV: rbx, rbp,
+ * r12-r15): after a frame-pointer step only these (and the stack pointer
+ * and return address) are known; after a CFI step out of a call only
+ * these are worth computing (the others are the callee's scratch: a
+ * call site's CFI never needs them). */
+#define UW_CALLEE_SAVED ((1u << 3) | (1u << UW_FP) | (0xfu << 12))
+
+/* What a step returns when it succeeds: on to the caller, or the end of
+ * the stack (an undefined or zero return address). Errors are < 0. */
+enum uw_step { UW_STEP_OK, UW_STEP_END };
+
 struct uw_mem {
 	const uint8_t *stack;
 	size_t len;
@@ -47,6 +58,30 @@ int uw_mem_read(const struct uw_mem *m, uint64_t addr, uint64_t *out);
 int uw_expr_eval(const Dwarf_Op *ops, size_t nops, const struct uw_regs *regs,
 		 const struct uw_mem *mem, bool have_cfa, uint64_t cfa,
 		 uint64_t *out, bool *is_value);
+
+/* ---- frame states compiled for the step (unwind-rule.c) ---- */
+
+#define UW_RULE_REGS 7	/* the return address and the callee-saved six */
+enum { UW_RULE_UNTRIED, UW_RULE_YES, UW_RULE_NO };
+enum { UW_RK_SAME, UW_RK_UNDEF, UW_RK_AT_CFA, UW_RK_VAL_CFA, UW_RK_REG };
+
+/* CFA = r[cfa_reg] + cfa_off; register reg[i] of the caller by kind[i]:
+ * the same, undefined, the word at CFA + off[i], CFA + off[i], or
+ * register off[i]'s value. state: UW_RULE_YES when the frame state had
+ * only those forms (and is no signal frame). */
+struct uw_rule {
+	uint8_t state, cfa_reg;
+	uint8_t reg[UW_RULE_REGS], kind[UW_RULE_REGS];
+	int32_t cfa_off;
+	int32_t off[UW_RULE_REGS];
+};
+
+/* Compile frame into *out (out->state says whether it could). */
+void uw_rule__compile(Dwarf_Frame *frame, struct uw_rule *out);
+/* One step by a compiled rule (state UW_RULE_YES), with the results of
+ * unwind.c's step() on the frame state it was compiled from:
+ * UW_STEP_OK / UW_STEP_END, KP_ENOCFI, -ERANGE, -EFAULT. */
+int uw_rule__step(const struct uw_rule *rule, struct uw_regs *regs, const struct uw_mem *mem);
 
 /* ---- JIT code without CFI (unwind-jit.c) ---- */
 
@@ -116,11 +151,13 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 /* The CFI frame state at pc (a process address inside map). *frame is
  * the module's (it keeps the states it looked up, by address): valid
  * until the next lookup in the same module or its eviction; the caller
- * never frees it. .eh_frame first; then, if debug_frame, a .debug_frame
+ * never frees it. rule (may be NULL): the state compiled (unwind-rule.c),
+ * as long-lived as *frame. .eh_frame first; then, if debug_frame, a .debug_frame
  * (of the file or its debug file: beginning its DWARF may inflate every
  * debug section, tens of ms for libc's). Returns 0, KP_ENOCFI or -errno. */
 int uw_module__frame(struct uw_module *m, const struct kp_unwind_map *map,
-		     uint64_t pc, bool debug_frame, Dwarf_Frame **frame);
+		     uint64_t pc, bool debug_frame, Dwarf_Frame **frame,
+		     struct uw_rule **rule);
 
 /* By the module's .eh_frame: 1 if at least half of its functions that
  * set up a frame make rbp their CFA's register (built with frame

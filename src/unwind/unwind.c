@@ -43,11 +43,11 @@ struct kp_unwinder {
 	struct uw_jitcfi *jitcfi;	/* JIT code's own CFI */
 	uint32_t pid;			/* of the stack being unwound */
 	bool dwarf_only;		/* no frame-pointer steps (benchmarks) */
+	bool no_rules;			/* no compiled steps (tests, benchmarks) */
 	struct kp_unwind_stats stats;
 	struct uw_leaf_ent *leaf;	/* UW_LEAF_SLOTS entries */
 };
 
-enum uw_step { UW_STEP_OK, UW_STEP_END };
 
 struct kp_unwinder *kp_unwinder__new(struct kp_err *err)
 {
@@ -124,7 +124,8 @@ static bool map_is_anon(const struct kp_unwind_map *map)
  * CFI for pc; else to NULL. A file that cannot be read is not guessed at. */
 static int frame_at(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		    size_t nr_maps, uint64_t pc, bool debug_frame,
-		    Dwarf_Frame **frame, const struct kp_unwind_map **by_fp)
+		    Dwarf_Frame **frame, struct uw_rule **rule,
+		    const struct kp_unwind_map **by_fp)
 {
 	const struct kp_unwind_map *map = find_map(maps, nr_maps, pc);
 	struct uw_module *m;
@@ -143,7 +144,7 @@ static int frame_at(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 	m = uw_cache__module(u->cache, map);
 	if (!m)
 		return KP_ENOCFI;
-	err = uw_module__frame(m, map, pc, debug_frame, frame);
+	err = uw_module__frame(m, map, pc, debug_frame, frame, rule);
 	if (by_fp && err == KP_ENOCFI)
 		*by_fp = map;
 	return err;
@@ -194,13 +195,6 @@ static int caller_reg(Dwarf_Frame *frame, int n, const struct uw_regs *regs,
 	out->valid |= 1u << n;
 	return 0;
 }
-
-/* Registers a function keeps for its caller (x86-64 SysV: rbx, rbp,
- * r12-r15): after a frame-pointer step only these (and the stack pointer
- * and return address) are known; after a CFI step out of a call only
- * these are worth computing (the others are the callee's scratch: a
- * call site's CFI never needs them). */
-#define UW_CALLEE_SAVED ((1u << 3) | (1u << UW_FP) | (0xfu << 12))
 
 /* One step from the state in regs (whose pc's frame state is frame) to
  * its caller's: every register out of a signal frame (all registers,
@@ -342,11 +336,12 @@ static int step_frame(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 {
 	uint64_t at = *exact ? r->r[UW_RA] : r->r[UW_RA] - 1;
 	const struct kp_unwind_map *by_fp;
+	struct uw_rule *rule = NULL;
 	Dwarf_Frame *frame;
 	bool signalp = false;
 	int err;
 
-	err = frame_at(u, maps, nr_maps, at, true, &frame, &by_fp);
+	err = frame_at(u, maps, nr_maps, at, true, &frame, u->no_rules ? NULL : &rule, &by_fp);
 	if (err == KP_ENOCFI && by_fp && !u->dwarf_only) {
 		*exact = false;
 		if (map_is_anon(by_fp)) {
@@ -365,6 +360,10 @@ static int step_frame(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 	}
 	if (err)
 		return err;
+	if (rule && rule->state == UW_RULE_YES) {	/* never a signal frame */
+		*exact = false;
+		return uw_rule__step(rule, r, mem);
+	}
 	dwarf_frame_info(frame, NULL, NULL, &signalp);
 	err = step(frame, r, mem, signalp);	/* frame is the module's */
 	*exact = signalp;
@@ -471,7 +470,7 @@ static int leaf_rule(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 	 * fix runs on every frame-pointer sample, and a pc without
 	 * .eh_frame (hand-written code) is not worth inflating a debug
 	 * file for. */
-	if ((err = frame_at(u, maps, nr_maps, r->r[UW_RA], false, &frame, NULL)))
+	if ((err = frame_at(u, maps, nr_maps, r->r[UW_RA], false, &frame, NULL, NULL)))
 		return err;
 	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
 	    !((ops[0].atom == DW_OP_bregx && ops[0].number == UW_SP) ||
@@ -585,7 +584,7 @@ static int pc_is_entry(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		return 1;
 	/* .eh_frame only: the outermost pc of a frame-pointer walk is often
 	 * junk, not worth inflating a debug file for */
-	if (uw_module__frame(m, map, pc, false, &frame))
+	if (uw_module__frame(m, map, pc, false, &frame, NULL))
 		return 0;
 	if (!dwarf_frame_register(frame, UW_RA, mem_ops, &ops, &nops) && nops == 0 && ops)
 		ret = 1;
@@ -697,6 +696,11 @@ int kp_unwinder__keeps_fp(struct kp_unwinder *u, const struct kp_unwind_map *map
 void kp_unwinder__set_mixed(struct kp_unwinder *u, int on)
 {
 	u->dwarf_only = !on;
+}
+
+void kp_unwinder__set_rules(struct kp_unwinder *u, int on)
+{
+	u->no_rules = !on;
 }
 
 void kp_unwinder__set_max_modules(struct kp_unwinder *u, size_t max)

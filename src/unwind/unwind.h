@@ -8,6 +8,9 @@
  *
  * How: libdw's CFI API (dwarf_cfi_addrframe, dwarf_frame_cfa/_register)
  * with our own register loop; return addresses are looked up at pc - 1.
+ * A frame state of the common forms (CFA = register + offset, registers
+ * saved at CFA + offset) is compiled once and stepped by that
+ * (unwind-rule.c), with the same results.
  * Mixed: a frame without CFI in code that keeps frame pointers where it
  * has none (anonymous memory: JIT code and trampolines; a module read
  * without an FDE for the pc: assembly, a Go binary) is stepped over by
@@ -175,6 +178,12 @@ int kp_unwinder__keeps_fp(struct kp_unwinder *u, const struct kp_unwind_map *map
  * pointer; off: the unwind stops there, as before mixed unwinding (for
  * benchmarks that compare the two on the same stacks). */
 void kp_unwinder__set_mixed(struct kp_unwinder *u, int on);
+
+/* on (the default): a frame state of the common forms is compiled once
+ * and its steps taken by the compiled rule (unwind-rule.c); off: every
+ * step asks libdw and evaluates each register's expression (tests and
+ * benchmarks compare the two on the same stacks: same results). */
+void kp_unwinder__set_rules(struct kp_unwinder *u, int on);
 
 /* Keep at most max modules cached (default 256; 0 counts as 1). */
 void kp_unwinder__set_max_modules(struct kp_unwinder *u, size_t max);
