@@ -9,11 +9,14 @@
 # first half, the tree view for the second) and a concurrent
 # `kptop --batch` over the same period. Every EVERY_S seconds it prints
 # the live kptop's RSS (/proc/PID/status), its CPU over the interval
-# (/proc/PID/stat: utime + stime of every thread, as top shows it), the
-# header's "kptop CPU" figure (tmux capture-pane) next to /proc's over the
-# same window (the 10 s up to the refresh that drew it: the bench waits
-# for that redraw), its [other] share and the merged processes, and the
-# load average; EVERY_S is at least 12. At the end: how many header
+# (/proc/PID/task/*/schedstat: the nanoseconds every thread ran, the
+# sum top's figure comes from), the header's "kptop CPU" figure (tmux
+# capture-pane) next to /proc's over the same window, its [other] share
+# and the merged processes, and the load average; EVERY_S is at least 12.
+# The header's window is the 10 s up to the refresh that drew it, its
+# start interpolated between kptop's readings at two refreshes: the bench
+# reads /proc at every refresh it sees (the screen polled every 30 ms)
+# and interpolates the same way. At the end: how many header
 # figures were within 10% of /proc's over their window, the live
 # view's [other] share, and the top 20 functions' Self% next to the batch
 # report's, with the largest difference in points. KEEP=1 keeps the
@@ -69,8 +72,8 @@ pane=$(tmux -L "$SOCK" display-message -p -t soak '#{pane_pid}')
 if [ "$(cat /proc/"$pane"/comm)" = kptop ]; then pid=$pane
 else pid=$(pgrep -P "$pane" -x kptop) || { echo "churn-soak: kptop did not start" >&2; exit 1; }
 fi
-tck=$(getconf CLK_TCK)
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# kptop's CPU in seconds: every thread's run time (ns), summed
+cpu_s() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.6f\n", s / 1e9 }'; }
 rss_mb() { awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 screen() { tmux -L "$SOCK" capture-pane -p -t soak; }
 # a header field: the text after LABEL up to two spaces
@@ -86,39 +89,49 @@ now_s() { date +%s.%N; }
 redrawn() {
 	l0=$(screen | head -1)
 	n=0
-	while [ "$(screen | head -1)" = "$l0" ] && [ $n -lt 50 ]; do
-		sleep 0.1
+	while [ "$(screen | head -1)" = "$l0" ] && [ $n -lt 160 ]; do
+		sleep 0.03
 		n=$((n + 1))
 	done
+}
+# /proc's figure over the header's window: "TIME CPU" readings taken at
+# refreshes (the last at the refresh whose header is read), the CPU at
+# the last time minus 10 s interpolated between the two readings around
+# it, as kptop does with its own readings (tui/app.c kp_cpu_window__push).
+window10() {
+	awk '{ t[NR] = $1; c[NR] = $2 } END {
+		s = t[NR] - 10;
+		for (i = NR - 1; i > 1 && t[i] > s; i--) ;
+		c0 = t[i] >= s ? c[i] : c[i] + (c[i + 1] - c[i]) * (s - t[i]) / (t[i + 1] - t[i]);
+		printf "%.2f", 100 * (c[NR] - c0) / (t[NR] - (t[i] >= s ? t[i] : s)) }'
 }
 
 printf '%6s %8s %8s %8s %8s %8s %8s %9s %6s\n' time RSS_MB model_MB cpu% hdr_cpu% proc10% other% merged load1
 t0=$(date +%s)
-c0=$(cpu_ticks "$pid")
+c0=$(cpu_s "$pid")
 w0=$t0
 half=0
 near=0
 reads=0
 while :; do
-	# /proc at a refresh, then at the refresh about 10 s later: the
-	# header drawn then covers the same 10 s (its refreshes are a little
-	# over 2 s apart: the fifth one)
+	# /proc at every refresh until 10 s are covered; the header drawn
+	# at the last covers the 10 s before it
 	sleep $((EVERY - 12))
+	: > "$TMP/readings"
 	redrawn
-	ta=$(now_s)
-	ca=$(cpu_ticks "$pid")
-	sleep 9.5
-	redrawn
-	tb=$(now_s)
-	cb=$(cpu_ticks "$pid")
+	echo "$(now_s) $(cpu_s "$pid")" >> "$TMP/readings"
+	ta=$(head -1 "$TMP/readings" | cut -d' ' -f1)
+	while redrawn; echo "$(now_s) $(cpu_s "$pid")" >> "$TMP/readings"
+		[ "$(awk -v a="$ta" 'END { print ($1 - a >= 10) }' "$TMP/readings")" = 0 ]
+	do :; done
 	hdr=$(field 'kptop CPU ')
+	cb=$(tail -1 "$TMP/readings" | cut -d' ' -f2)
 	now=$(date +%s)
 	[ -d "/proc/$pid" ] || { echo "churn-soak: kptop exited" >&2; screen >&2; exit 1; }
 	c1=$cb
-	cpu=$(awk -v a="$c0" -v b="$c1" -v t="$tck" -v d=$((now - w0)) \
-		'BEGIN { printf "%.2f", 100 * (b - a) / t / d }')
-	p10=$(awk -v a="$ca" -v b="$cb" -v t="$tck" -v x="$ta" -v y="$tb" \
-		'BEGIN { printf "%.2f", 100 * (b - a) / t / (y - x) }')
+	cpu=$(awk -v a="$c0" -v b="$c1" -v d=$((now - w0)) \
+		'BEGIN { printf "%.2f", 100 * (b - a) / d }')
+	p10=$(window10 < "$TMP/readings")
 	reads=$((reads + 1))
 	near=$((near + $(awk -v h="${hdr%\%}" -v p="$p10" \
 		'BEGIN { d = h - p; if (d < 0) d = -d; print (p > 0 && d <= 0.1 * p) }')))
