@@ -5,9 +5,11 @@
  * (thread CPU time, not wall time).
  *
  * Usage: unwind-bench TOP_SRCDIR [ITERATIONS]
- * Prints one line per snapshot: samples, frames per sample, ns per sample,
- * with mixed unwinding (frames without CFI stepped by their frame pointer)
- * and DWARF-only on the same stacks one after the other, and the same for
+ * Prints one line per snapshot: samples, frames per sample, ns per sample
+ * and the share of frames taken from kept walks (unwind-memo.c), with
+ * mixed unwinding (frames without CFI stepped by their frame pointer),
+ * the same without kept walks, and DWARF-only, on the same stacks one
+ * after the other, and the same for
  * a stack captured here through generated code (jit-frame: the DWARF-only
  * unwind stops there);
  * then the same with libdwfl's own unwinder (dwfl_attach_state with a
@@ -105,15 +107,16 @@ static int load(struct bsnap *sn, const char *dir, const char *name)
 	return err;
 }
 
-static void bench_one(const char *dir, const char *name, long iters, int mixed)
+static void bench_one(const char *dir, const char *name, long iters, int mixed, int memo)
 {
 	struct bsnap *sn = calloc(1, sizeof(*sn));
 	struct kp_unwinder *u = kp_unwinder__new(NULL);
+	struct kp_unwind_stats st;
 	uint64_t pcs[128], frames = 0;
 	double t0, cold, warm;
 	int trunc;
 
-	if (!sn || !u || load(sn, dir, name) || !sn->nr) {
+	if (!sn || !u || load(sn, dir, name) || !sn->nr || kp_unwinder__set_memo(u, memo)) {
 		printf("%-14s cannot load the snapshot\n", name);
 		goto out;
 	}
@@ -130,9 +133,12 @@ static void bench_one(const char *dir, const char *name, long iters, int mixed)
 							s->stack, s->len, pcs, 128, &trunc);
 	}
 	warm = (now_ns() - t0) / (double)iters;
-	printf("%-14s %-10s samples %2d  frames/sample %5.1f  cold %8.0f us  warm %7.0f ns/sample  %6.0f ns/frame\n",
-	       name, mixed ? "mixed" : "dwarf-only", sn->nr, (double)frames / (double)iters,
-	       cold / 1e3, warm, warm * (double)iters / (double)frames);
+	kp_unwinder__stats(u, &st);
+	printf("%-14s %-10s %-7s samples %2d  frames/sample %5.1f  cold %8.0f us  warm %7.0f ns/sample  %6.0f ns/frame  reused %3.0f%%\n",
+	       name, mixed ? "mixed" : "dwarf-only", memo ? "memo" : "no-memo", sn->nr,
+	       (double)frames / (double)iters, cold / 1e3, warm,
+	       warm * (double)iters / (double)frames,
+	       100.0 * (double)st.memo_frames / (double)frames);
 out:
 	for (int i = 0; sn && i < sn->nr; i++)
 		free(sn->s[i].stack);
@@ -364,8 +370,9 @@ int main(int argc, char **argv)
 	}
 	/* mixed and DWARF-only on the same stacks, one after the other */
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		bench_one(argv[1], names[i], iters, 1);
-		bench_one(argv[1], names[i], iters, 0);
+		bench_one(argv[1], names[i], iters, 1, 1);
+		bench_one(argv[1], names[i], iters, 1, 0);
+		bench_one(argv[1], names[i], iters, 0, 1);
 	}
 	bench_jit(iters, 1);
 	bench_jit(iters, 0);

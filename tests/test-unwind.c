@@ -749,6 +749,83 @@ static void test_rules_same(void **state)
 	kp_unwinder__free(off);
 }
 
+/* Kept walks (unwind-memo.c) give what full walks give: every recorded
+ * sample unwound twice in a row (the second reuses the first's outer
+ * frames), then with one word of its copy changed in turn at every
+ * offset (a return address, a saved register: a stale walk would show),
+ * then with each mapping in turn another file's: the same frames, ends
+ * and stop counts as an unwinder that keeps none. */
+static void memo_both(struct kp_unwinder *on, struct kp_unwinder *off,
+		      const struct snap *sn, const struct kp_unwind_map *maps,
+		      size_t nr_maps, const struct sample *s, const uint8_t *stack)
+{
+	uint64_t a[128], b[128];
+	int ta, tb;
+	int na = kp_unwinder__unwind(on, 1, maps, nr_maps, s->regs, 17, stack, s->len,
+				     a, 128, &ta);
+	int nb = kp_unwinder__unwind(off, 1, maps, nr_maps, s->regs, 17, stack, s->len,
+				     b, 128, &tb);
+
+	(void)sn;
+	assert_int_equal(na, nb);
+	assert_int_equal(ta, tb);
+	if (na > 0)
+		assert_memory_equal(a, b, (size_t)na * sizeof(a[0]));
+}
+
+static void test_memo_same(void **state)
+{
+	static const char *const fixtures[] = { "split-nofp", "unwind-qsort",
+						"unwind-deep", "unwind-leaf", "unwind-noret" };
+	struct kp_unwinder *on = kp_unwinder__new(NULL), *off = kp_unwinder__new(NULL);
+	struct kp_unwind_stats a, b;
+
+	(void)state;
+	assert_non_null(on);
+	assert_non_null(off);
+	assert_int_equal(kp_unwinder__set_memo(off, 0), 0);
+	for (size_t f = 0; f < sizeof(fixtures) / sizeof(fixtures[0]); f++) {
+		struct snap *sn = load_snap(fixtures[f]);
+		struct kp_unwind_map other[MAX_MAPS];
+
+		for (int i = 0; i < sn->nr; i++) {
+			const struct sample *s = &sn->s[i];
+			uint8_t *copy = malloc(s->len);
+
+			assert_non_null(copy);
+			memo_both(on, off, sn, sn->maps, sn->nr_maps, s, s->stack);
+			memo_both(on, off, sn, sn->maps, sn->nr_maps, s, s->stack);
+			for (size_t k = 0; k + 8 <= s->len; k += 8) {
+				memcpy(copy, s->stack, s->len);
+				copy[k] ^= 0x10;
+				memo_both(on, off, sn, sn->maps, sn->nr_maps, s, copy);
+				memo_both(on, off, sn, sn->maps, sn->nr_maps, s, s->stack);
+			}
+			for (size_t m = 0; m < sn->nr_maps; m++) {
+				memcpy(other, sn->maps, sn->nr_maps * sizeof(other[0]));
+				other[m].ino += 1000;	/* another file, same place */
+				memo_both(on, off, sn, other, sn->nr_maps, s, s->stack);
+				memo_both(on, off, sn, sn->maps, sn->nr_maps, s, s->stack);
+			}
+			free(copy);
+		}
+		free_snap(sn);
+	}
+	kp_unwinder__stats(on, &a);
+	kp_unwinder__stats(off, &b);
+	print_message("memo: %llu walks reused, %llu frames spared\n",
+		      (unsigned long long)a.memo_walks, (unsigned long long)a.memo_frames);
+	assert_true(a.memo_walks > 1000);
+	assert_int_equal(b.memo_walks, 0);
+	assert_int_equal(a.ok, b.ok);
+	assert_int_equal(a.no_cfi, b.no_cfi);
+	assert_int_equal(a.short_stack, b.short_stack);
+	assert_int_equal(a.bad_address, b.bad_address);
+	assert_int_equal(a.too_deep, b.too_deep);
+	kp_unwinder__free(on);
+	kp_unwinder__free(off);
+}
+
 /* Maps from mmap2 events with a build-id have no device and inode: every
  * process's map of one file must still share one module (key: the
  * build-id), and a file whose build-id is not the key is not used. */
@@ -1615,6 +1692,7 @@ int main(void)
 		cmocka_unit_test(test_module_bytes),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_rules_same),
+		cmocka_unit_test(test_memo_same),
 		cmocka_unit_test(test_module_lru),
 		cmocka_unit_test(test_module_retry_bounded),
 		cmocka_unit_test(test_path_gone),

@@ -6,8 +6,8 @@ libkpunwind_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 libkpunwind_a_SOURCES = \
 	src/unwind/unwind.h src/unwind/unwind-int.h \
 	src/unwind/unwind.c src/unwind/unwind-cfi.c src/unwind/unwind-expr.c \
-	src/unwind/unwind-rule.c src/unwind/unwind-jit.c src/unwind/unwind-jitcfi.c \
-	src/unwind/cfi-scan.h src/unwind/cfi-scan.c src/unwind/cfi-scan-elf.c
+	src/unwind/unwind-rule.c src/unwind/unwind-memo.c src/unwind/unwind-jit.c \
+	src/unwind/unwind-jitcfi.c src/unwind/cfi-scan.h src/unwind/cfi-scan.c src/unwind/cfi-scan-elf.c
 
 ## Workloads of the unwinder's end-to-end tests (the split workload is
 ## built by src/collect/local.mk): a qsort comparator burning CPU through
@@ -55,7 +55,7 @@ TESTS += tests/test-unwind
 tests_test_unwind_SOURCES = tests/test-unwind.c tests/smaps-rss.h tests/jit-cfi-code.h src/unwind/unwind.c \
 	src/unwind/unwind-jit.c src/unwind/unwind-jitcfi.c \
 	src/unwind/unwind-cfi.c src/unwind/unwind-expr.c src/unwind/unwind-rule.c \
-	src/unwind/cfi-scan.c \
+	src/unwind/unwind-memo.c src/unwind/cfi-scan.c \
 	src/unwind/cfi-scan-elf.c
 tests_test_unwind_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_unwind_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS)
@@ -83,7 +83,7 @@ EXTRA_DIST += $(KP_UNWIND_SH_TESTS) tests/unwind-lib.sh
 ## fuzz/corpus/unwind (made by fuzz/unwind-seeds.py); `make fuzz'
 ## (CC=clang --enable-fuzzing) builds it with libFuzzer.
 KP_UNWIND_SRC = src/unwind/unwind.c src/unwind/unwind-cfi.c src/unwind/unwind-expr.c \
-	src/unwind/unwind-rule.c \
+	src/unwind/unwind-rule.c src/unwind/unwind-memo.c \
 	src/unwind/unwind-jit.c src/unwind/unwind-jitcfi.c \
 	src/unwind/cfi-scan.c src/unwind/cfi-scan-elf.c
 check_PROGRAMS += fuzz/fuzz-unwind-replay

@@ -91,6 +91,7 @@ struct uw_module {
 	bool entry_dynsym;	/* ... from .dynsym only (no local symbols) */
 	const char *debug_dir;	/* the cache's */
 	uint64_t *refused;	/* the cache's count of refused CFI sections */
+	uint64_t *hostile_seen;	/* the cache's count of modules found hostile late */
 	struct uw_file file, debug;
 	Dwarf_CFI *eh;		/* .eh_frame, ours to end */
 	struct uw_cfi_fp fp;	/* its FDEs, and those keeping rbp */
@@ -109,7 +110,7 @@ struct uw_module {
 
 struct uw_cache {
 	struct uw_module *buckets[UW_BUCKETS];
-	uint64_t loads, evicted, clock, refused;
+	uint64_t loads, evicted, clock, refused, hostile_seen;
 	uint64_t released;	/* clock at the last release of file pages */
 	size_t nr, max;
 	size_t bytes, max_bytes;	/* the modules' estimate; its bound (0: none) */
@@ -172,6 +173,11 @@ uint64_t uw_cache__loads(const struct uw_cache *c)
 uint64_t uw_cache__evicted(const struct uw_cache *c)
 {
 	return c->evicted;
+}
+
+uint64_t uw_cache__epoch(const struct uw_cache *c)
+{
+	return c->loads + c->evicted + c->refused + c->hostile_seen;
 }
 
 uint64_t uw_cache__refused(const struct uw_cache *c)
@@ -632,7 +638,8 @@ static struct uw_module *module_retry(struct uw_cache *c, struct uw_module *m,
 	free(m->path);
 	c->bytes -= m->bytes;
 	*m = (struct uw_module){ .next = next, .path = p, .debug_dir = dir,
-				 .refused = &c->refused, .total = &c->bytes,
+				 .refused = &c->refused, .hostile_seen = &c->hostile_seen,
+				 .total = &c->bytes,
 				 .used = c->clock };
 	set_key(m, map);
 	m->file.fd = m->debug.fd = -1;
@@ -690,6 +697,7 @@ struct uw_module *uw_cache__module(struct uw_cache *c, const struct kp_unwind_ma
 	set_key(m, map);
 	m->debug_dir = c->debug_dir;
 	m->refused = &c->refused;
+	m->hostile_seen = &c->hostile_seen;
 	m->total = &c->bytes;
 	if (!(m->path = strdup(by_path ? key_path : map_path(c, map)))) {
 		free(m);
@@ -735,6 +743,8 @@ static int module_addrframe(struct uw_module *m, Dwarf_CFI *cfi, uint64_t a,
 	if (malloc_usable_size(*frame) > UW_FRAME_MAX_BYTES) {
 		free(*frame);
 		*frame = NULL;
+		if (!m->hostile)
+			(*m->hostile_seen)++;
 		m->hostile = true;
 		m->ok = false;
 		return -1;

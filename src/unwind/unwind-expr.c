@@ -17,6 +17,14 @@ int uw_mem_read(const struct uw_mem *m, uint64_t addr, uint64_t *out)
 {
 	uint64_t off;
 
+	if (m->reads) {
+		if (addr < m->reads[0])
+			m->reads[0] = addr;
+		if (addr > UINT64_MAX - 8)
+			m->reads[1] = UINT64_MAX;
+		else if (addr + 8 > m->reads[1])
+			m->reads[1] = addr + 8;
+	}
 	if (addr < m->sp0)
 		return -EFAULT;
 	off = addr - m->sp0;

@@ -46,6 +46,8 @@ struct uw_mem {
 	const uint8_t *stack;
 	size_t len;
 	uint64_t sp0;		/* address of stack[0] */
+	uint64_t *reads;	/* NULL, or [lo, hi): widened to the bytes each
+				 * read asks for, failed ones too (unwind-memo.c) */
 };
 
 /* Read 8 bytes at addr from the copied stack. */
@@ -82,6 +84,43 @@ void uw_rule__compile(Dwarf_Frame *frame, struct uw_rule *out);
  * unwind.c's step() on the frame state it was compiled from:
  * UW_STEP_OK / UW_STEP_END, KP_ENOCFI, -ERANGE, -EFAULT. */
 int uw_rule__step(const struct uw_rule *rule, struct uw_regs *regs, const struct uw_mem *mem);
+
+/* ---- recent walks, reused (unwind-memo.c) ---- */
+
+struct uw_memo;
+
+struct uw_memo *uw_memo__new(void);
+void uw_memo__free(struct uw_memo *m);
+/* What a kept walk remembers of a pc's mapping (0 for none). */
+uint64_t uw_memo__map_print(const struct kp_unwind_map *map);
+/* The print of the mapping holding address at, for ctx's walk. */
+typedef uint64_t uw_memo_print_fn(void *ctx, uint64_t at);
+/* A walk of process pid's stack at sp begins; epoch: uw_cache__epoch
+ * (and the unwinder's settings) now. Then, for each frame reached (the
+ * sampled state first), uw_memo__frame with its state and whether its pc
+ * is looked up as is (not at pc - 1); after each step uw_memo__reads with
+ * the bytes it asked for (uw_mem reads). */
+void uw_memo__begin(struct uw_memo *m, uint32_t pid, uint64_t sp, uint64_t epoch);
+void uw_memo__frame(struct uw_memo *m, const struct uw_regs *r, bool exact);
+void uw_memo__reads(struct uw_memo *m, uint64_t lo, uint64_t hi);
+/* The walk is not to be kept (a JIT step, too deep). */
+void uw_memo__no_keep(struct uw_memo *m);
+/* After uw_memo__frame: the frame of the kept walk in the same state as
+ * the last one, whose later steps read the same bytes of mem and whose
+ * pcs from there on lie in mappings that print the same; -1 when there
+ * is none. */
+int uw_memo__match(struct uw_memo *m, const struct uw_mem *mem,
+		   uw_memo_print_fn *map_print, void *ctx);
+/* The kept walk's pcs after frame j appended to pcs[0..n): the new
+ * count, or -1 when they would pass max; *end: how it ended
+ * (UW_STEP_END at the entry, else the error). */
+int uw_memo__take(struct uw_memo *m, int j, uint64_t *pcs, int n, int max, int *end);
+/* The walk ended (end as above) over mem: kept if it may be, with the
+ * prints of its pcs' mappings. */
+void uw_memo__end(struct uw_memo *m, int end, const struct uw_mem *mem,
+		  uw_memo_print_fn *map_print, void *ctx);
+/* Walks reused, and the frames they were spared. */
+void uw_memo__stats(const struct uw_memo *m, uint64_t *walks, uint64_t *frames);
 
 /* ---- JIT code without CFI (unwind-jit.c) ---- */
 
@@ -142,6 +181,10 @@ void uw_cache__set_max(struct uw_cache *c, size_t max);
  * added, the least recently used freed first. */
 void uw_cache__set_max_bytes(struct uw_cache *c, size_t bytes);
 size_t uw_cache__bytes(const struct uw_cache *c);
+/* Moves whenever what a lookup may answer can have changed (a file read
+ * or retried, a module evicted, a frame state refused): walks kept
+ * under an older epoch are not reused (unwind-memo.c). */
+uint64_t uw_cache__epoch(const struct uw_cache *c);
 
 /* The module of map (loaded on first use); NULL when its file cannot be
  * opened or read, or its CFI is hostile (remembered: not retried). A

@@ -44,6 +44,10 @@ struct kp_unwinder {
 	uint32_t pid;			/* of the stack being unwound */
 	bool dwarf_only;		/* no frame-pointer steps (benchmarks) */
 	bool no_rules;			/* no compiled steps (tests, benchmarks) */
+	size_t map_hint;		/* the mapping frame_at found last */
+	struct uw_memo *memo;		/* recent walks (NULL: none kept) */
+	const struct kp_unwind_map *maps;	/* of the walk, for map_print */
+	size_t nr_maps;
 	struct kp_unwind_stats stats;
 	struct uw_leaf_ent *leaf;	/* UW_LEAF_SLOTS entries */
 };
@@ -60,13 +64,15 @@ struct kp_unwinder *kp_unwinder__new(struct kp_err *err)
 		goto out_free;
 	u->leaf = calloc(UW_LEAF_SLOTS, sizeof(*u->leaf));
 	u->jitcfi = uw_jitcfi__new();
-	if (!u->leaf || !u->jitcfi)
+	u->memo = uw_memo__new();
+	if (!u->leaf || !u->jitcfi || !u->memo)
 		goto out_cache;
 	return u;
 
 out_cache:
 	free(u->leaf);
 	uw_jitcfi__free(u->jitcfi);
+	uw_memo__free(u->memo);
 	uw_cache__free(u->cache);
 out_free:
 	free(u);
@@ -82,6 +88,7 @@ void kp_unwinder__free(struct kp_unwinder *u)
 		return;
 	uw_cache__free(u->cache);
 	uw_jitcfi__free(u->jitcfi);
+	uw_memo__free(u->memo);
 	free(u->leaf);
 	free(u);
 }
@@ -106,6 +113,30 @@ static const struct kp_unwind_map *find_map(const struct kp_unwind_map *maps,
 	return NULL;
 }
 
+/* find_map, the mapping found last tried first: consecutive frames are
+ * mostly in one (the program's, the interpreter's). */
+static const struct kp_unwind_map *find_map_hint(struct kp_unwinder *u,
+						 const struct kp_unwind_map *maps,
+						 size_t nr_maps, uint64_t pc)
+{
+	const struct kp_unwind_map *map;
+
+	if (u->map_hint < nr_maps && pc >= maps[u->map_hint].start &&
+	    pc < maps[u->map_hint].end)
+		return &maps[u->map_hint];
+	if ((map = find_map(maps, nr_maps, pc)))
+		u->map_hint = (size_t)(map - maps);
+	return map;
+}
+
+/* What a kept walk remembers of the mapping of address at (unwind-memo.c). */
+static uint64_t map_print(void *ctx, uint64_t at)
+{
+	struct kp_unwinder *u = ctx;
+
+	return uw_memo__map_print(find_map_hint(u, u->maps, u->nr_maps, at));
+}
+
 /* A mapping with no file behind it (no device, inode or build-id, and
  * no path that names a file: kp_mappath_is_file, the model's rule too):
  * anonymous memory, where JIT compilers put their code; not the vdso
@@ -127,10 +158,11 @@ static int frame_at(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		    Dwarf_Frame **frame, struct uw_rule **rule,
 		    const struct kp_unwind_map **by_fp)
 {
-	const struct kp_unwind_map *map = find_map(maps, nr_maps, pc);
+	const struct kp_unwind_map *map;
 	struct uw_module *m;
 	int err;
 
+	map = find_map_hint(u, maps, nr_maps, pc);
 	*frame = NULL;
 	if (by_fp)
 		*by_fp = NULL;
@@ -347,6 +379,10 @@ static int step_frame(struct kp_unwinder *u, const struct kp_unwind_map *maps,
 		if (map_is_anon(by_fp)) {
 			uint64_t cfi_frames = u->stats.jit_cfi_frames;
 
+			/* JIT code's bytes and CFI come from outside the copy */
+			if (u->memo)
+				uw_memo__no_keep(u->memo);
+
 			err = step_jit(u, maps, nr_maps, by_fp, r->r[UW_RA], at, r, mem, exact);
 			if (err == UW_STEP_OK && u->stats.jit_cfi_frames == cfi_frames)
 				u->stats.jit_frames++;
@@ -380,6 +416,57 @@ static void count_stop(struct kp_unwind_stats *st, int err)
 		st->bad_address++;
 }
 
+/* How a walk of n frames ended: err UW_STEP_END (at the entry), else
+ * the error that stopped it, counted by cause. */
+static int walk_end(struct kp_unwinder *u, int n, int err, int *truncated)
+{
+	if (err == UW_STEP_END) {
+		*truncated = 0;
+		u->stats.ok++;
+	} else {
+		count_stop(&u->stats, err);
+	}
+	return n;
+}
+
+/* Walks kept under another epoch (module cache, settings) are not reused. */
+static uint64_t memo_epoch(const struct kp_unwinder *u)
+{
+	return uw_cache__epoch(u->cache) ^ (u->dwarf_only ? 1ull << 63 : 0);
+}
+
+/* One step of the walk (step_frame), the bytes it read told to the memo. */
+static int memo_step(struct kp_unwinder *u, struct uw_regs *r, struct uw_mem *mem,
+		     bool *exact)
+{
+	uint64_t reads[2] = { UINT64_MAX, 0 };
+	int err;
+
+	mem->reads = u->memo ? reads : NULL;
+	err = step_frame(u, u->maps, u->nr_maps, r, mem, exact);
+	mem->reads = NULL;
+	if (u->memo)
+		uw_memo__reads(u->memo, reads[0], reads[1]);
+	return err;
+}
+
+/* After a step to the state in r (pcs[0..n) so far): the rest of a kept
+ * walk that reached the same state over the same bytes, when there is
+ * one: the frame count, *end how it ended; else 0. */
+static int memo_reuse(struct kp_unwinder *u, const struct uw_regs *r,
+		      const struct uw_mem *mem, bool exact, uint64_t *pcs, int n,
+		      int max, int *end)
+{
+	int j;
+
+	uw_memo__frame(u->memo, r, exact);
+	j = uw_memo__match(u->memo, mem, map_print, u);
+	if (j < 0)
+		return 0;
+	n = uw_memo__take(u->memo, j, pcs, n, max, end);
+	return n > 0 ? n : 0;
+}
+
 static void regs_init(struct uw_regs *r, const uint64_t *regs, int nr_regs)
 {
 	r->valid = 0;
@@ -398,7 +485,7 @@ int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
 {
 	struct uw_mem mem = { .stack = stack, .len = stack ? len : 0 };
 	struct uw_regs r;
-	int n = 0, err = 0;
+	int n = 0, k, err = 0;
 	bool exact = true;
 
 	*truncated = 1;
@@ -410,24 +497,29 @@ int kp_unwinder__unwind(struct kp_unwinder *u, uint32_t pid,
 		return -ENODATA;	/* only the leaf words: keep the fp stack */
 	regs_init(&r, regs, nr_regs);
 	u->pid = pid;
+	u->maps = maps;
+	u->nr_maps = nr_maps;
 	mem.sp0 = r.r[UW_SP];
 	pcs[n++] = r.r[UW_RA];
+	if (u->memo) {
+		uw_memo__begin(u->memo, pid, mem.sp0, memo_epoch(u));
+		uw_memo__frame(u->memo, &r, exact);
+	}
 	while (n < max) {
-		err = step_frame(u, maps, nr_maps, &r, &mem, &exact);
-		if (err == UW_STEP_END) {
-			*truncated = 0;
-			u->stats.ok++;
-			return n;
-		}
-		if (err)
+		err = memo_step(u, &r, &mem, &exact);
+		if (err)	/* UW_STEP_END or an error */
 			break;
 		pcs[n++] = r.r[UW_RA];
+		if (u->memo && (k = memo_reuse(u, &r, &mem, exact, pcs, n, max, &err)) > 0)
+			return walk_end(u, k, err, truncated);
 	}
-	if (err)
-		count_stop(&u->stats, err);
-	else
+	if (!err) {
 		u->stats.too_deep++;
-	return n;
+		return n;
+	}
+	if (u->memo)
+		uw_memo__end(u->memo, err, &mem, map_print, u);
+	return walk_end(u, n, err, truncated);
 }
 
 /* Where the return address is, as an offset from the CFA, when the RA
@@ -679,6 +771,7 @@ void kp_unwinder__stats(const struct kp_unwinder *u, struct kp_unwind_stats *out
 		out->modules = uw_cache__loads(u->cache);
 		out->modules_evicted = uw_cache__evicted(u->cache);
 		uw_jitcfi__stats(u->jitcfi, &refused, &jit_bytes);
+		uw_memo__stats(u->memo, &out->memo_walks, &out->memo_frames);
 		out->cfi_refused = uw_cache__refused(u->cache) + refused;
 		out->bytes = uw_cache__bytes(u->cache) + jit_bytes;
 	}
@@ -701,6 +794,17 @@ void kp_unwinder__set_mixed(struct kp_unwinder *u, int on)
 void kp_unwinder__set_rules(struct kp_unwinder *u, int on)
 {
 	u->no_rules = !on;
+}
+
+int kp_unwinder__set_memo(struct kp_unwinder *u, int on)
+{
+	if (!on) {
+		uw_memo__free(u->memo);
+		u->memo = NULL;
+	} else if (!u->memo && !(u->memo = uw_memo__new())) {
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void kp_unwinder__set_max_modules(struct kp_unwinder *u, size_t max)

@@ -10,7 +10,9 @@
  * with our own register loop; return addresses are looked up at pc - 1.
  * A frame state of the common forms (CFA = register + offset, registers
  * saved at CFA + offset) is compiled once and stepped by that
- * (unwind-rule.c), with the same results.
+ * (unwind-rule.c), and a thread's outer frames that have not changed since
+ * its last walk are taken from that walk (unwind-memo.c), both with the
+ * same results.
  * Mixed: a frame without CFI in code that keeps frame pointers where it
  * has none (anonymous memory: JIT code and trampolines; a module read
  * without an FDE for the pc: assembly, a Go binary) is stepped over by
@@ -86,7 +88,11 @@ struct kp_unwind_stats {
 				 * nesting, malformed records; cfi-scan.h) */
 	uint64_t bytes;		/* the cached modules' memory, estimated: a
 				 * fixed 4 KiB each for their files' state, their
-				 * frame states, the DWARF of a .debug_frame */
+				 * frame states, the DWARF of a .debug_frame
+				 * (not the kept walks: a fixed 0.6 MiB at most) */
+	uint64_t memo_walks;	/* walks that took their outer frames from an
+				 * earlier walk of the same stack (unwind-memo.c) */
+	uint64_t memo_frames;	/* ... and the frames they were spared */
 };
 
 struct kp_unwinder;
@@ -95,7 +101,9 @@ struct kp_unwinder *kp_unwinder__new(struct kp_err *err);
 void kp_unwinder__free(struct kp_unwinder *u);
 
 /* Unwind from regs (DWARF numbering, nr_regs of them) over stack[0..len)
- * which starts at regs[7] (the stack pointer). pcs[0] is the sampled pc.
+ * which starts at regs[7] (the stack pointer), in the process whose
+ * mappings are maps[0..nr_maps) (no two overlap, as the model's: a pc's
+ * mapping is the one that holds it). pcs[0] is the sampled pc.
  * Returns the frame count (>= 1 when regs hold a pc); *truncated is set
  * when it stopped before the outermost frame. A copy of no more than
  * KP_UNWIND_LEAF_BYTES (the words every sample carries for the leaf fix)
@@ -184,6 +192,12 @@ void kp_unwinder__set_mixed(struct kp_unwinder *u, int on);
  * step asks libdw and evaluates each register's expression (tests and
  * benchmarks compare the two on the same stacks: same results). */
 void kp_unwinder__set_rules(struct kp_unwinder *u, int on);
+
+/* on (the default): the last walk of each thread's stack (32 kept) is
+ * reused from the first frame where a new walk reaches one of its states
+ * over the same stack bytes and mappings (unwind-memo.c: same results);
+ * off: every walk goes to the end. 0 or -ENOMEM. */
+int kp_unwinder__set_memo(struct kp_unwinder *u, int on);
 
 /* Keep at most max modules cached (default 256; 0 counts as 1). */
 void kp_unwinder__set_max_modules(struct kp_unwinder *u, size_t max);
