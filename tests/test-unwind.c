@@ -826,6 +826,85 @@ static void test_memo_same(void **state)
 	kp_unwinder__free(off);
 }
 
+/* An epilogue row of the fixture: after "pop %rbx" (or another
+ * callee-saved register), before "ret", GCC's CFI says CFA = rsp + 8 and
+ * still that the register is saved at a negative offset from the CFA,
+ * below rsp: the process address of such an instruction and the register,
+ * or 0. */
+static uint64_t epilogue_pc(const struct snap *sn, int *reg)
+{
+	const struct kp_unwind_map *m = sn->exe;
+	int fd = open(m->path, O_RDONLY);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	Dwarf_CFI *cfi = elf ? dwarf_getcfi_elf(elf) : NULL;
+	uint64_t found = 0, bias = 0;
+	GElf_Phdr ph;
+
+	for (int i = 0; elf && gelf_getphdr(elf, i, &ph); i++)
+		if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
+			bias = m->start - m->pgoff + ph.p_offset - ph.p_vaddr;
+	for (int i = 0; i < sn->nr_syms && cfi && !found; i++) {
+		for (uint64_t pc = sn->syms[i].lo; pc < sn->syms[i].hi && !found; pc++) {
+			Dwarf_Op mem_ops[3], *ops;
+			Dwarf_Frame *f;
+			size_t nops;
+
+			if (dwarf_cfi_addrframe(cfi, pc - bias, &f))
+				continue;
+			if (!dwarf_frame_cfa(f, &ops, &nops) && nops == 1 &&
+			    ops[0].atom == DW_OP_bregx && ops[0].number == 7 && ops[0].number2 == 8)
+				for (int r = 3; r <= 15 && !found; r++)
+					if ((UW_CALLEE_SAVED & (1u << r)) &&
+					    !dwarf_frame_register(f, r, mem_ops, &ops, &nops) &&
+					    nops == 2 && ops[0].atom == DW_OP_call_frame_cfa &&
+					    (int64_t)ops[1].number < -8) {
+						found = pc;
+						*reg = r;
+					}
+			free(f);
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return found;
+}
+
+/* A sample in an epilogue, the register popped already: its save slot is
+ * below the sampled rsp, outside the copy. The walk goes on to the caller
+ * (the register is the caller's value: "same value"), by compiled rules
+ * and by libdw's frame states alike; it stopped at the leaf before. */
+static void test_epilogue(void **state)
+{
+	struct snap *sn = load_snap("split-nofp");
+	uint64_t regs[17], pcs[128], ra;
+	uint8_t stack[256];	/* more than the leaf words */
+	int reg = 0, trunc, n;
+
+	(void)state;
+	regs[16] = epilogue_pc(sn, &reg);
+	assert_true(regs[16] != 0);
+	ra = sn->exe->start + 16;	/* a return address in the fixture */
+	for (int rules = 1; rules >= 0; rules--) {
+		struct kp_unwinder *u = kp_unwinder__new(NULL);
+		struct kp_unwind_stats st;
+
+		assert_non_null(u);
+		kp_unwinder__set_rules(u, rules);
+		memcpy(regs, sn->s[0].regs, 16 * sizeof(regs[0]));
+		regs[reg] = 0x1234;
+		memset(stack, 0, sizeof(stack));
+		memcpy(stack, &ra, sizeof(ra));		/* at rsp: ret's */
+		n = kp_unwinder__unwind(u, 1, sn->maps, sn->nr_maps, regs, 17, stack,
+					sizeof(stack), pcs, 128, &trunc);
+		kp_unwinder__stats(u, &st);
+		assert_true(n >= 2);
+		assert_int_equal(pcs[1], ra);
+		assert_int_equal(st.bad_address, 0);	/* not stopped at the leaf */
+		kp_unwinder__free(u);
+	}
+	free_snap(sn);
+}
+
 /* Maps from mmap2 events with a build-id have no device and inode: every
  * process's map of one file must still share one module (key: the
  * build-id), and a file whose build-id is not the key is not used. */
@@ -1693,6 +1772,7 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_rules_same),
 		cmocka_unit_test(test_memo_same),
+		cmocka_unit_test(test_epilogue),
 		cmocka_unit_test(test_module_lru),
 		cmocka_unit_test(test_module_retry_bounded),
 		cmocka_unit_test(test_path_gone),

@@ -53,6 +53,19 @@ struct uw_mem {
 /* Read 8 bytes at addr from the copied stack. */
 int uw_mem_read(const struct uw_mem *m, uint64_t addr, uint64_t *out);
 
+/* Is callee-saved register n's save slot at addr below the sampled stack
+ * pointer, in the sampled frame? Then the function is in its epilogue and
+ * has popped it already (GCC leaves the rule in place after the pop: no
+ * .cfi_restore; the word below rsp is not in the copy): the register
+ * holds the caller's value, a "same value" rule. Never the return
+ * address. */
+static inline bool uw_popped(int n, uint64_t addr, const struct uw_regs *regs,
+			     const struct uw_mem *m)
+{
+	return n != UW_RA && addr < m->sp0 && (regs->valid & (1u << UW_SP)) &&
+	       regs->r[UW_SP] == m->sp0;
+}
+
 /* Evaluate a CFI expression. cfa is pushed for DW_OP_call_frame_cfa
  * (pass have_cfa false while computing the CFA itself). Sets *is_value
  * when the result is a value (DW_OP_stack_value or a register), else the

@@ -116,8 +116,14 @@ static int apply(const struct uw_rule *rule, int i, const struct uw_regs *regs,
 		v = cfa + (uint64_t)(int64_t)rule->off[i];
 		break;
 	default:
-		if ((err = uw_mem_read(mem, cfa + (uint64_t)(int64_t)rule->off[i], &v)))
+		v = cfa + (uint64_t)(int64_t)rule->off[i];
+		if (uw_popped(n, v, regs, mem)) {	/* as UW_RK_SAME */
+			if (!(regs->valid & (1u << n)))
+				return 0;
+			v = regs->r[n];
+		} else if ((err = uw_mem_read(mem, v, &v))) {
 			return err;
+		}
 		break;
 	}
 	next->r[n] = v;

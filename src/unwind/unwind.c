@@ -194,6 +194,16 @@ static int frame_cfa(Dwarf_Frame *frame, const struct uw_regs *regs,
 	return uw_expr_eval(ops, nops, regs, mem, false, 0, cfa, &is_value);
 }
 
+/* Register n keeps its value in the caller, when known. */
+static int caller_same(int n, const struct uw_regs *regs, struct uw_regs *out)
+{
+	if (regs->valid & (1u << n)) {
+		out->r[n] = regs->r[n];
+		out->valid |= 1u << n;
+	}
+	return 0;
+}
+
 /* The caller's value of register n into out (valid bit set or cleared);
  * returns 1 if the rule is "undefined". */
 static int caller_reg(Dwarf_Frame *frame, int n, const struct uw_regs *regs,
@@ -210,15 +220,14 @@ static int caller_reg(Dwarf_Frame *frame, int n, const struct uw_regs *regs,
 	if (nops == 0) {
 		if (ops)	/* undefined */
 			return 1;
-		if (regs->valid & (1u << n)) {	/* same value */
-			out->r[n] = regs->r[n];
-			out->valid |= 1u << n;
-		}
-		return 0;
+		return caller_same(n, regs, out);
 	}
 	err = uw_expr_eval(ops, nops, regs, mem, true, cfa, &v, &is_value);
-	if (!err && !is_value)
+	if (!err && !is_value) {
+		if (uw_popped(n, v, regs, mem))
+			return caller_same(n, regs, out);
 		err = uw_mem_read(mem, v, &v);
+	}
 	if (err == -EINVAL)	/* e.g. from a clobbered register: unknown */
 		return 0;
 	if (err)
