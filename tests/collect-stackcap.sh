@@ -29,19 +29,20 @@ copies() {
 		sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0, NR }'
 }
 
-"$PROBE" -u dwarf -d 0 -- "$top_builddir/tests/workload/split-nofp" 2 >"$T/c" 2>"$T/err" ||
-	{ cat "$T/err" >&2; fail "probe failed (split-nofp)"; }
-check_invariant "$T/c"
-set -- $(copies "$T/c" main)
-echo "split-nofp main thread: median copy $1 bytes of 8192 asked, $2 samples"
-[ "$2" -ge 500 ] || fail "split-nofp: $2 samples with a stack copy (want >= 500)"
-[ "$1" -lt 1024 ] || fail "split-nofp: median copy $1 bytes: not cut at the stack's start"
+# check NAME WHO MIN_SAMPLES BELOW CMD...: CMD's copies of WHO under BELOW
+# bytes (median), from at least MIN_SAMPLES samples
+check() {
+	name=$1 who=$2 least=$3 below=$4
+	shift 4
+	"$PROBE" -u dwarf -d 0 -- "$@" >"$T/out" 2>"$T/err" ||
+		{ cat "$T/err" >&2; fail "probe failed ($name)"; }
+	check_invariant "$T/out"
+	set -- $(copies "$T/out" "$who")
+	echo "$name ($who): median copy $1 bytes of 8192 asked, $2 samples"
+	[ "$2" -ge "$least" ] || fail "$name: $2 samples with a stack copy (want >= $least)"
+	[ "$1" -lt "$below" ] || fail "$name: median copy $1 bytes: not cut where its frames end"
+}
 
-"$PROBE" -u dwarf -d 0 -- "$PY" "$top_srcdir/tests/workload/py-split.py" 2 2 >"$T/p" 2>"$T/err" ||
-	{ cat "$T/err" >&2; fail "probe failed (python3)"; }
-check_invariant "$T/p"
-set -- $(copies "$T/p" thread)
-echo "python3 second thread: median copy $1 bytes of 8192 asked, $2 samples"
-[ "$2" -ge 300 ] || fail "python3: $2 thread samples with a stack copy (want >= 300)"
-[ "$1" -lt 6144 ] || fail "python3 thread: median copy $1 bytes: not cut at its thread pointer"
+check split-nofp main 500 1024 "$top_builddir/tests/workload/split-nofp" 2
+check python3 thread 300 6144 "$PY" "$top_srcdir/tests/workload/py-split.py" 2 2
 exit 0

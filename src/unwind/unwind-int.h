@@ -14,6 +14,7 @@
 #ifndef KP_UNWIND_INT_H
 #define KP_UNWIND_INT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,6 +74,20 @@ static inline bool uw_popped(int n, uint64_t addr, const struct uw_regs *regs,
 int uw_expr_eval(const Dwarf_Op *ops, size_t nops, const struct uw_regs *regs,
 		 const struct uw_mem *mem, bool have_cfa, uint64_t cfa,
 		 uint64_t *out, bool *is_value);
+
+/* The end of a CFI step (unwind.c step, uw_rule__step): the caller's
+ * registers next, its stack pointer the CFA, which must lie above the
+ * callee's (the stack grows towards the caller), else -EFAULT; into
+ * *regs, and UW_STEP_OK, or UW_STEP_END at a return address of 0. */
+static inline int uw_step_to(struct uw_regs *regs, struct uw_regs *next, uint64_t cfa)
+{
+	if (cfa <= regs->r[UW_SP])
+		return -EFAULT;
+	next->r[UW_SP] = cfa;
+	next->valid |= 1u << UW_SP;
+	*regs = *next;
+	return next->r[UW_RA] ? UW_STEP_OK : UW_STEP_END;
+}
 
 /* ---- frame states compiled for the step (unwind-rule.c) ---- */
 

@@ -150,10 +150,5 @@ int uw_rule__step(const struct uw_rule *rule, struct uw_regs *regs, const struct
 	for (int i = 1; i < UW_RULE_REGS; i++)
 		if ((err = apply(rule, i, regs, mem, cfa, &next)) < 0)
 			return err;
-	if (cfa <= regs->r[UW_SP])	/* the stack must grow towards the caller */
-		return -EFAULT;
-	next.r[UW_SP] = cfa;
-	next.valid |= 1u << UW_SP;
-	*regs = next;
-	return next.r[UW_RA] ? UW_STEP_OK : UW_STEP_END;
+	return uw_step_to(regs, &next, cfa);
 }

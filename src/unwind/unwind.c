@@ -52,7 +52,6 @@ struct kp_unwinder {
 	struct uw_leaf_ent *leaf;	/* UW_LEAF_SLOTS entries */
 };
 
-
 struct kp_unwinder *kp_unwinder__new(struct kp_err *err)
 {
 	struct kp_unwinder *u = calloc(1, sizeof(*u));
@@ -263,12 +262,7 @@ static int step(Dwarf_Frame *frame, struct uw_regs *regs, const struct uw_mem *m
 		if (err < 0)
 			return err;
 	}
-	if (cfa <= regs->r[UW_SP])	/* the stack must grow towards the caller */
-		return -EFAULT;
-	next.r[UW_SP] = cfa;
-	next.valid |= 1u << UW_SP;
-	*regs = next;
-	return next.r[UW_RA] ? UW_STEP_OK : UW_STEP_END;
+	return uw_step_to(regs, &next, cfa);
 }
 
 /* The caller's state after a step without CFI: its return address ra,
