@@ -864,6 +864,8 @@ static uint64_t epilogue_pc(const struct snap *sn, int *reg)
 			free(f);
 		}
 	}
+	if (cfi)
+		dwarf_cfi_end(cfi);
 	elf_end(elf);
 	close(fd);
 	return found;
