@@ -33,18 +33,17 @@
 #define UW_MEMO_BYTES 8192	/* nor those that read more of the stack */
 #define UW_MEMO_REGS (UW_CALLEE_SAVED | 1u << UW_SP | 1u << UW_RA)
 
-#define UW_MEMO_SAVED 6	/* rbx, rbp, r12-r15 */
+#define UW_MEMO_SAVED 6	/* UW_CALLEE_SAVED's count: rbx, rbp, r12-r15 */
 
 struct uw_memo_frame {
 	uint64_t pc, sp;
-	uint64_t saved[UW_MEMO_SAVED];	/* the callee-saved, 0 when unknown */
+	uint64_t saved[UW_MEMO_SAVED];	/* UW_CALLEE_SAVED's, in order; 0 unknown */
 	uint32_t valid;		/* the state's valid bits; UINT32_MAX: more known */
 	bool exact;		/* the pc is looked up as is, not at pc - 1 */
 	uint64_t map;		/* uw_memo__map_print of the pc's mapping */
 	uint64_t lo, hi;	/* bytes read by its step and the later ones */
 };
 
-static const uint8_t saved_regs[UW_MEMO_SAVED] = { 3, UW_FP, 12, 13, 14, 15 };
 
 struct uw_memo_walk {
 	uint32_t pid;
@@ -128,8 +127,9 @@ void uw_memo__frame(struct uw_memo *m, const struct uw_regs *r, bool exact)
 	f = &m->rec->f[m->rec->n++];
 	f->pc = r->r[UW_RA];
 	f->sp = r->r[UW_SP];
-	for (int i = 0; i < UW_MEMO_SAVED; i++)
-		f->saved[i] = (valid & (1u << saved_regs[i])) ? r->r[saved_regs[i]] : 0;
+	for (int n = 0, i = 0; n < UW_RA && i < UW_MEMO_SAVED; n++)
+		if (UW_CALLEE_SAVED & (1u << n))
+			f->saved[i++] = (valid & (1u << n)) ? r->r[n] : 0;
 	/* a state with more known registers is not compared (never matches) */
 	f->valid = (valid & ~UW_MEMO_REGS) ? UINT32_MAX : valid;
 	f->exact = exact;
