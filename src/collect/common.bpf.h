@@ -27,6 +27,18 @@ struct task_struct___kps {
 	struct thread_struct___kps thread;
 } __attribute__((preserve_access_index));
 
+/* The current thread's thread pointer (x86-64's fs base: a glibc or
+ * musl thread's TCB, pthread_self()); 0 if unread. */
+static __always_inline __u64 kp_thread_pointer(void)
+{
+	struct task_struct___kps *t = (void *)bpf_get_current_task_btf();
+	unsigned long fs = 0;
+
+	if (bpf_core_read(&fs, sizeof(fs), &t->thread.fsbase))
+		return 0;
+	return fs;
+}
+
 /* How much of want to copy from sp: no more than up to where the current
  * thread's frames end, when sp is within want of it. A main thread's end
  * is mm->start_stack (where argc lies: _start began there); a glibc or
@@ -46,9 +58,8 @@ static __always_inline __u64 kp_stack_want(__u64 sp, __u64 want)
 	if (bpf_core_read(&mm, sizeof(mm), &t->mm) || !mm ||
 	    bpf_core_read(&top, sizeof(top), &mm->start_stack) || top <= sp ||
 	    top - sp >= want) {
-		top = 0;
-		if (bpf_core_read(&top, sizeof(top), &t->thread.fsbase) || top <= sp ||
-		    top - sp >= want)
+		top = kp_thread_pointer();
+		if (top <= sp || top - sp >= want)
 			return want;
 	}
 	return top - sp < KP_BPF_STACK_MIN ? KP_BPF_STACK_MIN : top - sp;

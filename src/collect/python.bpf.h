@@ -48,25 +48,16 @@ struct pid___kp {
 	struct upid numbers[1];
 } __attribute__((preserve_access_index));
 
-struct thread_struct___kp {
-	unsigned long fsbase;
-} __attribute__((preserve_access_index));
-
 struct task_struct___kp {
 	struct pid___kp *thread_pid;
-	struct thread_struct___kp thread;
 } __attribute__((preserve_access_index));
 
 /* pthread_self() of the sampled thread, which 3.10 and older keep as a
- * thread state's thread_id: on x86-64 glibc its fs base. 0 if unread. */
+ * thread state's thread_id: on x86-64 glibc its fs base
+ * (common.bpf.h kp_thread_pointer). 0 if unread. */
 static __always_inline __u64 py_pthread(void)
 {
-	struct task_struct___kp *t = (void *)bpf_get_current_task_btf();
-	unsigned long fs = 0;
-
-	if (bpf_core_read(&fs, sizeof(fs), &t->thread.fsbase))
-		return 0;
-	return fs;
+	return kp_thread_pointer();
 }
 
 static __always_inline __u32 py_ns_tid(void)
