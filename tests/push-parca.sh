@@ -38,10 +38,14 @@ no_invalid "$T/rx"
 
 # The whole machine: every application's profile as Parca takes it (ids
 # 1, 2, ... in order though the main binary's mapping is written first,
-# and most stacks start in libc or the kernel).
+# and most stacks start in libc or the kernel). clockspin is a second
+# application, as a quiet machine may run nothing else for that second.
+"$top_builddir/tests/workload/clockspin" 3 &
+CPID=$!
 "$KPTOP" --batch -F 199 -d 1 -n 1 --push-spool "$T/spool" \
 	--push "parca://127.0.0.1:$PORT" 2>"$T/err" || fail "system-wide: exit $?: $(cat "$T/err")"
 sleep 0.5
+kill "$CPID" 2>/dev/null
 no_invalid "$T/rx"
 [ "$(wc -l <"$T/rx/log")" -ge 5 ] || fail "system-wide: $(wc -l <"$T/rx/log") profiles in all"
 echo ok
