@@ -135,17 +135,19 @@ int kp_python__foreach_code(struct kp_python *py, kp_python_emit emit, void *ctx
 	return 0;
 }
 
-ssize_t kp_collector__read(struct kp_collector *c, void *buf, size_t cap,
+ssize_t kp_collector__peek(struct kp_collector *c, const void **data,
 			   int timeout_ms)
 {
-	size_t n = queue_len;
-
 	(void)c;
 	(void)timeout_ms;
-	assert_true(n <= cap);
-	memcpy(buf, queue, n);
+	*data = queue;
+	return (ssize_t)queue_len;
+}
+
+void kp_collector__consume(struct kp_collector *c)
+{
+	(void)c;
 	queue_len = 0;
-	return (ssize_t)n;
 }
 
 /* ---- helpers ---- */

@@ -42,16 +42,14 @@ static void test_order_and_whole_records(void **state)
 	assert_false(readable(kp_queue__fd(q)));	/* not published yet */
 	kp_queue__publish(q);
 	assert_true(readable(kp_queue__fd(q)));
-	/* 20 + 21 fit in 45, 22 does not: two whole records. */
-	n = kp_queue__pop(q, out, 45, 0);
-	assert_int_equal(n, 41);
+	/* The chunk's 110 bytes do not fit in 45: nothing is taken. */
+	assert_int_equal(kp_queue__pop(q, out, 45, 0), -ENOSPC);
+	n = kp_queue__pop(q, out, sizeof(out), 0);
+	assert_int_equal(n, 20 + 21 + 22 + 23 + 24);
 	fill(in, 21, 1);
 	assert_memory_equal(out + 20, in, 21);
-	assert_int_equal(kp_queue__pop(q, out, 10, 0), -ENOSPC);
-	n = kp_queue__pop(q, out, sizeof(out), 0);
-	assert_int_equal(n, 22 + 23 + 24);
 	fill(in, 24, 4);
-	assert_memory_equal(out + 45, in, 24);
+	assert_memory_equal(out + 20 + 21 + 22 + 23, in, 24);
 	assert_false(readable(kp_queue__fd(q)));
 	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 0), 0);
 	kp_queue__free(q);
@@ -129,11 +127,11 @@ static void test_weighted_samples(void **state)
 	assert_int_equal(st.samples, 251);
 	assert_int_equal(st.dropped, 40);
 	assert_int_equal(st.records, 3);
-	assert_int_equal(kp_queue__pop(q, out, 150, 0), 100);	/* one record */
+	assert_int_equal(kp_queue__pop(q, out, 150, 0), -ENOSPC);
 	kp_queue__stats(q, &st);
-	assert_int_equal(st.samples, 1);
-	assert_int_equal(st.delivered, 250);
-	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 0), 200);
+	assert_int_equal(st.samples, 251);
+	assert_int_equal(st.delivered, 0);
+	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 0), 300);
 	kp_queue__stats(q, &st);
 	assert_int_equal(st.samples, 0);
 	assert_int_equal(st.delivered, 251);
@@ -155,8 +153,10 @@ static void test_big_records_span_chunks(void **state)
 		fill(in, big, (uint8_t)(7 * i));
 		assert_int_equal(kp_queue__push(q, in, big - i, 1), 0);
 	}
-	while ((n = kp_queue__pop(q, out + got, big * 4 - got, 0)) > 0)
+	for (int i = 0; (n = kp_queue__pop(q, out + got, big * 4 - got, 0)) > 0; i++) {
+		assert_int_equal(n, big - (size_t)i);	/* one record a chunk */
 		got += (size_t)n;
+	}
 	assert_int_equal(got, 4 * big - 6);
 	fill(in, big, 21);
 	assert_memory_equal(out + 3 * big - 3, in, big - 3);
@@ -192,7 +192,7 @@ static void test_chunks_reused(void **state)
 		assert_memory_equal(out + 999 * sizeof(in), in, sizeof(in));
 	}
 	kp_queue__stats(q, &st);
-	/* 1008 KB of entries: 4 chunks of 256 KiB, one of them kept */
+	/* 1000 KB of records: 4 chunks of 256 KiB, one of them kept */
 	assert_true(st.chunks_allocated >= 4);
 	assert_true(st.chunks_allocated <= 5);
 	kp_queue__free(q);
@@ -217,17 +217,28 @@ struct producer {
 	int n;
 };
 
+/* Of every 16 records, 8 staged and 8 pushed, then released. */
 static void *produce(void *arg)
 {
 	struct producer *p = arg;
-	uint8_t rec[64];
+	uint8_t rec[64], *at;
+	size_t len, room;
 
 	for (int i = 0; i < p->n; i++) {
 		memset(rec, i % 64, sizeof(rec));	/* never the end marker */
-		kp_queue__push(p->q, rec, 1 + (size_t)(i % 64), i % 10 != 0);
-		if (i % 16 == 0)
+		len = 1 + (size_t)(i % 64);
+		if (i % 16 < 8 && (at = kp_queue__stage(p->q, len, &room))) {
+			memcpy(at, rec, len);
+			kp_queue__commit(p->q, len, i % 10 != 0);
+		} else {
+			kp_queue__push(p->q, rec, len, i % 10 != 0);
+		}
+		if (i % 16 == 15) {
+			kp_queue__release(p->q);
 			kp_queue__publish(p->q);
+		}
 	}
+	kp_queue__release(p->q);
 	kp_queue__push(p->q, "E", 1, 0);	/* end marker: never dropped */
 	kp_queue__publish(p->q);
 	return NULL;
@@ -237,7 +248,7 @@ static void test_threads_invariant(void **state)
 {
 	struct producer p = { .q = kp_queue__new(4096), .n = 200000 };
 	struct kp_queue_stats st;
-	uint8_t out[512];
+	static uint8_t out[1u << 18];
 	pthread_t t;
 	ssize_t n;
 	int done = 0;
@@ -260,6 +271,134 @@ static void test_threads_invariant(void **state)
 	kp_queue__free(p.q);
 }
 
+/* Stage n records of len bytes (seeded from seed), samples each. */
+static void stage_n(struct kp_queue *q, int n, size_t len, uint8_t seed,
+		    uint32_t samples, int want)
+{
+	size_t room;
+	uint8_t *at;
+
+	for (int i = 0; i < n; i++) {
+		at = kp_queue__stage(q, len, &room);
+		assert_non_null(at);
+		assert_true(room >= len);
+		fill(at, len, (uint8_t)(seed + i));
+		assert_int_equal(kp_queue__commit(q, len, samples), want);
+	}
+}
+
+/* Staged samples come out after the control records pushed while they
+ * were staged, and only once released. */
+static void test_stage_after_pushed(void **state)
+{
+	struct kp_queue *q = kp_queue__new(1 << 20);
+	struct kp_queue_stats st;
+	uint8_t in[64], out[4096];
+
+	(void)state;
+	assert_non_null(q);
+	stage_n(q, 3, 30, 1, 1, 0);
+	assert_int_equal(kp_queue__push(q, "ctl", 3, 0), 0);
+	kp_queue__publish(q);
+	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 0), 3);	/* not yet */
+	assert_int_equal(kp_queue__push(q, "CTL", 3, 0), 0);
+	kp_queue__release(q);
+	kp_queue__publish(q);
+	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 0), 3 + 90);
+	assert_memory_equal(out, "CTL", 3);
+	fill(in, 30, 3);
+	assert_memory_equal(out + 3 + 60, in, 30);
+	kp_queue__stats(q, &st);
+	assert_int_equal(st.records, 5);
+	assert_int_equal(st.delivered, 3);
+	assert_int_equal(st.bytes, 0);
+	kp_queue__free(q);
+}
+
+/* A staged sample over the limit (the fill when staging began plus what
+ * was staged) is refused and counted; a control record never is. */
+static void test_stage_limit(void **state)
+{
+	struct kp_queue *q = kp_queue__new(250);
+	struct kp_queue_stats st;
+	uint8_t in[100] = { 0 }, out[4096];
+
+	(void)state;
+	assert_non_null(q);
+	assert_int_equal(kp_queue__push(q, in, 100, 1), 0);
+	stage_n(q, 1, 100, 0, 1, 0);
+	stage_n(q, 1, 100, 0, 7, -ENOBUFS);
+	stage_n(q, 2, 100, 0, 0, 0);
+	kp_queue__release(q);
+	kp_queue__stats(q, &st);
+	assert_int_equal(st.dropped, 7);
+	assert_int_equal(st.samples, 2);
+	assert_int_equal(st.bytes, 400);
+	assert_int_equal(kp_queue__pop(q, out, sizeof(out), 0), 400);
+	kp_queue__free(q);
+}
+
+/* Small drains are copied into the queue and their staging chunk kept;
+ * big ones are linked in whole. Either way the records come out whole,
+ * in order, and 100 rounds allocate no chunk beyond the first few. */
+static void test_stage_chunks_reused(void **state)
+{
+	struct kp_queue *q = kp_queue__new(64u << 20);
+	static uint8_t in[1000], out[1u << 20];
+	struct kp_queue_stats st;
+	ssize_t n;
+
+	(void)state;
+	assert_non_null(q);
+	for (int round = 0; round < 100; round++) {
+		int k = round % 2 ? 10 : 300;	/* 10 KB copied, 300 KB linked */
+		size_t got = 0;
+
+		assert_int_equal(kp_queue__push(q, "p", 1, 0), 0);
+		stage_n(q, k, sizeof(in), (uint8_t)round, 1, 0);
+		kp_queue__release(q);
+		while ((n = kp_queue__pop(q, out + got, sizeof(out) - got, 0)) > 0)
+			got += (size_t)n;
+		assert_int_equal(got, 1 + (size_t)k * sizeof(in));
+		assert_int_equal(out[0], 'p');
+		fill(in, sizeof(in), (uint8_t)(round + k - 1));
+		assert_memory_equal(out + got - sizeof(in), in, sizeof(in));
+	}
+	kp_queue__stats(q, &st);
+	assert_true(st.chunks_allocated <= 6);
+	kp_queue__free(q);
+}
+
+/* A peek's bytes stay put while more records are pushed after them; the
+ * consume counts what that peek saw, no more. */
+static void test_peek_in_place(void **state)
+{
+	struct kp_queue *q = kp_queue__new(1 << 20);
+	struct kp_queue_stats st;
+	const void *data;
+	uint8_t in[50];
+
+	(void)state;
+	assert_non_null(q);
+	fill(in, sizeof(in), 9);
+	assert_int_equal(kp_queue__push(q, in, sizeof(in), 2), 0);
+	assert_int_equal(kp_queue__peek(q, &data, 0), 50);
+	assert_int_equal(kp_queue__peek(q, &data, 0), -EBUSY);
+	assert_int_equal(kp_queue__push(q, "more", 4, 3), 0);
+	assert_memory_equal(data, in, sizeof(in));
+	kp_queue__consume(q);
+	kp_queue__stats(q, &st);
+	assert_int_equal(st.delivered, 2);
+	assert_int_equal(st.samples, 3);
+	assert_int_equal(kp_queue__peek(q, &data, 0), 4);
+	assert_memory_equal(data, "more", 4);
+	kp_queue__consume(q);
+	kp_queue__stats(q, &st);
+	assert_int_equal(st.delivered, 5);
+	assert_int_equal(st.bytes, 0);
+	kp_queue__free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +410,10 @@ int main(void)
 		cmocka_unit_test(test_chunks_reused),
 		cmocka_unit_test(test_timeout_and_wake),
 		cmocka_unit_test(test_threads_invariant),
+		cmocka_unit_test(test_stage_after_pushed),
+		cmocka_unit_test(test_stage_limit),
+		cmocka_unit_test(test_stage_chunks_reused),
+		cmocka_unit_test(test_peek_in_place),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,12 +62,12 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-/* A SAMPLE record (maybe a run of idle ones) into the held samples; what
- * could not be held is counted as dropped, its whole weight. */
+/* A SAMPLE record (maybe a run of idle ones) staged in the queue; what
+ * could not be staged is counted as dropped, its whole weight. */
 static int emit_sample(void *ctx, const struct kp_record *r, uint32_t cpu)
 {
 	struct kp_collector *c = ctx;
-	int ret = kp_emit__sample(&c->emit, r, cpu);
+	int ret = kp_emit__sample(&c->emit, r);
 
 	if (ret)
 		c->qdrop[cpu] += kp_sample_weight(&r->sample);
@@ -89,7 +89,7 @@ static int drain(struct kp_collector *c)
 	kp_coalesce__flush(c->co, emit_sample, c);
 	c->emit.hold = 0;
 	sb = kp_sideband__drain(c->sb, &c->emit, c->sb_lost);
-	kp_emit__release(&c->emit, c->qdrop);
+	kp_emit__release(&c->emit);
 	kp_collect__emit_lost(c);
 	kp_queue__publish(c->q);
 	return sb;
@@ -262,6 +262,17 @@ int kp_collector__flush(struct kp_collector *c)
 	drain(c);
 	pthread_mutex_unlock(&c->lock);
 	return 0;
+}
+
+ssize_t kp_collector__peek(struct kp_collector *c, const void **data,
+			   int timeout_ms)
+{
+	return kp_queue__peek(c->q, data, timeout_ms);
+}
+
+void kp_collector__consume(struct kp_collector *c)
+{
+	kp_queue__consume(c->q);
 }
 
 ssize_t kp_collector__read(struct kp_collector *c, void *buf, size_t cap,

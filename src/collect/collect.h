@@ -160,11 +160,17 @@ int kp_collector__start(struct kp_collector *c);
 int kp_collector__stop(struct kp_collector *c);
 int kp_collector__flush(struct kp_collector *c);
 
-/* Move whole encoded records (at most cap bytes, at least one record if
- * cap >= KP_STREAM_RECORD_MAX or the next record fits) from the queue into
- * buf. Waits up to timeout_ms (0: no wait, -1: forever) for the first
- * record. Returns the byte count, 0 on timeout, or -errno (-ENOSPC: the
- * next record is larger than cap; call again with a bigger buffer). */
+/* The oldest queued records, in place: *data and their byte count (whole
+ * encoded records), 0 on timeout, or -errno. Waits up to timeout_ms (0:
+ * no wait, -1: forever) for the first record. The bytes stay valid until
+ * kp_collector__consume, which must follow a peek that returned more
+ * than 0 before the next peek or read. */
+ssize_t kp_collector__peek(struct kp_collector *c, const void **data,
+			   int timeout_ms);
+void kp_collector__consume(struct kp_collector *c);
+/* A peek copied into buf and consumed: the byte count, 0 on timeout, or
+ * -errno (-ENOSPC: more than cap bytes, nothing taken; 256 KiB or the
+ * largest record, whichever is more, always suffices). */
 ssize_t kp_collector__read(struct kp_collector *c, void *buf, size_t cap,
 			   int timeout_ms);
 

@@ -9,8 +9,8 @@
 
 #include "stream/stream.h"
 
-#define EMIT_BUF (128u * 1024)	/* > the largest sample or control record */
-#define HELD_START (8 * EMIT_BUF)	/* held samples: a busy cycle at 4999 Hz */
+#define EMIT_BUF (128u * 1024)	/* > the largest control record */
+#define STAGE_MIN 64u	/* room asked for first; a record's size if more */
 
 int kp_emit__init(struct kp_emit *e, struct kp_queue *q)
 {
@@ -18,24 +18,13 @@ int kp_emit__init(struct kp_emit *e, struct kp_queue *q)
 	e->q = q;
 	e->cap = EMIT_BUF;
 	e->buf = malloc(e->cap);
-	/* the held samples' first buffer, its pages touched now rather than
-	 * when sampling first gets busy (a page fault is dear in a guest) */
-	e->held_cap = HELD_START;
-	e->held = malloc(e->held_cap);
-	if (!e->buf || !e->held) {
-		kp_emit__fini(e);
-		return -ENOMEM;
-	}
-	explicit_bzero(e->held, e->held_cap);	/* memset may become calloc */
-	return 0;
+	return e->buf ? 0 : -ENOMEM;
 }
 
 void kp_emit__fini(struct kp_emit *e)
 {
 	free(e->buf);
-	free(e->held);
-	e->buf = e->held = NULL;
-	e->held_len = e->held_cap = 0;
+	e->buf = NULL;
 }
 
 /* The samples r stands for: 0 for a control record, a SAMPLE's weight. */
@@ -85,49 +74,34 @@ int kp_emit(struct kp_emit *e, const struct kp_record *r)
 	return kp_queue__push(e->q, e->buf, (size_t)n, samples_of(r));
 }
 
-#define HELD_HDR 12u	/* u32 length, u32 cpu, u32 samples */
-
-/* A sample: queued now, or held while e->hold is set. */
-int kp_emit__sample(struct kp_emit *e, const struct kp_record *r, uint32_t cpu)
+/* A sample: queued now, or staged while e->hold is set (encoded in
+ * place in the queue's staging chunk, no copy). */
+int kp_emit__sample(struct kp_emit *e, const struct kp_record *r)
 {
-	uint32_t hdr[3];
+	size_t room;
+	uint8_t *p;
 	ssize_t n;
 
 	if (!e->hold)
 		return kp_emit(e, r);
-	if (e->held_cap - e->held_len < HELD_HDR + EMIT_BUF) {
-		size_t cap = e->held_cap * 2;	/* held from kp_emit__init on */
-		uint8_t *p;
+	if (!(p = kp_queue__stage(e->q, STAGE_MIN, &room)))
+		return -ENOMEM;
+	n = kp_record_encode(r, p, room);
+	if (n == -ENOSPC) {	/* the chunk is full: a new one */
+		size_t need = kp_record_encoded_size(r);
 
-		while (cap - e->held_len < HELD_HDR + EMIT_BUF)
-			cap *= 2;
-		if (!(p = realloc(e->held, cap)))
+		if (!(p = kp_queue__stage(e->q, need, &room)))
 			return -ENOMEM;
-		e->held = p;
-		e->held_cap = cap;
+		n = kp_record_encode(r, p, room);
 	}
-	n = kp_record_encode(r, e->held + e->held_len + HELD_HDR,
-			     e->held_cap - e->held_len - HELD_HDR);
 	if (n < 0)
 		return (int)n;
-	hdr[0] = (uint32_t)n;
-	hdr[1] = cpu;
-	hdr[2] = samples_of(r);
-	memcpy(e->held + e->held_len, hdr, HELD_HDR);
-	e->held_len += HELD_HDR + (size_t)n;
-	return 0;
+	return kp_queue__commit(e->q, (size_t)n, samples_of(r));
 }
 
-void kp_emit__release(struct kp_emit *e, uint64_t *drops)
+void kp_emit__release(struct kp_emit *e)
 {
-	uint32_t hdr[3];
-
-	for (size_t off = 0; off < e->held_len; off += HELD_HDR + hdr[0]) {
-		memcpy(hdr, e->held + off, HELD_HDR);
-		if (kp_queue__push(e->q, e->held + off + HELD_HDR, hdr[0], hdr[2]))
-			drops[hdr[1]] += hdr[2];	/* a weighted record: all of it */
-	}
-	e->held_len = 0;
+	kp_queue__release(e->q);
 }
 
 uint64_t kp_mono_ns(void)

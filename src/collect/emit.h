@@ -6,14 +6,12 @@
  * lock). Control records are always admitted by the queue; samples may be
  * dropped at its limit (kp_emit returns -ENOBUFS then).
  *
- * Holding: while `hold` is set, samples are encoded into a staging buffer
- * instead of the queue, each with the index of the CPU it came from;
- * kp_emit__release queues them, in order, after whatever control records
- * were emitted meanwhile, and counts the samples the queue refused in
- * drops[cpu] (a SAMPLE's whole weight). The collector holds the samples
- * of a drain until it has read the side-band, so a process's PROCESS
- * record precedes its samples even when it forked while the buffers
- * were being read.
+ * Holding: while `hold` is set, samples are encoded straight into the
+ * queue's staging chunks (queue.h) instead of being queued;
+ * kp_emit__release appends them, in order, after whatever control records
+ * were emitted meanwhile. The collector holds the samples of a drain until
+ * it has read the side-band, so a process's PROCESS record precedes its
+ * samples even when it forked while the buffers were being read.
  *
  * Filtering: with `pids` set (-p), the process records (PROCESS, THREAD,
  * EXEC, EXIT, MMAP) of other processes are left out, as their samples
@@ -31,11 +29,9 @@
 
 struct kp_emit {
 	struct kp_queue *q;
-	uint8_t *buf;
+	uint8_t *buf;		/* a control record's encoding */
 	size_t cap;
-	int hold;		/* samples go to `held` (see above) */
-	uint8_t *held;		/* (u32 length, u32 cpu, u32 weight, record) ... */
-	size_t held_len, held_cap;
+	int hold;		/* samples are staged (see above) */
 	const uint32_t *pids;	/* not NULL: only these processes' records */
 	size_t nr_pids;
 };
@@ -45,11 +41,11 @@ void kp_emit__fini(struct kp_emit *e);
 
 /* Encode r and push it; samples may be dropped (-ENOBUFS). */
 int kp_emit(struct kp_emit *e, const struct kp_record *r);
-/* A sample: kp_emit, or held while e->hold is set; cpu is the index
- * counted in drops[] by kp_emit__release if the queue refuses it. On an
- * error the record was not taken: the caller counts its weight dropped. */
-int kp_emit__sample(struct kp_emit *e, const struct kp_record *r, uint32_t cpu);
-void kp_emit__release(struct kp_emit *e, uint64_t *drops);
+/* A sample: kp_emit, or staged while e->hold is set. On an error (the
+ * queue's limit: -ENOBUFS, counted in its stats) the record was not
+ * taken: the caller counts its weight dropped. */
+int kp_emit__sample(struct kp_emit *e, const struct kp_record *r);
+void kp_emit__release(struct kp_emit *e);
 
 /* CLOCK_MONOTONIC now, in ns. */
 uint64_t kp_mono_ns(void);

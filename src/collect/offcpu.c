@@ -77,7 +77,7 @@ static int on_offcpu(void *ctx, void *data, size_t size)
 	o->waker_tid = b->waker_tid;
 	memcpy(o->waker_comm, b->waker_comm, KP_COMM_LEN);
 	o->waker_comm[KP_COMM_LEN - 1] = '\0';
-	kp_emit__sample(&c->emit, &r, cpu);	/* never refused by the queue */
+	kp_emit__sample(&c->emit, &r);	/* never refused at the limit */
 	return 0;
 }
 

@@ -14,12 +14,30 @@
 /* Emptied chunks kept for reuse: fresh ones cost a page fault per 4 KiB
  * (some 50 us each in a paravirt guest) every time the queue fills. */
 #define SPARE_CHUNKS 4
-#define ENTRY_HDR 8u	/* u32 length, u32 samples (0: control record) */
 
 struct chunk {
 	struct chunk *next;
 	size_t size, head, tail;	/* read at head, write at tail */
+	uint64_t samples;	/* samples written into it (weights summed) */
+	uint64_t samples_read;	/* of those, consumed */
 	uint8_t data[];
+};
+
+/* Samples staged since the last release, in chunks not in the queue. */
+struct stage {
+	struct chunk *first, *last;
+	struct chunk *keep;	/* an emptied staging chunk, to stage into next */
+	uint64_t base;		/* the queue's fill when staging began */
+	uint64_t bytes, samples, records, dropped;
+	size_t len;		/* room handed out by the last kp_queue__stage */
+	int on;			/* base is set */
+};
+
+/* What the reader's last peek handed out. */
+struct view {
+	struct chunk *c;	/* NULL: no peek outstanding */
+	size_t tail;
+	uint64_t samples;
 };
 
 struct kp_queue {
@@ -29,6 +47,8 @@ struct kp_queue {
 	struct chunk *spare;		/* emptied CHUNK_BYTES chunks */
 	unsigned nr_spare;
 	struct kp_queue_stats st;
+	struct stage sg;		/* the staging thread's own */
+	struct view v;			/* the reader's own */
 	unsigned wakeups;		/* kp_queue__wake calls not yet seen */
 	int efd;
 	int efd_set;			/* the eventfd is readable */
@@ -101,21 +121,23 @@ void kp_queue__free(struct kp_queue *q)
 		n = c->next;
 		free(c);
 	}
+	for (c = q->sg.first; c; c = n) {
+		n = c->next;
+		free(c);
+	}
+	free(q->sg.keep);
 	pthread_cond_destroy(&q->nonempty);
 	pthread_mutex_destroy(&q->lock);
 	close(q->efd);
 	free(q);
 }
 
-/* Room for need bytes at the tail; a new chunk if the last is full. */
-static struct chunk *tail_room(struct kp_queue *q, size_t need)
+/* A chunk of at least need bytes, emptied (lock held). */
+static struct chunk *new_chunk(struct kp_queue *q, size_t need)
 {
-	struct chunk *c = q->last;
-	size_t size;
+	size_t size = need > CHUNK_BYTES ? need : CHUNK_BYTES;
+	struct chunk *c;
 
-	if (c && c->size - c->tail >= need)
-		return c;
-	size = need > CHUNK_BYTES ? need : CHUNK_BYTES;
 	if (size == CHUNK_BYTES && q->spare) {
 		c = q->spare;
 		q->spare = c->next;
@@ -126,6 +148,31 @@ static struct chunk *tail_room(struct kp_queue *q, size_t need)
 	c->next = NULL;
 	c->size = size;
 	c->head = c->tail = 0;
+	c->samples = c->samples_read = 0;
+	return c;
+}
+
+/* An emptied chunk back to the spares, or freed (lock held). */
+static void recycle(struct kp_queue *q, struct chunk *c)
+{
+	if (c->size == CHUNK_BYTES && q->nr_spare < SPARE_CHUNKS) {
+		c->next = q->spare;
+		q->spare = c;
+		q->nr_spare++;
+	} else {
+		free(c);
+	}
+}
+
+/* Room for need bytes at the tail; a new chunk if the last is full. */
+static struct chunk *tail_room(struct kp_queue *q, size_t need)
+{
+	struct chunk *c = q->last;
+
+	if (c && c->size - c->tail >= need)
+		return c;
+	if (!(c = new_chunk(q, need)))
+		return NULL;
 	if (q->last)
 		q->last->next = c;
 	else
@@ -149,7 +196,6 @@ static void signal_fd(int efd, int on)
 int kp_queue__push(struct kp_queue *q, const void *rec, size_t len,
 		   uint32_t samples)
 {
-	uint32_t hdr[2] = { (uint32_t)len, samples };
 	struct chunk *c;
 	int ret = 0;
 
@@ -161,15 +207,15 @@ int kp_queue__push(struct kp_queue *q, const void *rec, size_t len,
 		ret = -ENOBUFS;
 		goto out_unlock;
 	}
-	c = tail_room(q, ENTRY_HDR + len);
+	c = tail_room(q, len);
 	if (!c) {
 		q->st.dropped += samples;
 		ret = -ENOMEM;
 		goto out_unlock;
 	}
-	memcpy(c->data + c->tail, hdr, ENTRY_HDR);
-	memcpy(c->data + c->tail + ENTRY_HDR, rec, len);
-	c->tail += ENTRY_HDR + len;
+	memcpy(c->data + c->tail, rec, len);
+	c->tail += len;
+	c->samples += samples;
 	q->st.bytes += len;
 	q->st.records++;
 	q->st.samples += samples;
@@ -177,6 +223,108 @@ out_unlock:
 	pthread_mutex_unlock(&q->lock);
 	return ret;
 }
+
+/* ---- staging (the consumer thread's samples) ---- */
+
+void *kp_queue__stage(struct kp_queue *q, size_t need, size_t *room)
+{
+	struct stage *sg = &q->sg;
+	struct chunk *c = sg->last;
+
+	if (!sg->on || !c || c->size - c->tail < need) {
+		pthread_mutex_lock(&q->lock);
+		if (!sg->on)
+			sg->base = q->st.bytes;
+		sg->on = 1;
+		if (!c && sg->keep && sg->keep->size >= need) {
+			c = sg->keep;
+			sg->keep = NULL;
+		} else if (!c || c->size - c->tail < need) {
+			c = new_chunk(q, need);
+		}
+		pthread_mutex_unlock(&q->lock);
+		if (!c)
+			return NULL;
+		if (c != sg->last) {
+			if (sg->last)
+				sg->last->next = c;
+			else
+				sg->first = c;
+			sg->last = c;
+		}
+	}
+	sg->len = c->size - c->tail;
+	*room = sg->len;
+	return c->data + c->tail;
+}
+
+int kp_queue__commit(struct kp_queue *q, size_t len, uint32_t samples)
+{
+	struct stage *sg = &q->sg;
+	struct chunk *c = sg->last;
+
+	if (!c || len == 0 || len > sg->len)
+		return -EINVAL;
+	sg->len = 0;
+	if (samples && sg->base + sg->bytes + len > q->st.limit) {
+		sg->dropped += samples;	/* st.limit never changes */
+		return -ENOBUFS;
+	}
+	c->tail += len;
+	c->samples += samples;
+	sg->bytes += len;
+	sg->samples += samples;
+	sg->records++;
+	return 0;
+}
+
+/* A few staged records are copied to the queue's last chunk, their
+ * staging chunk kept for the next drain; more are linked in as they are
+ * (lock held). So a queued chunk is a quarter full or more, however
+ * small the drains and however slow the reader. */
+static void link_staged(struct kp_queue *q, struct stage *sg)
+{
+	struct chunk *c = sg->first, *l = q->last;
+
+	if (!c)
+		return;
+	if (c == sg->last && c->tail <= CHUNK_BYTES / 4 && l &&
+	    l->size - l->tail >= c->tail) {
+		memcpy(l->data + l->tail, c->data, c->tail);
+		l->tail += c->tail;
+		l->samples += c->samples;
+		c->tail = 0;
+		c->samples = 0;
+		sg->keep = c;
+		return;
+	}
+	if (l)
+		l->next = c;
+	else
+		q->first = c;
+	q->last = sg->last;
+}
+
+void kp_queue__release(struct kp_queue *q)
+{
+	struct stage *sg = &q->sg;
+	struct chunk *keep;
+
+	if (!sg->on)
+		return;
+	pthread_mutex_lock(&q->lock);
+	link_staged(q, sg);
+	q->st.bytes += sg->bytes;
+	q->st.samples += sg->samples;
+	q->st.records += sg->records;
+	q->st.dropped += sg->dropped;
+	pthread_mutex_unlock(&q->lock);
+	keep = sg->keep;
+	memset(sg, 0, sizeof(*sg));
+	sg->keep = keep;
+}
+
+/* ---- reading ---- */
 
 /* Wait (lock held) until the queue is not empty, a wake, or timeout. */
 static void wait_nonempty(struct kp_queue *q, int timeout_ms)
@@ -203,62 +351,80 @@ static void wait_nonempty(struct kp_queue *q, int timeout_ms)
 	}
 }
 
-/* Copy whole entries from the head chunk(s) into buf (lock held). */
-static ssize_t take(struct kp_queue *q, uint8_t *buf, size_t cap)
+/* The first chunk with unread records (lock held; read ones recycled). */
+static struct chunk *first_unread(struct kp_queue *q)
 {
-	size_t out = 0;
-	uint32_t hdr[2];
 	struct chunk *c;
 
-	while ((c = q->first)) {
-		if (c->head == c->tail) {
-			if (c == q->last) {
-				c->head = c->tail = 0;	/* keep one chunk */
-				break;
-			}
-			q->first = c->next;
-			if (c->size == CHUNK_BYTES && q->nr_spare < SPARE_CHUNKS) {
-				c->next = q->spare;
-				q->spare = c;
-				q->nr_spare++;
-			} else {
-				free(c);
-			}
-			continue;
-		}
-		memcpy(hdr, c->data + c->head, ENTRY_HDR);
-		if (out + hdr[0] > cap)
-			break;
-		memcpy(buf + out, c->data + c->head + ENTRY_HDR, hdr[0]);
-		c->head += ENTRY_HDR + hdr[0];
-		out += hdr[0];
-		q->st.bytes -= hdr[0];
-		q->st.samples -= hdr[1];
-		q->st.delivered += hdr[1];
+	while ((c = q->first) && c->head == c->tail) {
+		if (c == q->last)
+			return NULL;
+		q->first = c->next;
+		recycle(q, c);
 	}
-	return out;
+	return c;
+}
+
+ssize_t kp_queue__peek(struct kp_queue *q, const void **data, int timeout_ms)
+{
+	struct chunk *c;
+	ssize_t n = 0;
+
+	pthread_mutex_lock(&q->lock);
+	if (q->v.c) {
+		n = -EBUSY;	/* the last peek was not consumed */
+		goto out_unlock;
+	}
+	wait_nonempty(q, timeout_ms);
+	if (q->st.bytes && (c = first_unread(q))) {
+		q->v = (struct view){ c, c->tail, c->samples };
+		*data = c->data + c->head;
+		n = (ssize_t)(c->tail - c->head);
+	}
+out_unlock:
+	pthread_mutex_unlock(&q->lock);
+	return n;
+}
+
+void kp_queue__consume(struct kp_queue *q)
+{
+	struct chunk *c;
+
+	pthread_mutex_lock(&q->lock);
+	c = q->v.c;
+	if (c) {
+		q->st.bytes -= q->v.tail - c->head;
+		q->st.samples -= q->v.samples - c->samples_read;
+		q->st.delivered += q->v.samples - c->samples_read;
+		c->head = q->v.tail;
+		c->samples_read = q->v.samples;
+		if (c->head == c->tail && c == q->last)
+			c->head = c->tail = 0;	/* keep one chunk */
+		q->v.c = NULL;
+	}
+	if (q->st.bytes == 0 && q->efd_set) {
+		signal_fd(q->efd, 0);
+		q->efd_set = 0;
+	}
+	pthread_mutex_unlock(&q->lock);
 }
 
 ssize_t kp_queue__pop(struct kp_queue *q, void *buf, size_t cap,
 		      int timeout_ms)
 {
-	ssize_t n;
+	const void *data;
+	ssize_t n = kp_queue__peek(q, &data, timeout_ms);
 
-	pthread_mutex_lock(&q->lock);
-	wait_nonempty(q, timeout_ms);
-	if (q->st.bytes == 0) {
-		n = 0;
-		goto out_unlock;
+	if (n <= 0)
+		return n;
+	if ((size_t)n > cap) {
+		pthread_mutex_lock(&q->lock);
+		q->v.c = NULL;	/* left unread */
+		pthread_mutex_unlock(&q->lock);
+		return -ENOSPC;
 	}
-	n = take(q, buf, cap);
-	if (n == 0)
-		n = -ENOSPC;
-	if (q->st.bytes == 0 && q->efd_set) {
-		signal_fd(q->efd, 0);
-		q->efd_set = 0;
-	}
-out_unlock:
-	pthread_mutex_unlock(&q->lock);
+	memcpy(buf, data, (size_t)n);
+	kp_queue__consume(q);
 	return n;
 }
 

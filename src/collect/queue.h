@@ -2,18 +2,27 @@
 /* queue.h — the collector's central queue: whole encoded records, bounded
  * in bytes.
  *
- * Owns: copies of the records pushed into it, kept in a list of chunks,
- * and a few emptied chunks for reuse.
+ * Owns: the records pushed or staged into it, back to back in a list of
+ * chunks (a record never spans two), and a few emptied chunks for reuse.
  * The byte limit applies to samples only: a sample that would take the
  * queue over its limit is dropped and counted; control records (process,
  * exec, exit, thread, mmap, cgroup, lost, meta) are always admitted, so
  * the fill can exceed the limit by them.
  *
- * Who calls it: the collector's consumer thread pushes a batch of records
- * and then publishes them (one wakeup per batch, not per record); the
- * collector's reader pops (kp_collector__read). Thread-safe: a mutex and a
- * condvar inside; an eventfd is readable from a publish (past a threshold
- * the reader may set) until the queue is read empty.
+ * Who calls it: the collector's consumer thread pushes records or
+ * encodes samples straight into staged chunks, then publishes them (one
+ * wakeup per batch, not per record); the collector's reader takes the
+ * oldest chunk's records in place (peek, then consume: no copy) or copies
+ * them out (pop). Thread-safe: a mutex and a condvar inside, taken once
+ * per pushed record, per staged chunk and per read; an eventfd is
+ * readable from a publish (past a threshold the reader may set) until the
+ * queue is read empty. One thread stages, one thread reads.
+ *
+ * Staging: the samples of a drain are encoded into chunks that are not in
+ * the queue yet (kp_queue__stage, kp_queue__commit), while the control
+ * records that must precede them are pushed; kp_queue__release then links
+ * the staged chunks in after those, in one step. The limit is checked at
+ * commit against the fill when staging began plus what was staged.
  *
  * Errors: 0 or -errno; kp_queue__new returns NULL with errno set.
  * Never: looks inside the records (the caller says which are samples, and
@@ -53,10 +62,28 @@ int kp_queue__push(struct kp_queue *q, const void *rec, size_t len,
  * records can be popped at once; a waiting reader wakes on publish. */
 void kp_queue__publish(struct kp_queue *q);
 
-/* Move whole records, at most cap bytes, into buf. Waits up to
- * timeout_ms (0: no wait, -1: forever) for the first one. Returns the
- * byte count, 0 on timeout (or after kp_queue__wake), -ENOSPC when the
- * next record is larger than cap. */
+/* Stage a record: room at *room bytes (at least need) where the next
+ * staged record goes, or NULL (-ENOMEM). Only the staging thread writes
+ * there, and only up to *room, until kp_queue__commit. */
+void *kp_queue__stage(struct kp_queue *q, size_t need, size_t *room);
+/* The len bytes written at the last kp_queue__stage are one record of
+ * samples (0: control); -ENOBUFS: dropped at the limit (counted), not
+ * kept. */
+int kp_queue__commit(struct kp_queue *q, size_t len, uint32_t samples);
+/* Append what was staged since the last release, after every record
+ * pushed so far. */
+void kp_queue__release(struct kp_queue *q);
+
+/* The unread records of the oldest chunk, in place: *data and the byte
+ * count (whole records), 0 on timeout (or after kp_queue__wake). Waits up
+ * to timeout_ms (0: no wait, -1: forever). The bytes stay valid and
+ * unchanged until kp_queue__consume, which must follow a peek that
+ * returned more than 0 before the next peek or pop. */
+ssize_t kp_queue__peek(struct kp_queue *q, const void **data, int timeout_ms);
+void kp_queue__consume(struct kp_queue *q);
+
+/* A peek copied into buf and consumed: the byte count, 0 on timeout, or
+ * -ENOSPC (nothing taken) when the oldest chunk's records exceed cap. */
 ssize_t kp_queue__pop(struct kp_queue *q, void *buf, size_t cap,
 		      int timeout_ms);
 

@@ -17,7 +17,6 @@
 
 #define KP_SPOOL_MAX_BYTES (256u << 20)	/* the spool never holds more */
 #define KP_PUMP_MAX_READS 16		/* collector reads per kp_pump__run */
-#define KP_PUMP_READ_BYTES (1u << 20)	/* per read; grown for a bigger record */
 #define KP_PUMP_BUDGET_NS 50000000ull	/* no new read after 50 ms of work */
 #define KP_PUMP_TRIM_NS 30000000000ull	/* malloc_trim at most every 30 s */
 #define KP_PUMP_JITGENS 8		/* JITGEN records per check, at most */
@@ -36,8 +35,6 @@ struct kp_pump {
 	struct kp_collector *c;		/* NULL when reading a file */
 	struct kp_model *m;
 	struct kp_decoder *dec;
-	uint8_t *buf;			/* one collector read */
-	size_t cap;
 	uint64_t live_off;		/* bytes taken from the collector */
 
 	uint64_t spool_ns;		/* 0: no spool, fold at once */

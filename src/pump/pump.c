@@ -37,16 +37,6 @@ struct kp_pump *kp_pump__new(struct kp_collector *c, struct kp_model *m,
 	p->state = kp_ctlstate__new();
 	if (!p->dec || !p->state)
 		goto out_free;
-	if (c) {
-		p->cap = KP_PUMP_READ_BYTES;
-		p->buf = malloc(p->cap);
-		if (!p->buf)
-			goto out_free;
-		/* touched now: its page faults at the first busy read would
-		 * fall on the sampling (a paravirtual guest pays tens of us
-		 * for each) */
-		explicit_bzero(p->buf, p->cap);	/* memset may become calloc */
-	}
 	return p;
 out_free:
 	kp_pump__free(p);
@@ -83,7 +73,6 @@ void kp_pump__free(struct kp_pump *p)
 	kp_decoder__free(p->dec);
 	kp_pump_load_release(p);
 	free(p->ctl);
-	free(p->buf);
 	free(p);
 }
 
@@ -202,21 +191,6 @@ static int take_chunk(struct kp_pump *p, const uint8_t *buf, size_t len,
 	return n;
 }
 
-/* A record larger than the buffer: grow it to the largest record. */
-static int grow_buf(struct kp_pump *p)
-{
-	uint8_t *nb;
-
-	if (p->cap >= KP_STREAM_RECORD_MAX)
-		return -ENOSPC;
-	nb = realloc(p->buf, KP_STREAM_RECORD_MAX);
-	if (!nb)
-		return -ENOMEM;
-	p->buf = nb;
-	p->cap = KP_STREAM_RECORD_MAX;
-	return 0;
-}
-
 /* One JITGEN record r (encoded in buf[0..len)): fed to the model, saved,
  * and spooled as the collector's control records are. */
 static int take_jitgen(struct kp_pump *p, const struct kp_record *r,
@@ -257,36 +231,46 @@ static int jit_gens(struct kp_pump *p, struct kp_err *err)
 	return rc;
 }
 
-static int run_once(struct kp_pump *p, int timeout_ms, struct kp_err *err)
+/* The records of one peek: fed, saved and spooled. */
+static int take_bytes(struct kp_pump *p, const uint8_t *buf, size_t len,
+		      struct kp_err *err)
 {
-	ssize_t len = kp_collector__read(p->c, p->buf, p->cap, timeout_ms);
 	uint64_t now;
 	int n, rc;
 
-	if (len == -ENOSPC && grow_buf(p) == 0)
-		len = kp_collector__read(p->c, p->buf, p->cap, 0);
+	rc = jit_gens(p, err);
+	if (rc)
+		return rc;
+	n = take_chunk(p, buf, len, err);
+	if (n < 0)
+		return n;
+	rc = kp_pump_save_bytes(p, buf, len, err);
+	if (rc)
+		return rc;
+	if (!p->spool_ns)
+		return n;
+	now = mono_ns();
+	if (spool_add(p, buf, len, p->ctl, p->nr_ctl, now))
+		return kp_err_set(err, -ENOMEM, "out of memory in the spool");
+	rc = spool_expire(p, now, err);
+	return rc ? rc : n;
+}
+
+/* Read the queue's oldest records in place, then let them go. */
+static int run_once(struct kp_pump *p, int timeout_ms, struct kp_err *err)
+{
+	const void *buf;
+	ssize_t len = kp_collector__peek(p->c, &buf, timeout_ms);
+	int n;
 
 	if (len < 0)
 		return kp_err_set(err, (int)len, "reading the collector's queue: %s",
 				  kp_strerror((int)len));
 	if (len == 0)
 		return 0;
-	rc = jit_gens(p, err);
-	if (rc)
-		return rc;
-	n = take_chunk(p, p->buf, (size_t)len, err);
-	if (n < 0)
-		return n;
-	rc = kp_pump_save_bytes(p, p->buf, (size_t)len, err);
-	if (rc)
-		return rc;
-	if (!p->spool_ns)
-		return n;
-	now = mono_ns();
-	if (spool_add(p, p->buf, (size_t)len, p->ctl, p->nr_ctl, now))
-		return kp_err_set(err, -ENOMEM, "out of memory in the spool");
-	rc = spool_expire(p, now, err);
-	return rc ? rc : n;
+	n = take_bytes(p, buf, (size_t)len, err);
+	kp_collector__consume(p->c);
+	return n;
 }
 
 /* Give the heap's free pages back to the system, every KP_PUMP_TRIM_NS
