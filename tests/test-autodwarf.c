@@ -115,7 +115,7 @@ static int fake_symbolize(void *ctx, const struct kp_map_info *map,
 
 /* The cheap op: the same names, counted apart. */
 static int fake_function(void *ctx, const struct kp_map_info *m, uint64_t addr,
-			 const char **name)
+			 const char **name, uint64_t span[2])
 {
 	struct kp_frame_info fi;
 	int n;
@@ -124,6 +124,8 @@ static int fake_function(void *ctx, const struct kp_map_info *m, uint64_t addr,
 	symbolize_calls--;
 	function_calls++;
 	*name = fi.name;
+	if (span)
+		span[0] = span[1] = 0;
 	return n;
 }
 

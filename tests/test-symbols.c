@@ -254,16 +254,23 @@ static void test_function_only(void **state)
 	struct kp_symbols_stats st;
 	struct kp_sym_frame f[8];
 	struct kp_sym_map m;
+	uint64_t span[2];
 	const char *bin = fx("fx-prog-pie");
 
 	exec_map(bin, 0x10000, &m);
 	assert_int_equal(kp_symbols__user_function(s, &m, 0x10000 +
-						   nm_addr(bin, "kp_mark_inline"), f), 1);
+						   nm_addr(bin, "kp_mark_inline"), f, span), 1);
 	assert_string_equal(f[0].name, "kp_outer");
 	assert_int_equal(f[0].inlined, 0);
+	/* the function's bytes on either side of an address inside it */
+	assert_int_equal(kp_symbols__user_function(s, &m, 0x10000 + 2 +
+						   nm_addr(bin, "kp_outer"), f, span), 1);
+	assert_int_equal(span[0], 2);
+	assert_true(span[1] > 2 && span[1] < 4096);
 	/* no symbol there (the padding after main): unknown, still no DWARF */
 	assert_int_equal(kp_symbols__user_function(s, &m, 0x10000 +
-						   nm_addr(bin, "_start") - 4, f), 0);
+						   nm_addr(bin, "_start") - 4, f, span), 0);
+	assert_int_equal(span[0] + span[1], 0);
 	kp_symbols__stats(s, &st);
 	assert_int_equal(st.dwarf_begun, 0);
 	assert_int_equal(lookup(s, bin, 0x10000, "kp_mark_inline", NULL, f, 8), 2);
@@ -276,7 +283,7 @@ static void test_function_only(void **state)
 	s = new_syms(dirs);
 	exec_map(fx("fx-buildid"), 0x30000, &m);
 	assert_int_equal(kp_symbols__user_function(s, &m, 0x30000 +
-						   nm_addr(bin, "kp_mark_leaf"), f), 1);
+						   nm_addr(bin, "kp_mark_leaf"), f, NULL), 1);
 	assert_string_equal(f[0].name, "kp_leaf");
 	kp_symbols__stats(s, &st);
 	assert_int_equal(st.debug_build_id, 1);
@@ -766,7 +773,7 @@ static void test_module_byte_budget(void **state)
 	exec_map(path, 0x10000, &m);
 	u = kp_symbols__new(&o, NULL);
 	assert_non_null(u);
-	assert_int_equal(kp_symbols__user_function(u, &m, m.start + 64, fu), 1);
+	assert_int_equal(kp_symbols__user_function(u, &m, m.start + 64, fu, NULL), 1);
 	kp_symbols__stats(u, &su);
 	base_bytes = su.bytes;	/* the symbol table alone */
 	budget = base_bytes + (1u << 20);

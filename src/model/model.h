@@ -148,9 +148,11 @@ struct kp_resolver_ops {
 	 * (symbolize's last frame), cheaply: no DWARF where a symbol table
 	 * names it. 1 with *name set (kept as symbolize's names), 0 unknown,
 	 * or -errno. May be NULL. The model never calls it: it is for
-	 * resolvers that judge stacks as they come (src/pump/autodwarf.c). */
+	 * resolvers that judge stacks as they come (src/pump/autodwarf.c,
+	 * python-ops.c). span, when not NULL: the function's bytes before
+	 * addr and from addr to its end, 0 and 0 when not known. */
 	int (*function)(void *ctx, const struct kp_map_info *map, uint64_t addr,
-			const char **name);
+			const char **name, uint64_t span[2]);
 	/* Names for later (may all be NULL: then the model names at once).
 	 * hold: keep what names the code of map (its module) after the
 	 * process is gone or remapped it; a handle, or NULL to name now.

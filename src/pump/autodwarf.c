@@ -163,7 +163,7 @@ static const char *name_at(struct kp_autodwarf *a, const struct kp_map_info *map
 	if (!m)
 		return NULL;
 	if (a->inner.ops->function) {
-		n = a->inner.ops->function(a->inner.ctx, m, pc - 1, &name);
+		n = a->inner.ops->function(a->inner.ctx, m, pc - 1, &name, NULL);
 		return n > 0 ? name : NULL;
 	}
 	n = a->inner.ops->symbolize(a->inner.ctx, m, pc - 1, fi, 8);
@@ -376,11 +376,11 @@ static void op_process_gone(void *ctx, uint32_t pid, uint64_t start_ns)
 
 /* Only in a->ops when the inner resolver has it. */
 static int op_function(void *ctx, const struct kp_map_info *map, uint64_t addr,
-		       const char **name)
+		       const char **name, uint64_t span[2])
 {
 	struct kp_autodwarf *a = ctx;
 
-	return a->inner.ops->function(a->inner.ctx, map, addr, name);
+	return a->inner.ops->function(a->inner.ctx, map, addr, name, span);
 }
 
 static void *op_hold(void *ctx, const struct kp_map_info *map)

@@ -228,7 +228,7 @@ static int name_pc(struct kp_python *py, const struct kp_map_info *map,
 	int n;
 
 	if (py->inner.ops->function &&
-	    py->inner.ops->function(py->inner.ctx, map, pc, &name) == 1)
+	    py->inner.ops->function(py->inner.ctx, map, pc, &name, NULL) == 1)
 		return name_class(name);
 	if (!py->inner.ops->symbolize)
 		return KP_PYC_OTHER;
@@ -432,18 +432,20 @@ static void op_process_gone(void *ctx, uint32_t pid, uint64_t start_ns)
 }
 
 static int op_function(void *ctx, const struct kp_map_info *map, uint64_t addr,
-		       const char **name)
+		       const char **name, uint64_t span[2])
 {
 	struct kp_python *py = ctx;
 	struct kp_frame_info fi;
 
 	if (is_py_map(map)) {
+		if (span)
+			span[0] = span[1] = 0;
 		if (py_name(py, addr - map->addr + map->pgoff, &fi, 1) != 1)
 			return 0;
 		*name = fi.name;
 		return 1;
 	}
-	return py->inner.ops->function(py->inner.ctx, map, addr, name);
+	return py->inner.ops->function(py->inner.ctx, map, addr, name, span);
 }
 
 static void *op_hold(void *ctx, const struct kp_map_info *map)

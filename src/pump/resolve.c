@@ -216,7 +216,7 @@ static void op_release(void *ctx, void *held)
 }
 
 static int op_function(void *ctx, const struct kp_map_info *map, uint64_t addr,
-		       const char **name)
+		       const char **name, uint64_t span[2])
 {
 	struct kp_resolve *r = ctx;
 	struct kp_sym_frame f;
@@ -224,7 +224,7 @@ static int op_function(void *ctx, const struct kp_map_info *map, uint64_t addr,
 	int n;
 
 	kp_resolve__sym_map(map, &sm);
-	n = kp_symbols__user_function(r->syms, &sm, addr, &f);
+	n = kp_symbols__user_function(r->syms, &sm, addr, &f, span);
 	if (n <= 0)
 		return n;
 	*name = intern(r, f.name);

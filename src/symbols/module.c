@@ -697,13 +697,20 @@ int kp_module__lookup(struct kp_module *m, uint64_t vaddr,
 	return n;
 }
 
-int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame *out)
+int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame *out,
+			uint64_t span[2])
 {
 	const struct kp_sym *sym = kp_symtab__lookup(m->syms, vaddr);
 
 	memset(out, 0, sizeof(*out));
+	if (span)
+		span[0] = span[1] = 0;
 	if (!sym)
 		return 0;
+	if (span && sym->end > sym->start && vaddr >= sym->start && vaddr < sym->end) {
+		span[0] = vaddr - sym->start;
+		span[1] = sym->end - vaddr;
+	}
 	sym_names(m, sym, out);
 	return out->name != NULL;
 }

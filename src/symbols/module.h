@@ -70,8 +70,11 @@ int kp_module__lookup(struct kp_module *m, uint64_t vaddr,
  * DWARF is never begun here (its debug sections may have to be inflated,
  * tens of ms for libc's, and the caller, --unwind auto's judge, asks as
  * samples come, often of a frame-pointer walk's junk last frame). 1 with
- * out filled, 0 when no symbol holds vaddr. */
-int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame *out);
+ * out filled, 0 when no symbol holds vaddr. span, when not NULL: the
+ * function's bytes before vaddr and from vaddr to its end, both 0 when
+ * the symbol has no size. */
+int kp_module__function(struct kp_module *m, uint64_t vaddr, struct kp_sym_frame *out,
+			uint64_t span[2]);
 
 /* Where the function holding vaddr starts, for code kp_module__lookup
  * leaves unnamed (a stripped file): the FDE of the file's .eh_frame that

@@ -165,9 +165,11 @@ int kp_symbols__user(struct kp_symbols *s, const struct kp_sym_map *map,
 /* Only the containing function of addr, cheaply: from the symbol table
  * alone, never from DWARF, which a module begins only when a full name
  * needs it (its debug sections may have to be inflated). 1 with out
- * filled, 0 when no symbol holds addr, or -errno. */
+ * filled, 0 when no symbol holds addr, or -errno. span, when not NULL:
+ * the function's bytes before addr and from addr to its end (0 and 0
+ * when not known: a symbol without a size, JIT code). */
 int kp_symbols__user_function(struct kp_symbols *s, const struct kp_sym_map *map,
-			      uint64_t addr, struct kp_sym_frame *out);
+			      uint64_t addr, struct kp_sym_frame *out, uint64_t span[2]);
 
 /* Where the function holding user address addr of map starts, for code
  * kp_symbols__user leaves unnamed (a stripped file, no debug file): the

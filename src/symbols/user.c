@@ -547,9 +547,10 @@ static void modent_recount(struct kp_symbols *s, struct kp_modent *me)
 }
 
 /* The code at file offset off of module m. fn_only: the containing
- * function alone (kp_module__function). */
+ * function alone (kp_module__function, with its span). */
 static int module_lookup(struct kp_symbols *s, struct kp_modent *me, uint64_t off,
-			 struct kp_sym_frame *out, int max, int fn_only)
+			 struct kp_sym_frame *out, int max, int fn_only,
+			 uint64_t *span)
 {
 	struct kp_module *m = me->mod;
 	uint64_t vaddr;
@@ -558,7 +559,7 @@ static int module_lookup(struct kp_symbols *s, struct kp_modent *me, uint64_t of
 	if (kp_elf__offset_to_vaddr(kp_module__info(m), off, &vaddr) != 0)
 		return 0;
 	if (fn_only)
-		return kp_module__function(m, vaddr, out);
+		return kp_module__function(m, vaddr, out, span);
 	me->use_seq = ++s->use_clock;
 	n = kp_module__lookup(m, vaddr, out, max);
 	if ((s->use_clock & 63) == 1 || !s->clock_ns)
@@ -612,7 +613,7 @@ static struct kp_pmap *pmap_of(struct kp_symbols *s, const struct kp_sym_map *ma
 
 static int user_lookup(struct kp_symbols *s, const struct kp_sym_map *map,
 		       uint64_t addr, struct kp_sym_frame *out, int max,
-		       int fn_only)
+		       int fn_only, uint64_t *span)
 {
 	struct kp_sym_proc *p;
 	struct kp_pmap *pm;
@@ -627,7 +628,7 @@ static int user_lookup(struct kp_symbols *s, const struct kp_sym_map *map,
 	}
 	if (pm->me)
 		return counted(s, module_lookup(s, pm->me, addr - map->start + map->pgoff,
-						out, max, fn_only));
+						out, max, fn_only, span));
 	if (pm->kind == MAP_ANON)
 		return counted(s, jit_lookup(s, p, addr, out));
 	return counted(s, 0);
@@ -636,13 +637,15 @@ static int user_lookup(struct kp_symbols *s, const struct kp_sym_map *map,
 int kp_symbols__user(struct kp_symbols *s, const struct kp_sym_map *map,
 		     uint64_t addr, struct kp_sym_frame *out, int max)
 {
-	return user_lookup(s, map, addr, out, max, 0);
+	return user_lookup(s, map, addr, out, max, 0, NULL);
 }
 
 int kp_symbols__user_function(struct kp_symbols *s, const struct kp_sym_map *map,
-			      uint64_t addr, struct kp_sym_frame *out)
+			      uint64_t addr, struct kp_sym_frame *out, uint64_t span[2])
 {
-	return user_lookup(s, map, addr, out, 1, 1);
+	if (span)
+		span[0] = span[1] = 0;
+	return user_lookup(s, map, addr, out, 1, 1, span);
 }
 
 int kp_symbols__user_start(struct kp_symbols *s, const struct kp_sym_map *map,
@@ -758,7 +761,7 @@ int kp_symbols__held_user(struct kp_symbols *s, struct kp_sym_held *h,
 		return counted(s, 0);
 	kp_remote__poll(s);
 	modent_budget(s);
-	return counted(s, module_lookup(s, (struct kp_modent *)h, off, out, max, 0));
+	return counted(s, module_lookup(s, (struct kp_modent *)h, off, out, max, 0, NULL));
 }
 
 int kp_symbols__held_start(struct kp_symbols *s, struct kp_sym_held *h,
