@@ -9,7 +9,8 @@ libkppump_a_SOURCES = src/pump/pump.h src/pump/pump-int.h src/pump/pump.c \
 	src/pump/autodwarf.h src/pump/autodwarf.c \
 	src/pump/resolve-code.h src/pump/resolve-code.c src/pump/resolve-jit.h src/pump/resolve-jit.c
 libkppump_a_SOURCES += src/pump/python.h src/pump/python-int.h \
-	src/pump/python.c src/pump/python-code.c src/pump/python-ops.c
+	src/pump/python.c src/pump/python-code.c src/pump/python-ops.c \
+	src/pump/python-class.c
 libkppump_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS)
 
 if HAVE_CMOCKA
@@ -36,7 +37,8 @@ tests_test_autodwarf_LDADD = $(CMOCKA_LIBS)
 check_PROGRAMS += tests/test-python
 TESTS += tests/test-python
 tests_test_python_SOURCES = tests/test-python.c tests/model-fake.h src/pump/python.h \
-	src/pump/python-int.h src/pump/python.c src/pump/python-code.c src/pump/python-ops.c
+	src/pump/python-int.h src/pump/python.c src/pump/python-code.c src/pump/python-ops.c \
+	src/pump/python-class.c
 tests_test_python_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_python_LDADD = libkpmodel.a libkpstream.a $(KP_SYMBOLS_LIBS) $(CMOCKA_LIBS)
 endif

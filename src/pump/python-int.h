@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* python-int.h — the insides of src/pump/python.c (records, processes,
- * code objects) and python-ops.c (the resolver ops, the merging, the
- * search for interpreters in mappings). Private to those two files. */
+ * code objects), python-ops.c (the resolver ops, the merging, the search
+ * for interpreters in mappings) and python-class.c (the native frames'
+ * classes). Private to those files. */
 #ifndef KP_PUMP_PYTHON_INT_H
 #define KP_PUMP_PYTHON_INT_H
 
@@ -54,7 +55,7 @@ struct py_key {
 	uint32_t serial;
 };
 
-/* A native pc's class, cached: KP_PYC_* */
+/* A native pc's class, cached (python-class.c): KP_PYC_* */
 struct py_cls {
 	uint64_t pc;
 	uint32_t pid;			/* 0: free */
@@ -97,6 +98,14 @@ struct kp_python {
 };
 
 struct py_proc *kp_py_proc(struct kp_python *py, uint32_t pid, int add);
+/* python-class.c: the mapping of maps[0..n) (sorted) holding pc, or NULL. */
+const struct kp_map_info *kp_py_map_of(const struct kp_map_info *maps, size_t n,
+				     uint64_t pc);
+/* python-class.c: the KP_PYC_* class of each of u[0..nu) (u[0] the
+ * leaf) of process p's sample s into cls; 0, or -ENOMEM. */
+int kp_py_classify(struct kp_python *py, const struct py_proc *p,
+		   const struct kp_rec_sample *s, const uint64_t *u, int nu,
+		   const struct kp_map_info *maps, size_t nr_maps, uint8_t *cls);
 /* python-code.c: the serial of process p's code object (address, token),
  * 0 if not known; add (or replace) its names from its PYCODE record;
  * the keys of processes gone (nkeys of p's) given back now and then;

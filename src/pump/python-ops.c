@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* python-ops.c — the Python resolver (python.h): names of the pseudo
- * module, the merging of Python frames into native stacks, and the
- * search for interpreters in the mappings of live processes.
+ * module, the merging of Python frames into native stacks (at the frames
+ * python-class.c tells apart), and the search for interpreters in the
+ * mappings of live processes.
  */
 #include "pump/python-int.h"
 
@@ -169,100 +170,6 @@ void kp_py_on_mmap(struct kp_python *py, const struct kp_rec_mmap *m)
 		tell_bpf(py, p, bias + f->syms.runtime);
 }
 
-/* ---- native frames: the interpreter loop and its call machinery ---- */
-
-static const char *const call_fns[] = {
-	"_PyEval_Vector", "_PyFunction_Vectorcall", "_PyObject_VectorcallTstate",
-	"PyObject_Vectorcall", "_PyObject_FastCallDictTstate",
-	"_PyObject_Call_Prepend", "_PyObject_Call", "PyObject_Call",
-	"_PyObject_MakeTpCall", "method_vectorcall", "slot_tp_call",
-	"slot_tp_init", "type_call", "_PyVectorcall_Call", "PyVectorcall_Call",
-	"cfunction_call", "cfunction_vectorcall_O", "cfunction_vectorcall_NOARGS",
-	"cfunction_vectorcall_FASTCALL", "cfunction_vectorcall_FASTCALL_KEYWORDS",
-	"vectorcall_method", "_PyObject_Vectorcall", "PyObject_CallOneArg",
-	"py_trampoline_evaluator",	/* -X perf: calls the loop through a trampoline */
-	/* 3.8 to 3.10 */
-	"function_code_fastcall", "_PyEval_EvalCode", "_PyEval_EvalCodeWithName",
-	"_PyFunction_FastCallDict", "call_function", "PyEval_EvalFrameEx",
-	"_PyEval_EvalFrame", "_PyObject_FastCallDict", "PyObject_VectorcallDict",
-	"method_vectorcall_O", "method_vectorcall_NOARGS",
-	"method_vectorcall_FASTCALL", "method_vectorcall_FASTCALL_KEYWORDS",
-};
-
-static int name_class(const char *name)
-{
-	if (!name)
-		return KP_PYC_OTHER;
-	if (!strcmp(name, "_PyEval_EvalFrameDefault"))
-		return KP_PYC_EVAL;
-	for (size_t i = 0; i < sizeof(call_fns) / sizeof(call_fns[0]); i++)
-		if (!strcmp(name, call_fns[i]))
-			return KP_PYC_CALL;
-	return KP_PYC_OTHER;
-}
-
-static const struct kp_map_info *map_of(const struct kp_map_info *maps, size_t n,
-					uint64_t pc)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pc < maps[mid].addr)
-			hi = mid;
-		else if (pc - maps[mid].addr >= maps[mid].len)
-			lo = mid + 1;
-		else
-			return &maps[mid];
-	}
-	return NULL;
-}
-
-/* The function holding pc (a return address unless leaf): its class. */
-static int name_pc(struct kp_python *py, const struct kp_map_info *map,
-		   uint64_t pc)
-{
-	struct kp_frame_info fi[8];
-	const char *name = NULL;
-	int n;
-
-	if (py->inner.ops->function &&
-	    py->inner.ops->function(py->inner.ctx, map, pc, &name, NULL) == 1)
-		return name_class(name);
-	if (!py->inner.ops->symbolize)
-		return KP_PYC_OTHER;
-	n = py->inner.ops->symbolize(py->inner.ctx, map, pc, fi, 8);
-	return n > 0 ? name_class(fi[n - 1].name) : KP_PYC_OTHER;
-}
-
-static int classify(struct kp_python *py, uint32_t pid, uint64_t pc, int ret,
-		    const struct kp_map_info *maps, size_t nr_maps)
-{
-	const struct kp_map_info *map;
-	size_t h;
-
-	if (!py->cls) {
-		py->cls = calloc(KP_PY_CLASSES, sizeof(*py->cls));
-		if (!py->cls)
-			return KP_PYC_OTHER;
-	}
-	if (py->nr_cls > KP_PY_CLASSES / 2) {	/* full: start again */
-		memset(py->cls, 0, KP_PY_CLASSES * sizeof(*py->cls));
-		py->nr_cls = 0;
-	}
-	h = ((pc ^ (uint64_t)pid << 40) * 0x9e3779b97f4a7c15ull >> 40) & (KP_PY_CLASSES - 1);
-	for (; py->cls[h].pid; h = (h + 1) & (KP_PY_CLASSES - 1))
-		if (py->cls[h].pid == pid && py->cls[h].pc == pc)
-			return py->cls[h].cls;
-	map = map_of(maps, nr_maps, pc);
-	py->cls[h].pid = pid;
-	py->cls[h].pc = pc;
-	py->cls[h].cls = (uint8_t)(map ? name_pc(py, map, ret ? pc - 1 : pc) : KP_PYC_OTHER);
-	py->nr_cls++;
-	return py->cls[h].cls;
-}
-
 /* ---- merging ---- */
 
 static uint64_t py_pc(const struct kp_python *py, const struct py_proc *p,
@@ -304,28 +211,10 @@ static void put_python(struct kp_python *py, const struct py_proc *p,
 
 static int has_module(const struct kp_map_info *maps, size_t n)
 {
-	const struct kp_map_info *m = map_of(maps, n, KP_PY_BASE);
+	const struct kp_map_info *m = kp_py_map_of(maps, n, KP_PY_BASE);
 
 	return m && m->path && !strncmp(m->path, KP_PYTHON_MODULE_PREFIX,
 					sizeof(KP_PYTHON_MODULE_PREFIX) - 1);
-}
-
-/* -X perf's trampolines: code in anonymous memory called by
- * py_trampoline_evaluator that calls the loop are call machinery too
- * (told by place, not by name: a replay has no perf map to name them). */
-static void class_trampolines(uint8_t *cls, const uint64_t *u, int nu,
-			      const struct kp_map_info *maps, size_t nr_maps)
-{
-	for (int i = 1; i + 1 < nu; i++) {
-		const struct kp_map_info *m;
-
-		if (cls[i] != KP_PYC_OTHER || cls[i - 1] != KP_PYC_EVAL ||
-		    cls[i + 1] != KP_PYC_CALL)
-			continue;
-		m = map_of(maps, nr_maps, u[i]);
-		if (m && kp_map_info_anon(m))
-			cls[i] = KP_PYC_CALL;
-	}
 }
 
 static int op_python(void *ctx, const struct kp_rec_sample *s, const uint64_t *u,
@@ -341,11 +230,10 @@ static int op_python(void *ctx, const struct kp_rec_sample *s, const uint64_t *u
 	if (py->raw || !s->nr_pyframes || !p || p->state != KP_PYS_PYTHON ||
 	    !has_module(maps, nr_maps) || nu > KP_MAX_FRAMES)
 		return 0;
-	for (int i = 0; i < nu; i++) {
-		cls[i] = (uint8_t)classify(py, s->pid, u[i], i > 0, maps, nr_maps);
+	if (kp_py_classify(py, p, s, u, nu, maps, nr_maps, cls))
+		return 0;
+	for (int i = 0; i < nu; i++)
 		loops += cls[i] == KP_PYC_EVAL;
-	}
-	class_trampolines(cls, u, nu, maps, nr_maps);
 	for (int i = 0; i < nu; i++) {
 		if (cls[i] == KP_PYC_EVAL)
 			put_python(py, p, s, &g, ++k == loops);
