@@ -2,7 +2,9 @@
 /* python-class.c — which native frames of a Python process's stack are
  * the interpreter loop and its call machinery (python-int.h,
  * kp_py_classify), for the merge in python-ops.c. Classes come from the
- * function names the inner resolver gives, cached per process and pc.
+ * function names the inner resolver gives, cached: return addresses per
+ * process and pc, leaves per function extent, a thread's outer frames
+ * from its last stack.
  */
 #include "pump/python-int.h"
 
@@ -58,48 +60,90 @@ const struct kp_map_info *kp_py_map_of(const struct kp_map_info *maps, size_t n,
 	return NULL;
 }
 
-/* The function holding pc (a return address unless leaf): its class. */
+/* The function holding pc (a return address unless leaf): its class;
+ * span as the resolver's function op gives it (0 and 0: not known). */
 static int name_pc(struct kp_python *py, const struct kp_map_info *map,
-		   uint64_t pc)
+		   uint64_t pc, uint64_t span[2])
 {
 	struct kp_frame_info fi[8];
 	const char *name = NULL;
 	int n;
 
+	span[0] = span[1] = 0;
 	if (py->inner.ops->function &&
-	    py->inner.ops->function(py->inner.ctx, map, pc, &name, NULL) == 1)
+	    py->inner.ops->function(py->inner.ctx, map, pc, &name, span) == 1)
 		return name_class(name);
+	span[0] = span[1] = 0;
 	if (!py->inner.ops->symbolize)
 		return KP_PYC_OTHER;
 	n = py->inner.ops->symbolize(py->inner.ctx, map, pc, fi, 8);
 	return n > 0 ? name_class(fi[n - 1].name) : KP_PYC_OTHER;
 }
 
-static int classify(struct kp_python *py, uint32_t pid, uint64_t pc, int ret,
-		    const struct kp_map_info *maps, size_t nr_maps)
+/* The class of a leaf pc from the functions leaves fell in lately, or 0. */
+static int range_class(const struct kp_python *py, const struct py_proc *p,
+		       uint64_t pc)
+{
+	for (int i = 0; i < KP_PY_RANGES; i++) {
+		const struct py_range *r = &py->ranges[i];
+
+		if (r->pid == p->pid && r->gen == p->gen && pc >= r->lo && pc < r->hi)
+			return r->cls;
+	}
+	return 0;
+}
+
+/* A leaf's function (span around pc, inside map) kept with its class. */
+static void add_range(struct kp_python *py, const struct py_proc *p,
+		      const struct kp_map_info *map, uint64_t pc,
+		      const uint64_t span[2], int cls)
+{
+	struct py_range *r = &py->ranges[py->next_range++ % KP_PY_RANGES];
+
+	r->lo = span[0] <= pc - map->addr ? pc - span[0] : map->addr;
+	r->hi = span[1] <= map->addr + map->len - pc ? pc + span[1]
+						       : map->addr + map->len;
+	r->pid = p->pid;
+	r->gen = p->gen;
+	r->cls = (uint8_t)cls;
+}
+
+/* The class of pc in process p. A leaf (ret 0) is looked for among the
+ * kept functions first and its own pc never enters the table when its
+ * function's extent is known: a leaf is a new pc of a long function
+ * (the interpreter loop) at nearly every sample, each a cache miss in
+ * the table and a slot taken. */
+static int classify(struct kp_python *py, const struct py_proc *p, uint64_t pc,
+		    int ret, const struct kp_map_info *maps, size_t nr_maps)
 {
 	const struct kp_map_info *map;
+	uint64_t span[2];
 	size_t h;
+	int cls;
 
-	if (!py->cls) {
-		py->cls = calloc(KP_PY_CLASSES, sizeof(*py->cls));
-		if (!py->cls)
-			return KP_PYC_OTHER;
-	}
+	if (!ret && (cls = range_class(py, p, pc)))
+		return cls;
 	if (py->nr_cls > KP_PY_CLASSES / 2) {	/* full: start again */
 		memset(py->cls, 0, KP_PY_CLASSES * sizeof(*py->cls));
+		memset(py->last, 0, KP_PY_LAST * sizeof(*py->last));
 		py->nr_cls = 0;
 	}
-	h = ((pc ^ (uint64_t)pid << 40) * 0x9e3779b97f4a7c15ull >> 40) & (KP_PY_CLASSES - 1);
+	h = ((pc ^ (uint64_t)p->pid << 40) * 0x9e3779b97f4a7c15ull >> 40) & (KP_PY_CLASSES - 1);
 	for (; py->cls[h].pid; h = (h + 1) & (KP_PY_CLASSES - 1))
-		if (py->cls[h].pid == pid && py->cls[h].pc == pc)
+		if (py->cls[h].pid == p->pid && py->cls[h].pc == pc)
 			return py->cls[h].cls;
-	map = kp_py_map_of(maps, nr_maps, pc);
-	py->cls[h].pid = pid;
+	if (!(map = kp_py_map_of(maps, nr_maps, pc)))
+		return KP_PYC_OTHER;
+	cls = name_pc(py, map, ret ? pc - 1 : pc, span);
+	if (!ret && span[1]) {
+		add_range(py, p, map, pc, span, cls);
+		return cls;
+	}
+	py->cls[h].pid = p->pid;
 	py->cls[h].pc = pc;
-	py->cls[h].cls = (uint8_t)(map ? name_pc(py, map, ret ? pc - 1 : pc) : KP_PYC_OTHER);
+	py->cls[h].cls = (uint8_t)cls;
 	py->nr_cls++;
-	return py->cls[h].cls;
+	return cls;
 }
 
 /* -X perf's trampolines: code in anonymous memory called by
@@ -120,13 +164,38 @@ static void class_trampolines(uint8_t *cls, const uint64_t *u, int nu,
 	}
 }
 
+/* The classes of u[0..nu) (u[0] the leaf) into cls: the outer frames
+ * the thread's last stack shares taken from it (never its leaf, whose
+ * class is its own pc's, not a return address's), the others classified.
+ * 0, or -ENOMEM. */
 int kp_py_classify(struct kp_python *py, const struct py_proc *p,
 		   const struct kp_rec_sample *s, const uint64_t *u, int nu,
 		   const struct kp_map_info *maps, size_t nr_maps, uint8_t *cls)
 {
-	(void)p;
-	for (int i = 0; i < nu; i++)
-		cls[i] = (uint8_t)classify(py, s->pid, u[i], i > 0, maps, nr_maps);
+	struct py_last *l;
+	int same = 0, i;
+
+	if (!py->cls && !(py->cls = calloc(KP_PY_CLASSES, sizeof(*py->cls))))
+		return -ENOMEM;
+	if (!py->last && !(py->last = calloc(KP_PY_LAST, sizeof(*py->last))))
+		return -ENOMEM;
+	l = &py->last[s->tid % KP_PY_LAST];
+	if (l->pid == p->pid && l->gen == p->gen && l->tid == s->tid)
+		while (same < nu - 1 && same < l->n - 1 &&
+		       u[nu - 1 - same] == l->pc[l->n - 1 - same])
+			same++;
+	for (i = 0; i < nu - same; i++)
+		cls[i] = (uint8_t)classify(py, p, u[i], i > 0, maps, nr_maps);
+	for (; i < nu; i++)	/* l emptied meanwhile (the table was full): looked up */
+		cls[i] = l->pid ? l->cls[i - nu + l->n]
+				: (uint8_t)classify(py, p, u[i], 1, maps, nr_maps);
+	l->pid = p->pid;
+	l->gen = p->gen;
+	l->tid = s->tid;
+	l->n = nu;
+	memcpy(l->pc, u, (size_t)nu * sizeof(*u));
+	memcpy(l->cls, cls, (size_t)nu);
 	class_trampolines(cls, u, nu, maps, nr_maps);
 	return 0;
 }
+

@@ -13,6 +13,8 @@
 #define KP_PY_VERSIONS 16		/* module names, by minor version */
 #define KP_PY_CLASSES 65536		/* native pcs classified, at most */
 #define KP_PY_FILES 256			/* files looked at for _PyRuntime */
+#define KP_PY_RANGES 8			/* leaves' functions kept (python-class.c) */
+#define KP_PY_LAST 8			/* threads' last stacks kept classified */
 /* The pseudo module: bit 63, the serial from bit 21, instruction * 2 + 1 */
 #define KP_PY_BASE (1ull << 63)
 #define KP_PY_LEN (1ull << 62)
@@ -63,6 +65,24 @@ struct py_cls {
 };
 enum { KP_PYC_OTHER = 1, KP_PYC_EVAL, KP_PYC_CALL };
 
+/* A thread's last native stack and its classes (slot tid % KP_PY_LAST):
+ * its next sample takes the classes of the outer frames it shares from
+ * there instead of the table (a cache miss each). Emptied with the table. */
+struct py_last {
+	uint32_t pid, gen, tid;		/* pid 0: empty */
+	int n;
+	uint64_t pc[KP_MAX_FRAMES];
+	uint8_t cls[KP_MAX_FRAMES];
+};
+
+/* A function a leaf pc fell in: [lo, hi) of process pid (generation
+ * gen) and its class (python-class.c). pid 0: empty. */
+struct py_range {
+	uint64_t lo, hi;
+	uint32_t pid, gen;
+	uint8_t cls;
+};
+
 /* A file looked at for _PyRuntime (its build ID's hash, dev UINT32_MAX,
  * or device and inode; the mapping's offset), and what it holds. */
 struct py_file {
@@ -90,6 +110,9 @@ struct kp_python {
 	size_t cap_kslots;
 	struct py_cls *cls;		/* KP_PY_CLASSES slots */
 	size_t nr_cls;
+	struct py_range ranges[KP_PY_RANGES];
+	struct py_last *last;		/* KP_PY_LAST, allocated with cls */
+	unsigned next_range;		/* the one replaced next */
 	struct py_file files[KP_PY_FILES];
 	size_t nr_files;
 	char modules[KP_PY_VERSIONS][16];

@@ -244,6 +244,7 @@ void kp_python__free(struct kp_python *py)
 			close(py->procs[i].memfd);
 	kp_py_code_free(py);
 	free(py->cls);
+	free(py->last);
 	free(py);
 }
 
