@@ -175,6 +175,8 @@ int kp_py_classify(struct kp_python *py, const struct py_proc *p,
 	struct py_last *l;
 	int same = 0, i;
 
+	if (nu <= 0)
+		return 0;	/* no native frames (a stream's sample): none kept */
 	if (!py->cls && !(py->cls = calloc(KP_PY_CLASSES, sizeof(*py->cls))))
 		return -ENOMEM;
 	if (!py->last && !(py->last = calloc(KP_PY_LAST, sizeof(*py->last))))
