@@ -5,7 +5,7 @@
  * Owns: the BPF skeleton, the perf events (sampling and side-band), the
  * per-CPU buffers, the consumer thread and the central queue. Records leave
  * it only as encoded stream bytes (stream/stream.h), whole records at a
- * time, through kp_collector__read().
+ * time, through kp_collector__peek() (in place) or kp_collector__read().
  *
  * Who calls it: src/main/kptop.c (batch) and src/tui/ (live view). It depends on
  * the record vocabulary (stream/record.h, stream/stream.h) and nothing else
