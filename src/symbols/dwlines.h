@@ -4,9 +4,10 @@
  *
  * libdw keeps a CU's line table, once read, until dwarf_end: some 50
  * bytes a row, 30 MB for a libpython built with -g (620,000 rows). The
- * copy holds 12 bytes a row and the CU's file names, so a module can end
- * libdw's state and keep its lines: a CU is read by libdw once, however
- * often its DWARF is begun again. Lookups answer as dwarf_getsrc_die and
+ * copy holds 12 bytes a row and the CU's file names, read through a
+ * Dwarf of its own that is ended once the copy is made, so libdw keeps
+ * no line table, and a CU is read once, however often the module's
+ * DWARF is begun again. Lookups answer as dwarf_getsrc_die and
  * dwarf_linesrc / dwarf_lineno would (tests/test-dwlines checks every
  * row of real binaries against them).
  *

@@ -28,10 +28,13 @@
  * copies and the scope index keep what a lookup needs, so only the
  * abbreviations and DIEs of the CUs still asked about are read again.
  * The growth is measured (mallinfo2), and estimated from the copies made
- * since libdw was begun: its rows take about 4 times their 12 bytes (the
- * estimate alone where the heap cannot be measured, under ASan). */
+ * since libdw was begun (the estimate alone where the heap cannot be
+ * measured, under ASan): line tables are read by a Dwarf of their own
+ * (dwlines.c), so what a CU leaves in libdw is its abbreviations and
+ * DIEs, measured at about half its copy's bytes over kptop's DWARF
+ * (tests/test-dwlines); the estimate takes them as much. */
 #define KP_DW_TRIM_BYTES (4u << 20)
-#define KP_DW_ROW_RATIO 4
+#define KP_DW_ROW_RATIO 1
 
 struct kp_cached {
 	uint64_t vaddr;
