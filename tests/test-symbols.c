@@ -211,6 +211,57 @@ static void test_demangle(void **state)
 	kp_symbols__free(s);
 }
 
+/* The table's own rules: a zero-sized entry reaches the next entry
+ * within its limit, a sized alias wins its address, and demangled names
+ * (more than the side table first holds) are made once and kept. */
+static void test_symtab_rules(void **state)
+{
+	struct kp_symtab *t = kp_symtab__new();
+	const char *kept[40];
+	const struct kp_sym *s;
+	char name[32], want[32];
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(kp_symtab__add(t, 0x800, 0, 0, "reaches", KP_SYM_RANK_GLOBAL), 0);
+	assert_int_equal(kp_symtab__add(t, 0x1000, 0, 0, "alias", KP_SYM_RANK_GLOBAL), 0);
+	assert_int_equal(kp_symtab__add(t, 0x1000, 0x10, 0, "sized", KP_SYM_RANK_LOCAL), 0);
+	assert_int_equal(kp_symtab__add(t, 0x2000, 0, 0x2100, "limited", KP_SYM_RANK_GLOBAL), 0);
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "_Z4f%03dv", i);
+		assert_int_equal(kp_symtab__add(t, 0x4000 + 0x10 * (uint64_t)i, 0x10, 0,
+						name, KP_SYM_RANK_GLOBAL), 0);
+	}
+	assert_int_equal(kp_symtab__add(t, 0x9000, 0, 0, "last", KP_SYM_RANK_GLOBAL), 0);
+	assert_int_equal(kp_symtab__finish(t), 0);
+
+	s = kp_symtab__lookup(t, 0xfff);
+	assert_non_null(s);
+	assert_string_equal(kp_symtab__name(t, s), "reaches");
+	assert_true(s->start == 0x800 && s->end == 0x1000);
+	assert_string_equal(kp_symtab__name(t, kp_symtab__lookup(t, 0x1000)), "sized");
+	s = kp_symtab__lookup(t, 0x20ff);
+	assert_non_null(s);
+	assert_string_equal(kp_symtab__name(t, s), "limited");
+	assert_null(kp_symtab__lookup(t, 0x2100));
+	assert_null(kp_symtab__lookup(t, 0x9000));	/* open-ended, nothing after */
+	assert_null(kp_symtab__demangled(t, kp_symtab__lookup(t, 0x800)));
+	for (int i = 0; i < 40; i++) {
+		s = kp_symtab__lookup(t, 0x4000 + 0x10 * (uint64_t)i + 3);
+		assert_non_null(s);
+		kept[i] = kp_symtab__demangled(t, s);
+		snprintf(want, sizeof(want), "f%03d()", i);
+		assert_non_null(kept[i]);
+		assert_string_equal(kept[i], want);
+	}
+	for (int i = 0; i < 40; i++)	/* the same strings, made once */
+		assert_ptr_equal(kp_symtab__demangled(t, kp_symtab__lookup(t, 0x4000 + 0x10 * (uint64_t)i)),
+				 kept[i]);
+	assert_null(kp_symtab__demangled(t, kp_symtab__lookup(t, 0x800)));
+	assert_int_equal(kp_symtab__count(t), 44);	/* the alias dropped */
+	kp_symtab__free(t);
+}
+
 static void test_inline(void **state)
 {
 	struct kp_symbols *s = new_syms(NULL);
@@ -2029,6 +2080,7 @@ int main(void)
 		cmocka_unit_test(test_nopie),
 		cmocka_unit_test(test_pie_random_base),
 		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_symtab_rules),
 		cmocka_unit_test(test_inline),
 		cmocka_unit_test(test_pages_released),
 		cmocka_unit_test(test_function_only),

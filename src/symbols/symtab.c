@@ -9,11 +9,25 @@
 
 #define KP_SYMTAB_DEFAULT_MAX (8u << 20)
 
+enum {
+	KP_SYM_OPEN = 1,	/* zero-sized: end holds its limit (0: none) */
+	KP_SYM_DEMANGLED = 2,	/* demangling was tried */
+};
+
+/* A demangled name, by its entry's index (an open-addressed table: few
+ * entries of a table are ever demangled, and most names are C's). */
+struct kp_dm {
+	uint32_t idx;
+	char *name;		/* NULL: a free slot */
+};
+
 struct kp_symtab {
 	struct kp_sym *syms;
 	size_t nr, cap, max;
 	char *arena;
 	size_t arena_len, arena_cap;
+	struct kp_dm *dm;
+	size_t nr_dm, cap_dm;	/* cap_dm: 0 or a power of two */
 	size_t demangled_bytes;
 	int finished;
 };
@@ -32,8 +46,9 @@ void kp_symtab__free(struct kp_symtab *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->nr; i++)
-		free((char *)t->syms[i].demangled);
+	for (size_t i = 0; i < t->cap_dm; i++)
+		free(t->dm[i].name);
+	free(t->dm);
 	free(t->syms);
 	free(t->arena);
 	free(t);
@@ -97,8 +112,8 @@ int kp_symtab__add(struct kp_symtab *t, uint64_t start, uint64_t size,
 	if (err)
 		return err;
 	s->start = start;
-	s->end = start + size;
-	s->limit = limit;
+	s->end = size ? start + size : limit;
+	s->flags = size ? 0 : KP_SYM_OPEN;
 	s->rank = (uint8_t)rank;
 	t->nr++;
 	return 0;
@@ -121,7 +136,7 @@ static int sym_cmp(const void *a, const void *b, void *arg)
 {
 	const struct kp_sym *x = a, *y = b;
 	const char *arena = arg, *xn = arena + x->name, *yn = arena + y->name;
-	int xs = x->end > x->start, ys = y->end > y->start;
+	int xs = !(x->flags & KP_SYM_OPEN), ys = !(y->flags & KP_SYM_OPEN);
 	size_t xu, yu, xl, yl;
 
 	if (x->start != y->start)
@@ -191,13 +206,14 @@ int kp_symtab__finish(struct kp_symtab *t)
 	/* zero-sized entries reach the next entry, within their limit */
 	for (size_t i = 0; i < t->nr; i++) {
 		struct kp_sym *s = &t->syms[i];
+		uint64_t limit = s->end;
 
-		if (s->end > s->start)
+		if (!(s->flags & KP_SYM_OPEN))
 			continue;
-		if (i + 1 < t->nr)
-			s->end = t->syms[i + 1].start;
-		if (s->limit && (s->end == s->start || s->end > s->limit))
-			s->end = s->limit > s->start ? s->limit : s->start;
+		s->flags &= (uint8_t)~KP_SYM_OPEN;
+		s->end = i + 1 < t->nr ? t->syms[i + 1].start : s->start;
+		if (limit && (s->end == s->start || s->end > limit))
+			s->end = limit > s->start ? limit : s->start;
 	}
 	t->finished = 1;
 	return compact(t);
@@ -232,17 +248,54 @@ const char *kp_symtab__name(const struct kp_symtab *t, const struct kp_sym *s)
 	return t->arena + s->name;
 }
 
+static size_t dm_slot(const struct kp_symtab *t, uint32_t idx)
+{
+	size_t i = (idx * 2654435761u) & (t->cap_dm - 1);
+
+	while (t->dm[i].name && t->dm[i].idx != idx)
+		i = (i + 1) & (t->cap_dm - 1);
+	return i;
+}
+
+/* Room for one more demangled name (the table at most 3/4 full). */
+static int dm_room(struct kp_symtab *t)
+{
+	struct kp_dm *old = t->dm, *n;
+	size_t cap = t->cap_dm ? t->cap_dm * 2 : 16, was = t->cap_dm;
+
+	if ((t->nr_dm + 1) * 4 <= t->cap_dm * 3)
+		return 0;
+	if (!(n = calloc(cap, sizeof(*n))))
+		return -ENOMEM;
+	t->dm = n;
+	t->cap_dm = cap;
+	for (size_t i = 0; i < was; i++)
+		if (old[i].name)
+			t->dm[dm_slot(t, old[i].idx)] = old[i];
+	free(old);
+	return 0;
+}
+
 const char *kp_symtab__demangled(struct kp_symtab *t, const struct kp_sym *cs)
 {
 	struct kp_sym *s = (struct kp_sym *)cs;
+	uint32_t idx = (uint32_t)(s - t->syms);
+	char *name;
 
-	if (!s->demangled_done) {
-		s->demangled = kp_demangle(kp_symtab__name(t, s));
-		s->demangled_done = 1;
-		if (s->demangled)
-			t->demangled_bytes += strlen(s->demangled) + 1;
+	if (s->flags & KP_SYM_DEMANGLED)
+		return t->cap_dm ? t->dm[dm_slot(t, idx)].name : NULL;
+	name = kp_demangle(kp_symtab__name(t, s));
+	if (name && dm_room(t)) {
+		free(name);
+		return NULL;	/* asked again next time */
 	}
-	return s->demangled;
+	s->flags |= KP_SYM_DEMANGLED;
+	if (name) {
+		t->dm[dm_slot(t, idx)] = (struct kp_dm){ idx, name };
+		t->nr_dm++;
+		t->demangled_bytes += strlen(name) + 1;
+	}
+	return name;
 }
 
 size_t kp_symtab__count(const struct kp_symtab *t)
@@ -252,7 +305,8 @@ size_t kp_symtab__count(const struct kp_symtab *t)
 
 size_t kp_symtab__bytes(const struct kp_symtab *t)
 {
-	return t->cap * sizeof(*t->syms) + t->arena_cap + t->demangled_bytes;
+	return t->cap * sizeof(*t->syms) + t->arena_cap + t->demangled_bytes +
+	       t->cap_dm * sizeof(*t->dm);
 }
 
 const struct kp_sym *kp_symtab__at(const struct kp_symtab *t, size_t i)

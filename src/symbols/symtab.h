@@ -30,13 +30,15 @@ enum kp_sym_rank {
 
 #define KP_SYMTAB_NAME_MAX 8192	/* longer names are refused */
 
+/* One entry, 24 bytes (a kernel's 120,000 symbols take 2.9 MB): a
+ * zero-sized entry's limit is kept in end until kp_symtab__finish, and
+ * demangled names in a table of their own. */
 struct kp_sym {
-	uint64_t start, end;	/* [start, end); end == start: open-ended */
-	uint64_t limit;		/* a zero-sized entry never grows past this */
+	uint64_t start, end;	/* [start, end) once finished */
 	uint32_t name;		/* offset in the arena */
 	uint8_t rank;
-	uint8_t demangled_done;
-	const char *demangled;	/* NULL: not mangled (or not yet asked) */
+	uint8_t flags;		/* KP_SYM_OPEN, KP_SYM_DEMANGLED (symtab.c) */
+	uint16_t pad;
 };
 
 struct kp_symtab;
